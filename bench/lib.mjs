@@ -1,0 +1,84 @@
+// Shared helpers for benchmarks: start the built server, measure latencies, report results.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+export async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts server/dist/main.js with a fresh DATA_DIR; resolves once it is ready. */
+export async function startHearth(env = {}) {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-'));
+  const child = spawn(process.execPath, [path.join(root, 'server/dist/main.js')], {
+    env: {
+      PATH: process.env.PATH,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      AUTH_RATE_LIMIT: '0',
+      ...env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (out.includes('Hearth is ready')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`Hearth exited with ${code}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    pid: child.pid,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => {
+          fs.rmSync(dataDir, { recursive: true, force: true });
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Resident set size of a process in MB (Linux). */
+export function rssMb(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round((kb / 1024) * 10) / 10;
+}
+
+export function percentile(sorted, p) {
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)];
+}
+
+/** Prints rows as a table and writes them to bench/results/<name>.json. */
+export function report(name, rows, extra = {}) {
+  console.table(rows);
+  const dir = path.join(import.meta.dirname, 'results');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${name}.json`);
+  fs.writeFileSync(
+    file,
+    `${JSON.stringify({ name, measuredAt: new Date().toISOString(), cpus: os.cpus().length, rows, ...extra }, null, 2)}\n`,
+  );
+  console.log(`written ${path.relative(root, file)}`);
+}

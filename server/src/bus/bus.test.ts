@@ -1,0 +1,82 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serviceUrl } from '../../test/services.js';
+import { type Bus, connectBus, topicMatches } from './bus.js';
+
+const log = pino({ level: 'silent' });
+
+describe('topicMatches', () => {
+  it.each([
+    ['a/#', 'a/b/c', true],
+    ['a/+/c', 'a/b/c', true],
+    ['a/+', 'a/b/c', false],
+    ['a/b', 'a/b', true],
+    ['#', 'anything/at/all', true],
+    ['a/b/c', 'a/b', false],
+  ])('%s matches %s: %s', (filter, topic, expected) => {
+    expect(topicMatches(filter, topic)).toBe(expected);
+  });
+});
+
+const mosquittoUrl = serviceUrl('TEST_MQTT_URL');
+if (!mosquittoUrl) console.warn('[skipped] bus tests on an external broker: TEST_MQTT_URL is not set');
+const buses = [
+  { name: 'embedded broker', url: undefined },
+  ...(mosquittoUrl ? [{ name: `external broker ${mosquittoUrl}`, url: mosquittoUrl }] : []),
+];
+
+describe.each(buses)('bus on the $name', ({ url }) => {
+  let bus: Bus;
+  let other: Bus;
+  const root = `hearth-test/${crypto.randomUUID()}`;
+
+  beforeAll(async () => {
+    bus = await connectBus({ mqttUrl: url, host: '127.0.0.1', log });
+    // A second client on the same broker (for the embedded one: a second embedded broker would
+    // be a different bus, so only the external case gets a separate connection).
+    other = url ? await connectBus({ mqttUrl: url, host: '127.0.0.1', log }) : bus;
+  });
+  afterAll(async () => {
+    if (other !== bus) await other?.close();
+    await bus?.close();
+  });
+
+  it('is connected and delivers a published message to a matching subscription only', async () => {
+    expect(bus.connected).toBe(true);
+    const received: string[] = [];
+    const gotIt = new Promise<void>((resolve) => {
+      void other.subscribe(`${root}/devices/+`, (topic, payload) => {
+        received.push(`${topic}=${payload.toString()}`);
+        resolve();
+      });
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    await bus.publish(`${root}/other/x`, 'ignored');
+    await bus.publish(`${root}/devices/lamp`, '{"state":"ON"}');
+    await gotIt;
+    expect(received).toEqual([`${root}/devices/lamp={"state":"ON"}`]);
+  });
+
+  it('hands a retained message to a late subscriber', async () => {
+    await bus.publish(`${root}/retained`, 'kept', { retain: true, qos: 1 });
+    const payload = await new Promise<string>((resolve) => {
+      void other.subscribe(`${root}/retained`, (_topic, message, retained) => {
+        if (retained) resolve(message.toString());
+      });
+    });
+    expect(payload).toBe('kept');
+    await bus.publish(`${root}/retained`, '', { retain: true, qos: 1 });
+  });
+
+  it('keeps dispatching when one handler throws', async () => {
+    await bus.subscribe(`${root}/boom`, () => {
+      throw new Error('handler bug');
+    });
+    const delivered = new Promise<string>((resolve) => {
+      void bus.subscribe(`${root}/boom`, (_t, payload) => resolve(payload.toString()));
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    await bus.publish(`${root}/boom`, 'still here');
+    expect(await delivered).toBe('still here');
+  });
+});

@@ -1,0 +1,139 @@
+import mqtt, { type IClientPublishOptions, type MqttClient } from 'mqtt';
+import type { Logger } from 'pino';
+import { type EmbeddedBroker, startEmbeddedBroker } from './embedded-broker.js';
+
+export type MessageHandler = (topic: string, payload: Buffer, retained: boolean) => void;
+
+export interface Bus {
+  /** Where the bus is: "embedded" or the upstream URL without credentials. */
+  readonly description: string;
+  readonly connected: boolean;
+  publish(topic: string, payload: string | Buffer, options?: IClientPublishOptions): Promise<void>;
+  /** Subscribes a handler to a topic filter; returns the function that removes it. */
+  subscribe(filter: string, handler: MessageHandler): Promise<() => void>;
+  close(): Promise<void>;
+}
+
+export interface BusOptions {
+  mqttUrl?: string | undefined;
+  listenPort?: number | undefined;
+  host: string;
+  log: Logger;
+  clientId?: string;
+}
+
+/** Does an MQTT topic filter (with + and #) match a topic? */
+export function topicMatches(filter: string, topic: string): boolean {
+  const f = filter.split('/');
+  const t = topic.split('/');
+  for (let i = 0; i < f.length; i++) {
+    if (f[i] === '#') return true;
+    if (i >= t.length) return false;
+    if (f[i] !== '+' && f[i] !== t[i]) return false;
+  }
+  return f.length === t.length;
+}
+
+const withoutCredentials = (url: string) => {
+  const parsed = new URL(url);
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.toString();
+};
+
+/**
+ * The hub's connection to the bus: the embedded broker by default, else MQTT_URL. Reconnects
+ * with back-off and re-subscribes by itself; handlers are dispatched by topic filter.
+ */
+export async function connectBus(options: BusOptions): Promise<Bus> {
+  let embedded: EmbeddedBroker | undefined;
+  if (!options.mqttUrl) {
+    embedded = await startEmbeddedBroker({
+      listenPort: options.listenPort,
+      host: options.host,
+      log: options.log,
+    });
+  }
+  const url = options.mqttUrl ?? embedded?.url ?? '';
+  const description = options.mqttUrl ? withoutCredentials(options.mqttUrl) : 'embedded';
+  const log = options.log.child({ bus: description });
+
+  const client: MqttClient = mqtt.connect(url, {
+    clientId: options.clientId ?? `hearth-${crypto.randomUUID().slice(0, 8)}`,
+    clean: true,
+    reconnectPeriod: 1000,
+    connectTimeout: 10_000,
+    resubscribe: true,
+  });
+
+  let reconnectDelay = 1000;
+  client.on('connect', () => {
+    reconnectDelay = 1000;
+    client.options.reconnectPeriod = reconnectDelay;
+    log.info('bus connected');
+  });
+  client.on('reconnect', () => {
+    // Back off up to 30 s while the broker stays away.
+    reconnectDelay = Math.min(reconnectDelay * 2, 30_000);
+    client.options.reconnectPeriod = reconnectDelay;
+  });
+  let lastError = '';
+  client.on('error', (error) => {
+    if (error.message !== lastError) log.warn({ err: error.message }, 'bus error');
+    lastError = error.message;
+  });
+  client.on('offline', () => log.warn('bus offline'));
+
+  const handlers = new Set<{ filter: string; handler: MessageHandler }>();
+  client.on('message', (topic, payload, packet) => {
+    for (const entry of handlers) {
+      if (!topicMatches(entry.filter, topic)) continue;
+      try {
+        entry.handler(topic, payload, packet.retain);
+      } catch (error) {
+        log.error({ err: error, topic }, 'bus message handler failed');
+      }
+    }
+  });
+
+  // An upstream broker that is down at start is not fatal: /healthz reports it and the
+  // client keeps reconnecting. Give it a moment so a healthy start is ready at once.
+  if (!client.connected) {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        client.off('connect', onConnect);
+        log.warn('bus not reachable yet; continuing and retrying in the background');
+        resolve();
+      }, 5000);
+      const onConnect = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      client.once('connect', onConnect);
+    });
+  }
+
+  return {
+    description,
+    get connected() {
+      return client.connected;
+    },
+    publish: async (topic, payload, publishOptions) => {
+      await client.publishAsync(topic, payload, publishOptions ?? {});
+    },
+    subscribe: async (filter, handler) => {
+      const entry = { filter, handler };
+      handlers.add(entry);
+      await client.subscribeAsync(filter, { qos: 0 });
+      return () => {
+        handlers.delete(entry);
+        const stillUsed = [...handlers].some((other) => other.filter === filter);
+        if (!stillUsed && client.connected) client.unsubscribe(filter);
+      };
+    },
+    close: async () => {
+      await client.endAsync(true);
+      await embedded?.close();
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from './config.js';
+
+describe('parseConfig', () => {
+  it('gives the embedded defaults of DESIGN.md with no environment at all', () => {
+    const config = parseConfig({}, '/srv/hearth');
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      publicUrl: 'http://localhost:8080',
+      dataDir: '/srv/hearth/data',
+      databaseUrl: undefined,
+      mailFrom: 'Hearth <hearth@localhost>',
+      mqttUrl: undefined,
+      zigbee2mqttBaseTopic: 'zigbee2mqtt',
+      devicehubTopicPrefix: 'hearth',
+      simulator: true,
+      authRateLimit: 60,
+      logLevel: 'info',
+      oidc: undefined,
+    });
+  });
+
+  it('follows PORT in the default PUBLIC_URL and turns the simulator off with an upstream broker', () => {
+    const config = parseConfig({ PORT: '9090', MQTT_URL: 'mqtt://broker.lan:1883' });
+    expect(config.publicUrl).toBe('http://localhost:9090');
+    expect(config.simulator).toBe(false);
+    expect(parseConfig({ MQTT_URL: 'mqtt://b:1883', SIMULATOR: 'on' }).simulator).toBe(true);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'Invalid PORT "abc": expected an integer 1-65535'],
+    [{ PORT: '70000' }, 'Invalid PORT "70000": expected an integer 1-65535'],
+    [{ PORT: '80.5' }, 'Invalid PORT "80.5": expected an integer 1-65535'],
+    [
+      { DATABASE_URL: 'not a url' },
+      'Invalid DATABASE_URL "not a url": expected a postgres://user@host:port/database URL',
+    ],
+    [
+      { DATABASE_URL: 'mysql://root@localhost/db' },
+      'Invalid DATABASE_URL "mysql://root@localhost/db": expected a postgres://user@host:port/database URL',
+    ],
+    [
+      { MQTT_URL: 'http://x' },
+      'Invalid MQTT_URL "http://x": expected an mqtt://, mqtts://, ws:// or wss:// URL',
+    ],
+    [{ SIMULATOR: 'yes' }, 'Invalid SIMULATOR "yes": expected "on" or "off"'],
+    [{ AUTH_RATE_LIMIT: '-1' }, 'Invalid AUTH_RATE_LIMIT "-1": expected an integer 0-1000000'],
+    [
+      { LOG_LEVEL: 'loud' },
+      'Invalid LOG_LEVEL "loud": expected one of fatal, error, warn, info, debug, trace, silent',
+    ],
+    [{ PUBLIC_URL: 'ftp://x' }, 'Invalid PUBLIC_URL "ftp://x": expected an http:// or https:// URL'],
+    [{ AUTH_SECRET: 'short' }, 'Invalid AUTH_SECRET "short": expected at least 32 characters'],
+    [
+      { ZIGBEE2MQTT_BASE_TOPIC: 'z2m/#' },
+      'Invalid ZIGBEE2MQTT_BASE_TOPIC "z2m/#": expected an MQTT topic without wildcards, spaces or a leading/trailing "/"',
+    ],
+    [
+      { SMTP_URL: 'mail.example.com' },
+      'Invalid SMTP_URL "mail.example.com": expected an smtp:// or smtps:// URL',
+    ],
+    [
+      { ADMIN_EMAIL: 'admin@example.com' },
+      'Invalid ADMIN_PASSWORD "": expected to be set together with ADMIN_EMAIL',
+    ],
+    [
+      { OIDC_ISSUER: 'https://id.example.com' },
+      'Invalid OIDC_CLIENT_ID "": expected to be set together with OIDC_ISSUER',
+    ],
+  ])('refuses %j with one line naming the variable', (env, message) => {
+    expect(() => parseConfig(env)).toThrowError(new ConfigError(message));
+    try {
+      parseConfig(env);
+    } catch (error) {
+      expect((error as Error).message).not.toContain('\n');
+    }
+  });
+
+  it('accepts a full, valid configuration', () => {
+    const config = parseConfig({
+      PORT: '3000',
+      HOST: '127.0.0.1',
+      PUBLIC_URL: 'https://home.example.com/',
+      DATABASE_URL: 'postgres://hearth:pw@db:5432/hearth',
+      ADMIN_EMAIL: 'Admin@Example.com',
+      ADMIN_PASSWORD: 'correct horse battery',
+      SMTP_URL: 'smtps://u:p@mail.example.com:465',
+      MQTT_URL: 'mqtt://mosquitto:1883',
+      MQTT_LISTEN_PORT: '1884',
+      SIMULATOR_DEVICES: '2000',
+      OIDC_ISSUER: 'https://accounts.google.com',
+      OIDC_CLIENT_ID: 'id',
+      OIDC_CLIENT_SECRET: 'secret',
+      OIDC_PROVIDER: 'google',
+      AUTH_RATE_LIMIT: '0',
+      TRUST_PROXY: '10.0.0.0/8',
+      LOG_LEVEL: 'debug',
+    });
+    expect(config.publicUrl).toBe('https://home.example.com');
+    expect(config.adminEmail).toBe('admin@example.com');
+    expect(config.oidc).toEqual({
+      issuer: 'https://accounts.google.com',
+      clientId: 'id',
+      clientSecret: 'secret',
+      provider: 'google',
+    });
+    expect(config.authRateLimit).toBe(0);
+    expect(config.mqttListenPort).toBe(1884);
+    expect(config.simulatorDevices).toBe(2000);
+  });
+});

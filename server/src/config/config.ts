@@ -1,0 +1,157 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every environment variable Hearth reads, parsed once at start (DESIGN.md "Configuration").
+ * Nothing else in the server reads process.env.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  authSecret: string | undefined;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  mqttUrl: string | undefined;
+  mqttListenPort: number | undefined;
+  zigbee2mqttBaseTopic: string;
+  devicehubTopicPrefix: string;
+  simulator: boolean;
+  simulatorDevices: number;
+  oidc: { issuer: string; clientId: string; clientSecret: string | undefined; provider: string } | undefined;
+  authRateLimit: number;
+  trustProxy: string | undefined;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+const integer = (min: number, max: number) =>
+  z.coerce.number().int().min(min).max(max).describe(`an integer ${min}-${max}`);
+
+const urlWithProtocols = (protocols: string[], expected: string) =>
+  z
+    .string()
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return protocols.includes(url.protocol) && url.hostname !== '';
+      } catch {
+        return false;
+      }
+    })
+    .describe(expected);
+
+const topic = z
+  .string()
+  .regex(/^[^#+\s/][^#+\s]*[^#+\s/]$|^[^#+\s/]$/)
+  .describe('an MQTT topic without wildcards, spaces or a leading/trailing "/"');
+
+const schemas = {
+  PORT: integer(1, 65535),
+  HOST: z.string().min(1).describe('a host name or IP address'),
+  PUBLIC_URL: urlWithProtocols(['http:', 'https:'], 'an http:// or https:// URL'),
+  DATA_DIR: z.string().min(1).describe('a directory path'),
+  DATABASE_URL: urlWithProtocols(['postgres:', 'postgresql:'], 'a postgres://user@host:port/database URL'),
+  AUTH_SECRET: z.string().min(32).describe('at least 32 characters'),
+  ADMIN_EMAIL: z.email().describe('an e-mail address'),
+  ADMIN_PASSWORD: z.string().min(8).max(128).describe('a password of 8-128 characters'),
+  SMTP_URL: urlWithProtocols(['smtp:', 'smtps:'], 'an smtp:// or smtps:// URL'),
+  MAIL_FROM: z.string().min(3).describe('a sender such as "Hearth <hearth@example.com>"'),
+  MQTT_URL: urlWithProtocols(
+    ['mqtt:', 'mqtts:', 'tcp:', 'ws:', 'wss:'],
+    'an mqtt://, mqtts://, ws:// or wss:// URL',
+  ),
+  MQTT_LISTEN_PORT: integer(1, 65535),
+  ZIGBEE2MQTT_BASE_TOPIC: topic,
+  DEVICEHUB_TOPIC_PREFIX: topic,
+  SIMULATOR: z.enum(['on', 'off']).describe('"on" or "off"'),
+  SIMULATOR_DEVICES: integer(1, 100000),
+  OIDC_ISSUER: urlWithProtocols(['http:', 'https:'], 'an http:// or https:// issuer URL'),
+  OIDC_CLIENT_ID: z.string().min(1).describe('a client id'),
+  OIDC_CLIENT_SECRET: z.string().min(1).describe('a client secret'),
+  OIDC_PROVIDER: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_-]{0,31}$/)
+    .describe('a short lower-case name such as "google" (letters, digits, "-", "_")'),
+  AUTH_RATE_LIMIT: integer(0, 1000000),
+  TRUST_PROXY: z
+    .string()
+    .regex(/^[0-9a-fA-F.:/,\s]+$|^(true|loopback|linklocal|uniquelocal)$/)
+    .describe('an IP address or CIDR (comma-separated), "loopback" or "true"'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .describe('one of fatal, error, warn, info, debug, trace, silent'),
+} satisfies Record<string, z.ZodType>;
+
+type Name = keyof typeof schemas;
+type Parsed = { [K in Name]: z.output<(typeof schemas)[K]> | undefined };
+
+/** Parses and validates the environment; throws ConfigError with one line naming the variable. */
+export function parseConfig(env: Env, cwd = process.cwd()): Config {
+  const values = {} as Parsed;
+  for (const name of Object.keys(schemas) as Name[]) {
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === '') continue;
+    const schema = schemas[name];
+    const result = schema.safeParse(raw.trim());
+    if (!result.success) {
+      throw new ConfigError(`Invalid ${name} "${raw}": expected ${schema.description}`);
+    }
+    (values as Record<string, unknown>)[name] = result.data;
+  }
+
+  const oidcVars = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_PROVIDER'] as const;
+  const oidcSet = oidcVars.filter((name) => values[name] !== undefined);
+  if (oidcSet.length > 0 && oidcSet.length < oidcVars.length) {
+    const missing = oidcVars.find((name) => values[name] === undefined);
+    throw new ConfigError(`Invalid ${missing} "": expected to be set together with ${oidcSet.join(', ')}`);
+  }
+  if ((values.ADMIN_EMAIL === undefined) !== (values.ADMIN_PASSWORD === undefined)) {
+    const missing = values.ADMIN_EMAIL === undefined ? 'ADMIN_EMAIL' : 'ADMIN_PASSWORD';
+    throw new ConfigError(
+      `Invalid ${missing} "": expected to be set together with ${missing === 'ADMIN_EMAIL' ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL'}`,
+    );
+  }
+
+  const port = values.PORT ?? 8080;
+  const publicUrl = (values.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  return {
+    port,
+    host: values.HOST ?? '0.0.0.0',
+    publicUrl,
+    dataDir: path.resolve(cwd, values.DATA_DIR ?? './data'),
+    databaseUrl: values.DATABASE_URL,
+    authSecret: values.AUTH_SECRET,
+    adminEmail: values.ADMIN_EMAIL?.toLowerCase(),
+    adminPassword: values.ADMIN_PASSWORD,
+    smtpUrl: values.SMTP_URL,
+    mailFrom: values.MAIL_FROM ?? 'Hearth <hearth@localhost>',
+    mqttUrl: values.MQTT_URL,
+    mqttListenPort: values.MQTT_LISTEN_PORT,
+    zigbee2mqttBaseTopic: values.ZIGBEE2MQTT_BASE_TOPIC ?? 'zigbee2mqtt',
+    devicehubTopicPrefix: values.DEVICEHUB_TOPIC_PREFIX ?? 'hearth',
+    simulator: (values.SIMULATOR ?? (values.MQTT_URL ? 'off' : 'on')) === 'on',
+    simulatorDevices: values.SIMULATOR_DEVICES ?? 24,
+    oidc:
+      values.OIDC_ISSUER && values.OIDC_CLIENT_ID && values.OIDC_PROVIDER
+        ? {
+            issuer: values.OIDC_ISSUER,
+            clientId: values.OIDC_CLIENT_ID,
+            clientSecret: values.OIDC_CLIENT_SECRET,
+            provider: values.OIDC_PROVIDER,
+          }
+        : undefined,
+    authRateLimit: values.AUTH_RATE_LIMIT ?? 60,
+    trustProxy: values.TRUST_PROXY,
+    logLevel: values.LOG_LEVEL ?? 'info',
+  };
+}

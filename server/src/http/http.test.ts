@@ -1,0 +1,133 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/app.js';
+import { sqliteDatabase, type TestDatabase } from '../../test/databases.js';
+
+describe('HTTP surface', () => {
+  let database: TestDatabase;
+  let hearth: TestApp;
+  let webRoot: string;
+
+  beforeAll(async () => {
+    webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-web-'));
+    fs.mkdirSync(path.join(webRoot, 'assets'));
+    fs.writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><div id="root">app shell</div>');
+    fs.writeFileSync(path.join(webRoot, 'assets', 'index-abc123.js'), 'console.log("app")');
+    fs.writeFileSync(path.join(webRoot, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    database = sqliteDatabase();
+    hearth = await startTestApp(
+      database,
+      {},
+      {
+        webRoot,
+        // A route logging its body the way a careless domain might, to show what the logs keep out.
+        routes: (app) =>
+          app.post('/api/test/echo', async (request) => {
+            request.log.info({ body: request.body }, 'echo body');
+            return { ok: true };
+          }),
+      },
+    );
+  });
+  afterAll(async () => {
+    await hearth?.close();
+    await database?.drop();
+    fs.rmSync(webRoot, { recursive: true, force: true });
+  });
+
+  it('answers /healthz with 200 {"status":"ok"} when database and bus are ready', async () => {
+    // app.inject does not listen, so the "http" part is only ready after listen().
+    await hearth.app.listen({ port: 0, host: '127.0.0.1' });
+    const response = await hearth.app.inject('/healthz');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('sets the security headers on every response', async () => {
+    for (const url of ['/', '/healthz', '/api/nope', '/assets/index-abc123.js']) {
+      const response = await hearth.app.inject(url);
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['referrer-policy']).toBe('no-referrer');
+      expect(response.headers['x-powered-by']).toBeUndefined();
+      const csp = String(response.headers['content-security-policy']);
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("connect-src 'self' ws://localhost:8080");
+      expect(csp).toContain("frame-ancestors 'none'");
+    }
+  });
+
+  it('serves the app at / and falls back to index.html for app routes, never cached', async () => {
+    for (const url of ['/', '/devices', '/users?page=2', '/some/deep/link']) {
+      const response = await hearth.app.inject(url);
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['content-type']).toContain('text/html');
+      expect(response.body).toContain('app shell');
+      expect(response.headers['cache-control']).toBe('no-cache');
+    }
+  });
+
+  it('serves hashed assets with a year-long immutable cache', async () => {
+    const response = await hearth.app.inject('/assets/index-abc123.js');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('answers unknown /api/* paths, missing assets and non-GET requests with JSON 404', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/unknown'],
+      ['POST', '/api/auth/nothing-here'],
+      ['GET', '/assets/missing.js'],
+      ['GET', '/missing.png'],
+      ['DELETE', '/devices'],
+    ] as const) {
+      const response = await hearth.app.inject({ method, url });
+      expect(response.statusCode, `${method} ${url}`).toBe(404);
+      expect(response.json()).toEqual({ error: 'Not found' });
+    }
+  });
+
+  it('answers malformed JSON with 400 and an oversized body with 413, as JSON', async () => {
+    const malformed = await hearth.app.inject({
+      method: 'POST',
+      url: '/api/test/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"password": ',
+    });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toEqual({ error: 'Malformed JSON body' });
+
+    const huge = await hearth.app.inject({
+      method: 'POST',
+      url: '/api/test/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ filler: 'x'.repeat(2 * 1024 * 1024) }),
+    });
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json()).toEqual({ error: 'Request body is too large' });
+  });
+
+  it('keeps Authorization, cookies, passwords, codes and tokens out of the logs', async () => {
+    const secrets = {
+      authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.c2VjcmV0LWFjY2Vzcy10b2tlbg.sig',
+      cookie: 'auth_token=cookie-secret-value',
+      password: 'hunter2-super-secret',
+      code: '918273',
+      refresh: 'refresh-secret-value',
+    };
+    const response = await hearth.app.inject({
+      method: 'POST',
+      url: `/api/test/echo?refresh_token=${secrets.refresh}&page=2`,
+      headers: { authorization: secrets.authorization, cookie: secrets.cookie },
+      payload: { email: 'ada@example.com', password: secrets.password, code: secrets.code },
+    });
+    expect(response.statusCode).toBe(200);
+    const logs = hearth.logs.text;
+    expect(logs).toContain('echo body');
+    expect(logs).toContain('ada@example.com');
+    expect(logs).toContain('page=2');
+    for (const secret of Object.values(secrets)) expect(logs).not.toContain(secret);
+    expect(logs).not.toContain('eyJhbGciOiJIUzI1NiJ9');
+  });
+});

@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/** Paths that belong to the server, never to the single-page app. */
+const SERVER_PREFIXES = ['/api/', '/ws/', '/healthz'];
+
+const isServerPath = (url: string) =>
+  SERVER_PREFIXES.some((prefix) => url === prefix.replace(/\/$/, '') || url.startsWith(prefix));
+
+/**
+ * Serves the built web app: hashed assets cached for a year, index.html never cached, and
+ * every other GET for an HTML page falls back to index.html so client routes work on reload.
+ */
+export async function registerWebApp(app: FastifyInstance, webRoot: string | undefined) {
+  const indexFile = webRoot ? path.join(webRoot, 'index.html') : undefined;
+  const hasApp = indexFile !== undefined && fs.existsSync(indexFile);
+  if (webRoot && hasApp) {
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      wildcard: true,
+      index: false,
+      cacheControl: false,
+      setHeaders(res, filePath) {
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.setHeader(
+          'cache-control',
+          immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
+        );
+      },
+    });
+  } else {
+    app.log.warn({ webRoot }, 'web app is not built; only the API is served');
+  }
+
+  const sendIndex = (reply: FastifyReply) =>
+    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
+
+  if (hasApp) app.get('/', (_req, reply) => sendIndex(reply));
+
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    const pathname = request.url.split('?')[0] ?? '/';
+    const wantsPage =
+      hasApp &&
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !isServerPath(pathname) &&
+      !pathname.startsWith('/assets/') &&
+      path.extname(pathname) === '';
+    if (wantsPage) return sendIndex(reply);
+    return reply.code(404).send({ error: 'Not found' });
+  });
+}

@@ -1,0 +1,57 @@
+import pino, { type DestinationStream, type Logger } from 'pino';
+
+/** Body and object fields whose values never reach a log line. */
+const SECRET_KEYS = [
+  'password',
+  'new_password',
+  'current_password',
+  'newPassword',
+  'currentPassword',
+  'code',
+  'token',
+  'access_token',
+  'refresh_token',
+  'accessToken',
+  'refreshToken',
+  'id_token',
+  'secret',
+  'client_secret',
+  'authorization',
+  'cookie',
+];
+
+const redactPaths = [
+  ...SECRET_KEYS,
+  ...SECRET_KEYS.map((key) => `*.${key}`),
+  ...SECRET_KEYS.map((key) => `*.*.${key}`),
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  '*.headers["set-cookie"]',
+];
+
+/** Query parameters whose values are replaced in logged URLs (OIDC returns tokens in the query). */
+const SECRET_QUERY = /([?&](?:access_token|refresh_token|code|state|token|id_token|password)=)[^&#]*/gi;
+
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_QUERY, '$1[Redacted]');
+}
+
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      redact: { paths: redactPaths, censor: '[Redacted]' },
+      serializers: {
+        req: (req: { method: string; url: string; ip?: string; id?: string }) => ({
+          method: req.method,
+          url: redactUrl(req.url),
+          remoteAddress: req.ip,
+        }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+        err: pino.stdSerializers.err,
+      },
+    },
+    destination,
+  );
+}

@@ -1,0 +1,29 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table types shared by both dialects. Booleans are stored as 0/1 integers and timestamps as
+ * ISO-8601 UTC text so that one schema and one set of queries serve SQLite and PostgreSQL.
+ */
+export interface UsersTable {
+  id: string;
+  email: string;
+  user_name: string;
+  /** Lower-cased user_name: uniqueness is case-insensitive. */
+  user_name_key: string;
+  first_name: string;
+  last_name: string;
+  password_hash: string | null;
+  role: 'user' | 'resident' | 'admin';
+  email_confirmed: Generated<number>;
+  two_factor_enabled: Generated<number>;
+  lockout_enabled: Generated<number>;
+  lockout_reason: string | null;
+  lockout_until: string | null;
+  profile_picture: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Database {
+  users: UsersTable;
+}
