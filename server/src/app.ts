@@ -1,9 +1,14 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import cookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { AccessTokens } from './accounts/access-token.js';
+import { registerAccounts } from './accounts/accounts.module.js';
+import { Authenticator } from './accounts/authenticate.js';
 import { type Bus, connectBus } from './bus/bus.js';
 import type { Config } from './config/config.js';
+import { startDeviceHub } from './devicehub/devicehub.module.js';
 import { registerHealthRoutes } from './health/health.routes.js';
 import { registerErrorHandling } from './http/errors.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
@@ -12,6 +17,7 @@ import { createLogger } from './logging/logger.js';
 import { openStorage, type Storage } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
 import { loadOrCreateSecret } from './storage/secrets.js';
+import { registerUserAdmin } from './users/users.module.js';
 import { UsersRepository } from './users/users.repository.js';
 
 /** Everything a domain needs, built once by the composition root. */
@@ -22,6 +28,9 @@ export interface AppContext {
   bus: Bus;
   authSecret: string;
   users: UsersRepository;
+  accessTokens: AccessTokens;
+  /** Who is calling: pre-handlers requireUser/requireRole and userForToken (for the WebSocket). */
+  auth: Authenticator;
 }
 
 export interface Hearth {
@@ -67,13 +76,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     throw error;
   }
 
+  const authSecret = config.authSecret ?? loadOrCreateSecret(config.dataDir, 'auth-secret');
+  const users = new UsersRepository(storage.db);
+  const accessTokens = new AccessTokens(authSecret);
   const context: AppContext = {
     config,
     log,
     storage,
     bus,
-    authSecret: config.authSecret ?? loadOrCreateSecret(config.dataDir, 'auth-secret'),
-    users: new UsersRepository(storage.db),
+    authSecret,
+    users,
+    accessTokens,
+    auth: new Authenticator(accessTokens, users),
   };
 
   const app = Fastify({
@@ -91,10 +105,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (draining) reply.header('connection', 'close');
   });
   await registerSecurityHeaders(app, config.publicUrl);
+  await app.register(cookie);
   registerErrorHandling(app);
+  await registerAccounts(app, context);
+  await registerUserAdmin(app, context);
+  const hub = await startDeviceHub(app, context);
   registerHealthRoutes(app, [
     { name: 'database', check: () => storage.ping().then(() => true) },
     { name: 'bus', check: () => context.bus.connected },
+    { name: 'devicehub', check: () => hub.ready() },
     { name: 'http', check: () => app.server.listening },
   ]);
   await registerWebApp(app, options.webRoot ?? defaultWebRoot());
@@ -114,6 +133,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         force.unref();
         await app.close();
         clearTimeout(force);
+        await hub.close().catch((error) => log.warn({ err: error }, 'device hub close failed'));
         await context.bus.close().catch((error) => log.warn({ err: error }, 'bus close failed'));
         await storage.close().catch((error) => log.warn({ err: error }, 'database close failed'));
       })();

@@ -2,4 +2,6 @@
  * Shapes and names that both the server and the web app use. Declared once here; neither side
  * re-declares them.
  */
+export * from './auth.js';
+export * from './devicehub.js';
 export * from './roles.js';

@@ -1,4 +1,7 @@
 import type { Generated } from 'kysely';
+import type { AccountsTables } from '../accounts/accounts.tables.js';
+import type { IdentityTables } from '../accounts/identities.tables.js';
+import type { DevicehubTables } from '../devicehub/devicehub.tables.js';
 
 /**
  * Table types shared by both dialects. Booleans are stored as 0/1 integers and timestamps as
@@ -24,6 +27,7 @@ export interface UsersTable {
   updated_at: string;
 }
 
-export interface Database {
+/** Every table; each domain declares its own in `<domain>.tables.ts`. */
+export interface Database extends AccountsTables, IdentityTables, DevicehubTables {
   users: UsersTable;
 }

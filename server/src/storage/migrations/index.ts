@@ -1,5 +1,8 @@
 import type { Migration } from 'kysely';
 import { migration as m0001 } from './0001_users.js';
+import { migration as m0002 } from './0002_accounts.js';
+import { migration as m0003 } from './0003_devicehub.js';
+import { migration as m0004 } from './0004_identities.js';
 
 /**
  * Every migration, in order. Names are zero-padded so they sort; never rename or edit one that
@@ -7,4 +10,7 @@ import { migration as m0001 } from './0001_users.js';
  */
 export const migrations: Record<string, Migration> = {
   '0001_users': m0001,
+  '0002_accounts': m0002,
+  '0003_devicehub': m0003,
+  '0004_identities': m0004,
 };

@@ -1,0 +1,51 @@
+import { errors, jwtVerify, SignJWT } from 'jose';
+import type { Role } from '../users/users.repository.js';
+
+/**
+ * Access tokens: HS256 JWTs signed with AUTH_SECRET, 15 minutes by default. The role claim is
+ * informative only; every check reads the user's current role from the database.
+ */
+export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+const ISSUER = 'hearth';
+const AUDIENCE = 'hearth';
+
+export interface AccessClaims {
+  userId: string;
+  role: Role;
+}
+
+export class AccessTokens {
+  private readonly key: Uint8Array;
+
+  constructor(secret: string) {
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  sign(claims: AccessClaims, ttlSeconds = ACCESS_TOKEN_TTL_SECONDS): Promise<string> {
+    return new SignJWT({ role: claims.role })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(claims.userId)
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt()
+      .setJti(crypto.randomUUID())
+      .setExpirationTime(`${ttlSeconds}s`)
+      .sign(this.key);
+  }
+
+  /** The claims of a valid token, or undefined for a forged, expired, malformed or alg:none one. */
+  async verify(token: string): Promise<AccessClaims | undefined> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        audience: AUDIENCE,
+      });
+      if (typeof payload.sub !== 'string') return undefined;
+      return { userId: payload.sub, role: payload.role as Role };
+    } catch (error) {
+      if (error instanceof errors.JOSEError || error instanceof TypeError) return undefined;
+      throw error;
+    }
+  }
+}
