@@ -6,6 +6,10 @@ import type { Logger } from 'pino';
 import { AccessTokens } from './accounts/access-token.js';
 import { registerAccounts } from './accounts/accounts.module.js';
 import { Authenticator } from './accounts/authenticate.js';
+import { registerOidcRoutes } from './accounts/oidc/oidc.routes.js';
+import { registerPictureRoutes } from './accounts/pictures/pictures.routes.js';
+import { RefreshSessions } from './accounts/refresh-sessions.js';
+import type { SessionTokens } from './accounts/session-tokens.js';
 import { type Bus, connectBus } from './bus/bus.js';
 import type { Config } from './config/config.js';
 import { startDeviceHub } from './devicehub/devicehub.module.js';
@@ -31,6 +35,8 @@ export interface AppContext {
   accessTokens: AccessTokens;
   /** Who is calling: pre-handlers requireUser/requireRole and userForToken (for the WebSocket). */
   auth: Authenticator;
+  /** Issuing and revoking sign-in sessions (access + rotating refresh tokens). */
+  sessions: SessionTokens;
 }
 
 export interface Hearth {
@@ -88,6 +94,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     users,
     accessTokens,
     auth: new Authenticator(accessTokens, users),
+    sessions: new RefreshSessions(storage.db, accessTokens),
   };
 
   const app = Fastify({
@@ -109,6 +116,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerErrorHandling(app);
   await registerAccounts(app, context);
   await registerUserAdmin(app, context);
+  await registerPictureRoutes(app, context);
+  await registerOidcRoutes(app, context);
   const hub = await startDeviceHub(app, context);
   registerHealthRoutes(app, [
     { name: 'database', check: () => storage.ping().then(() => true) },

@@ -1,0 +1,24 @@
+import type { UserRecord } from '../users/users.repository.js';
+
+export interface TokenPair {
+  access_token: string;
+  refresh_token: string;
+}
+
+export interface IssueOptions {
+  /** Lifetime of the access token (default 15 minutes; the OIDC redirect uses 60 s). */
+  accessTtlSeconds?: number;
+  /** A refresh token that can be spent once only, with no grace re-use (the OIDC redirect). */
+  singleUse?: boolean;
+}
+
+/**
+ * Sign-in sessions: issuing an access/refresh pair, rotating refresh tokens and revoking them.
+ * Implemented by the accounts domain; other domains (user admin, OIDC) call it through
+ * AppContext.sessions.
+ */
+export interface SessionTokens {
+  issue(user: UserRecord, options?: IssueOptions): Promise<TokenPair>;
+  /** Revokes every refresh token of the user (password change/reset, admin lock). */
+  revokeAllForUser(userId: string): Promise<void>;
+}

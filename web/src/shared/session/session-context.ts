@@ -1,0 +1,17 @@
+import type { User } from '@hearth/contracts';
+import { createContext, useContext } from 'react';
+
+/**
+ * SPEC 3.8: the session as the app holds it. The provider (the session feature) fills it in;
+ * every other feature only reads it through useSession().
+ */
+export interface SessionValue {
+  user: User | null;
+  /** Kept in memory only. */
+  accessToken: string | null;
+  loading: boolean;
+}
+
+export const SessionContext = createContext<SessionValue>({ user: null, accessToken: null, loading: false });
+
+export const useSession = (): SessionValue => useContext(SessionContext);
