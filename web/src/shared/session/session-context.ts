@@ -10,8 +10,21 @@ export interface SessionValue {
   /** Kept in memory only. */
   accessToken: string | null;
   loading: boolean;
+  /** Fetches /api/auth/me again (after a settings change). */
+  refreshUser(): Promise<void>;
+  /** SPEC 4.1 logout. */
+  logout(): Promise<void>;
+  /** Opens the auth modal (Log In tab by default). */
+  openAuthModal(tab?: 'login' | 'signup'): void;
 }
 
-export const SessionContext = createContext<SessionValue>({ user: null, accessToken: null, loading: false });
+export const SessionContext = createContext<SessionValue>({
+  user: null,
+  accessToken: null,
+  loading: false,
+  refreshUser: async () => {},
+  logout: async () => {},
+  openAuthModal: () => {},
+});
 
 export const useSession = (): SessionValue => useContext(SessionContext);
