@@ -35,7 +35,7 @@ export interface NewUser {
 
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 
-function toRecord(row: Selectable<UsersTable>): UserRecord {
+export function toRecord(row: Selectable<UsersTable>): UserRecord {
   return {
     id: row.id,
     email: row.email,
