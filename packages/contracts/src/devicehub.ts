@@ -1,2 +1,138 @@
 /** Topics and payloads of the device hub (SPEC 3.10–3.13, 7.2, 7.3), shared by server and web app. */
-export {};
+
+/** SPEC 3.12: the access of a capability. Writable per SPEC 5 ("Controls"). */
+export interface CapabilityAccess {
+  readOnly: boolean;
+  write: boolean;
+  set: boolean;
+  /** Present (true) on binary capabilities that accept a toggle value. */
+  toggle?: boolean;
+  /** The device reports this value in its state. */
+  published?: boolean;
+  /** The value can be requested from the device. */
+  gettable?: boolean;
+}
+
+export type CapabilityKind = 'binary' | 'numeric' | 'enum' | 'text' | 'composite' | 'list';
+export type CapabilityValueType = 'boolean' | 'number' | 'enum' | 'string' | 'object' | 'array';
+
+export interface NumericRange {
+  min?: number;
+  max?: number;
+  step?: number;
+}
+
+/** SPEC 3.12: one thing a device reports or accepts. */
+export interface Capability {
+  /** Unique within the device: the state property (with its endpoint suffix), or e.g. `color_xy`. */
+  id: string;
+  /** The key in the device's state object (e.g. `state_l1`, `color`). */
+  property: string;
+  name: string;
+  kind: CapabilityKind;
+  /** The group it belongs to: `light`, `switch`, `lock`, `cover`, `climate`, `fan`, or the kind. */
+  type: string;
+  value_type: CapabilityValueType;
+  unit?: string;
+  enum?: string[];
+  range?: NumericRange;
+  step?: number;
+  access: CapabilityAccess;
+  metadata?: Record<string, unknown>;
+}
+
+export type InputType = 'toggle' | 'slider' | 'number' | 'select' | 'color';
+
+/** SPEC 3.13: a control offered for a writable capability. */
+export interface Input {
+  id: string;
+  type: InputType;
+  property: string;
+  capability_id: string;
+  label: string;
+  range?: NumericRange;
+  options?: { value: string; label: string }[];
+  metadata?: { mode?: string; access?: CapabilityAccess; [key: string]: unknown };
+  access: CapabilityAccess;
+  readOnly: boolean;
+}
+
+export type DeviceState = Record<string, unknown>;
+
+/** SPEC 3.10: a device as GET /api/devicehub/devices and `events/device.upsert` send it. */
+export interface Device {
+  /** Stable id: survives restarts and renames. */
+  id: string;
+  /** The ecosystem's own address (Zigbee: the IEEE address). */
+  external_id: string;
+  name: string;
+  manufacturer: string | null;
+  model: string | null;
+  type: string;
+  protocol: string;
+  description: string | null;
+  firmware: string | null;
+  online: boolean;
+  last_seen: string | null;
+  created_at: string;
+  updated_at: string;
+  state: DeviceState;
+  capabilities: Capability[];
+  inputs: Input[];
+}
+
+/** `events/device.removed`. */
+export interface DeviceRemovedEvent {
+  id: string;
+  external_id: string;
+}
+
+/** Browsers publish this on `commands/device.set` (SPEC 7.3). */
+export interface DeviceSetCommand {
+  device_id: string;
+  state: Record<string, unknown>;
+}
+
+/** Browsers publish this on `commands/device.rename` (SPEC 7.3). */
+export interface DeviceRenameCommand {
+  device_id: string;
+  name: string;
+}
+
+/** Body of POST /api/devicehub/devices/{id}/commands (SPEC 7.2). */
+export interface DeviceCommandRequest {
+  input?: { id: string; value: unknown };
+  state?: { on?: boolean; [property: string]: unknown };
+}
+
+/** Body of PATCH /api/devicehub/devices/{id}. */
+export interface DeviceRenameRequest {
+  name: string;
+}
+
+/** Answer of PATCH and POST on a device. */
+export interface DeviceCallResult<T = unknown> {
+  success: boolean;
+  data: T | null;
+  error: string | null;
+}
+
+/** Topics relative to P = `{prefix}/devicehub` (what the edge broker and the web app use). */
+export const devicehubTopics = {
+  devicesWildcard: 'devices/#',
+  device: (id: string) => `devices/${id}`,
+  upsert: 'events/device.upsert',
+  removed: 'events/device.removed',
+  eventsWildcard: 'events/#',
+  set: 'commands/device.set',
+  rename: 'commands/device.rename',
+} as const;
+
+/** P itself: `{prefix}/devicehub`. */
+export const devicehubRoot = (prefix: string) => `${prefix}/devicehub`;
+
+/** A relative topic under P made absolute. */
+export const devicehubTopic = (prefix: string, relative: string) => `${devicehubRoot(prefix)}/${relative}`;
+
+/** SPEC 9: ids with this prefix are discarded by browsers; the hub never publishes them. */
+export const IGNORED_DEVICE_ID_PREFIX = 'by-external/';

@@ -1,3 +1,20 @@
 /** Tables of the device hub (the device registry), added by migration 0003. */
-// biome-ignore lint/suspicious/noEmptyInterface: filled in by the device hub
-export interface DevicehubTables {}
+export interface DevicesTable {
+  /** Stable random UUID: survives restarts and renames. */
+  id: string;
+  /** The ecosystem's address (Zigbee: IEEE address); unique. */
+  external_id: string;
+  protocol: string;
+  name: string;
+  /** JSON: manufacturer, model, type, description, firmware, capabilities, inputs. */
+  metadata: string;
+  /** JSON: the last state the device reported. */
+  state: string;
+  last_seen: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DevicehubTables {
+  devicehub_devices: DevicesTable;
+}

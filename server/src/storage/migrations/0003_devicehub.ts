@@ -1,7 +1,21 @@
 import type { Kysely, Migration } from 'kysely';
 
-// Placeholder until its domain lands: fill in `up`/`down` (dialect-neutral schema builder only).
 export const migration: Migration = {
-  async up(_db: Kysely<unknown>) {},
-  async down(_db: Kysely<unknown>) {},
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('devicehub_devices')
+      .addColumn('id', 'text', (col) => col.primaryKey())
+      .addColumn('external_id', 'text', (col) => col.notNull().unique())
+      .addColumn('protocol', 'text', (col) => col.notNull())
+      .addColumn('name', 'text', (col) => col.notNull())
+      .addColumn('metadata', 'text', (col) => col.notNull())
+      .addColumn('state', 'text', (col) => col.notNull())
+      .addColumn('last_seen', 'text')
+      .addColumn('created_at', 'text', (col) => col.notNull())
+      .addColumn('updated_at', 'text', (col) => col.notNull())
+      .execute();
+  },
+  async down(db: Kysely<unknown>) {
+    await db.schema.dropTable('devicehub_devices').execute();
+  },
 };
