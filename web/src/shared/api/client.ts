@@ -1,8 +1,14 @@
 /**
  * The API client of SPEC 3.9, 4.2 and 7: every call resolves to a result wrapper, never throws.
- * Placeholder implementation (no refresh queue yet) — the web app engineer completes it:
- * 15 s time-out, `Authorization: Bearer`, one refresh for all concurrent 401s, queued retries.
+ * 15 s time-out, `Authorization: Bearer` with the in-memory token, and on a 401 one refresh
+ * shared by all concurrent requests, each retried once with the new token.
  */
+import { getAccessToken, getRefreshToken } from '../session/token-store.js';
+import { fetchWithTimeout, readJson } from './http.js';
+import { refreshTokens } from './refresh.js';
+
+export { getAccessToken, setAccessToken } from '../session/token-store.js';
+
 export interface ApiResult<T = unknown> {
   success: boolean;
   data: T;
@@ -12,50 +18,88 @@ export interface ApiResult<T = unknown> {
 }
 
 export type Query = Record<string, string | number | boolean | undefined>;
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-let accessToken: string | null = null;
+/** Calls whose 401 means "wrong credentials", never "token expired". */
+const NO_REFRESH_PATHS = [
+  '/api/auth/login/start',
+  '/api/auth/login/finish',
+  '/api/auth/refresh',
+  '/api/auth/signup',
+  '/api/auth/password/reset/request',
+  '/api/auth/password/reset/confirm',
+];
 
-/** The in-memory access token the client sends (set by the session). */
-export function setAccessToken(token: string | null) {
-  accessToken = token;
+/** SPEC 3.9: the error is data.error, else data.message, else the transport error, else "{METHOD} failed". */
+export function toResult<T>(status: number, data: unknown, transportError?: string): ApiResult<T> {
+  const ok = status >= 200 && status < 300 && transportError === undefined;
+  if (ok) return { success: true, data: data as T, status };
+  const body = (data ?? {}) as { error?: unknown; message?: unknown };
+  const pick = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  return {
+    success: false,
+    data: data as T,
+    status,
+    error: pick(body.error) ?? pick(body.message) ?? pick(transportError),
+  };
 }
-export const getAccessToken = () => accessToken;
 
-async function request<T>(
-  method: string,
-  path: string,
-  body?: unknown,
-  query?: Query,
-): Promise<ApiResult<T>> {
+function buildUrl(path: string, query?: Query): URL {
   const url = new URL(path, window.location.origin);
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value !== undefined && value !== '') url.searchParams.set(key, String(value));
   }
+  return url;
+}
+
+async function send<T>(method: Method, url: URL, body: unknown, token: string | null): Promise<ApiResult<T>> {
   const headers: Record<string, string> = {};
-  if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
-  let payload: BodyInit | undefined;
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let payload: BodyInit | null = null;
   if (body instanceof FormData) payload = body;
   else if (body !== undefined) {
     headers['Content-Type'] = 'application/json';
     payload = JSON.stringify(body);
   }
   try {
-    const response = await fetch(url, { method, headers, body: payload ?? null, credentials: 'same-origin' });
-    const data = (await response.json().catch(() => ({}))) as T & { error?: string; message?: string };
-    if (response.ok) return { success: true, data, status: response.status };
-    return {
-      success: false,
-      data,
-      status: response.status,
-      error: data?.error ?? data?.message ?? `${method} failed`,
-    };
+    const response = await fetchWithTimeout(url, {
+      method,
+      headers,
+      body: payload,
+      credentials: 'same-origin',
+    });
+    const data = await readJson(response);
+    return withFallback(toResult<T>(response.status, data), method);
   } catch (error) {
-    return {
-      success: false,
-      data: {} as T,
-      status: 0,
-      error: (error as Error).message || `${method} failed`,
-    };
+    return withFallback(toResult<T>(0, {}, (error as Error)?.message ?? ''), method);
+  }
+}
+
+function withFallback<T>(result: ApiResult<T>, method: Method): ApiResult<T> {
+  if (!result.success && !result.error) result.error = `${method} failed`;
+  return result;
+}
+
+async function request<T>(
+  method: Method,
+  path: string,
+  body?: unknown,
+  query?: Query,
+): Promise<ApiResult<T>> {
+  const url = buildUrl(path, query);
+  const sentWith = getAccessToken();
+  const first = await send<T>(method, url, body, sentWith);
+  if (first.status !== 401 || NO_REFRESH_PATHS.includes(url.pathname)) return first;
+
+  // Someone refreshed while this request was on the wire: retry with the newer token.
+  const current = getAccessToken();
+  if (current && current !== sentWith) return send<T>(method, url, body, current);
+  if (!getRefreshToken()) return first;
+  try {
+    const fresh = await refreshTokens();
+    return send<T>(method, url, body, fresh);
+  } catch (error) {
+    return { ...first, error: (error as Error).message || first.error };
   }
 }
 
@@ -64,4 +108,6 @@ export const api = {
   post: <T>(path: string, body?: unknown, query?: Query) => request<T>('POST', path, body ?? {}, query),
   patch: <T>(path: string, body?: unknown) => request<T>('PATCH', path, body ?? {}),
   delete: <T>(path: string) => request<T>('DELETE', path),
+  /** Multipart upload (e.g. a profile picture): the browser sets the boundary. */
+  upload: <T>(path: string, form: FormData, query?: Query) => request<T>('POST', path, form, query),
 };
