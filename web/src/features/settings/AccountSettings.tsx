@@ -1,0 +1,85 @@
+import { X } from 'lucide-react';
+import { useState } from 'react';
+import { useSession } from '../../shared/session/session-context.js';
+import { ChangePasswordForm } from './ChangePasswordForm.js';
+import { ChangePictureModal } from './ChangePictureModal.js';
+import { Dialog } from './Dialog.js';
+import { EmailVerification } from './EmailVerification.js';
+import { ProfileCard } from './ProfileCard.js';
+import { StatusLine } from './StatusLine.js';
+import { TwoFactorSetup } from './TwoFactorSetup.js';
+import { useAccountAction } from './use-account-action.js';
+import './settings.css';
+
+interface AccountSettingsProps {
+  open: boolean;
+  onClose(): void;
+}
+
+/** SPEC 2.7: the Account Settings overlay, opened from "Settings" in the profile popover. */
+export default function AccountSettings({ open, onClose }: AccountSettingsProps) {
+  const { user } = useSession();
+  // Mounted only while open, so every opening starts from a clean state.
+  if (!open || !user) return null;
+  return <SettingsOverlay onClose={onClose} />;
+}
+
+function SettingsOverlay({ onClose }: { onClose(): void }) {
+  const { user, logout } = useSession();
+  const action = useAccountAction();
+  const [pictureOpen, setPictureOpen] = useState(false);
+  if (!user) return null;
+
+  const signOut = async () => {
+    onClose();
+    await logout();
+  };
+
+  return (
+    <Dialog labelledBy="settings-title" onClose={onClose} className="settings">
+      <header className="settings-header">
+        <h2 id="settings-title" className="settings-title">
+          Account Settings
+        </h2>
+        <button
+          type="button"
+          className="settings-close"
+          onClick={onClose}
+          aria-label="Close settings"
+          data-autofocus
+        >
+          <X size={20} aria-hidden="true" />
+        </button>
+      </header>
+      <StatusLine status={action.status} />
+      <ProfileCard user={user} action={action} onChangePhoto={() => setPictureOpen(true)} />
+      <section className="settings-card" aria-labelledby="settings-security-title">
+        <h3 id="settings-security-title" className="settings-card__title">
+          Security
+        </h3>
+        <EmailVerification user={user} action={action} />
+        <TwoFactorSetup user={user} action={action} />
+        <ChangePasswordForm action={action} />
+      </section>
+      <section className="settings-card" aria-labelledby="settings-account-title">
+        <h3 id="settings-account-title" className="settings-card__title">
+          Account Actions
+        </h3>
+        <div className="settings-actions">
+          <button type="button" className="settings-button settings-button--danger" onClick={signOut}>
+            Logout
+          </button>
+        </div>
+      </section>
+      {pictureOpen && (
+        <ChangePictureModal
+          onClose={() => setPictureOpen(false)}
+          onChanged={(message) => {
+            setPictureOpen(false);
+            action.setStatus({ text: message, tone: 'success' });
+          }}
+        />
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,73 @@
+import { type FormEvent, useState } from 'react';
+import { settingsApi } from './settings.api.js';
+import { validatePasswordChange } from './settings.validation.js';
+import type { AccountAction } from './use-account-action.js';
+
+const EMPTY = { currentPassword: '', newPassword: '', confirmPassword: '' };
+
+/** SPEC 2.7 / 5: the "Change Password" toggle and its three fields. */
+export function ChangePasswordForm({ action }: { action: AccountAction }) {
+  const [open, setOpen] = useState(false);
+  const [fields, setFields] = useState(EMPTY);
+
+  const toggle = () => {
+    setOpen(!open);
+    setFields(EMPTY);
+  };
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const invalid = validatePasswordChange(fields);
+    if (invalid) return action.fail(invalid);
+    const changed = await action.run('password', () =>
+      settingsApi.changePassword(fields.currentPassword, fields.newPassword),
+    );
+    if (changed) {
+      setFields(EMPTY);
+      setOpen(false);
+    }
+  };
+  const field = (name: keyof typeof EMPTY, label: string, autoComplete: string) => (
+    <label className="settings-field">
+      <span>{label}</span>
+      <input
+        type="password"
+        value={fields[name]}
+        autoComplete={autoComplete}
+        onChange={(event) => setFields({ ...fields, [name]: event.target.value })}
+      />
+    </label>
+  );
+
+  return (
+    <div className="settings-security-item">
+      <div className="settings-security-item__head">
+        <span className="settings-security-item__label">Password</span>
+        <button
+          type="button"
+          className="settings-button"
+          onClick={toggle}
+          aria-expanded={open}
+          aria-controls={open ? 'settings-password-form' : undefined}
+        >
+          {open ? 'Cancel Password Change' : 'Change Password'}
+        </button>
+      </div>
+      {open && (
+        <form id="settings-password-form" className="settings-form" onSubmit={submit} noValidate>
+          {field('currentPassword', 'Current Password', 'current-password')}
+          {field('newPassword', 'New Password', 'new-password')}
+          {field('confirmPassword', 'Confirm New Password', 'new-password')}
+          <div className="settings-actions">
+            <button
+              type="submit"
+              className="settings-button settings-button--primary"
+              disabled={action.busy === 'password'}
+            >
+              Update Password
+            </button>
+          </div>
+        </form>
+      )}
+    </div>
+  );
+}

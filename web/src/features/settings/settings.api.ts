@@ -1,0 +1,25 @@
+import { api } from '../../shared/api/client.js';
+
+/** SPEC 7.1: the account calls the settings overlay makes (wire names). */
+export const settingsApi = {
+  requestEmailVerification: (userId: string) =>
+    api.post('/api/auth/email/verify/request', { user_id: userId }),
+  confirmEmail: (userId: string, code: string) =>
+    api.post('/api/auth/email/verify/confirm', { user_id: userId, code }),
+  setupTwoFactor: (userId: string) => api.post('/api/auth/2fa/email/setup', { user_id: userId }),
+  verifyTwoFactor: (userId: string, code: string) =>
+    api.post('/api/auth/2fa/email/verify', { user_id: userId, code }),
+  updateProfile: (userId: string, firstName: string, lastName: string) =>
+    api.patch(`/api/auth/users/${encodeURIComponent(userId)}`, {
+      first_name: firstName,
+      last_name: lastName,
+    }),
+  changePassword: (currentPassword: string, newPassword: string) =>
+    api.post('/api/auth/password/change', { current_password: currentPassword, new_password: newPassword }),
+  generateAvatar: () => api.post('/api/auth/profile/generate-avatar', {}),
+  uploadPicture: (file: File) => {
+    const form = new FormData();
+    form.append('file', file);
+    return api.post('/api/auth/profile/upload', form);
+  },
+};

@@ -1,0 +1,70 @@
+import type { ApiResult } from '../../shared/api/client.js';
+
+/** SPEC 8.9 and 5: every text the Account Settings overlay and the picture modal show. */
+export const SETTINGS_MESSAGES = {
+  verifyRequest: {
+    progress: 'Requesting email verification...',
+    success: 'Check your email for the code.',
+    failure: 'Failed to request email verification',
+  },
+  verifyConfirm: {
+    progress: 'Confirming email...',
+    success: '✅ Email verified successfully!',
+    failure: '❌ Email verification failed',
+  },
+  twoFactorSetup: {
+    progress: 'Setting up 2FA...',
+    success: 'Check your email for the 2FA code.',
+    failure: '❌ Failed to setup 2FA',
+  },
+  twoFactorVerify: {
+    progress: 'Verifying 2FA...',
+    success: '✅ 2FA enabled successfully!',
+    // SPEC 8.9 shows no fallback here; SPEC 8.2's "2FA verification failed" is the closest text.
+    failure: '❌ 2FA verification failed',
+  },
+  profile: {
+    progress: 'Updating profile...',
+    success: '✅ Profile updated successfully!',
+    failure: '❌ Profile update failed',
+  },
+  password: {
+    progress: 'Updating password...',
+    success: '✅ Password updated successfully!',
+    failure: '❌ Password update failed',
+  },
+  avatar: {
+    progress: 'Generating avatar...',
+    success: '✅ Avatar generated successfully!',
+    failure: '❌ Avatar generation failed',
+  },
+  upload: {
+    progress: 'Uploading profile picture...',
+    success: '✅ Profile picture updated successfully!',
+    failure: '❌ Upload failed',
+  },
+} as const;
+
+export type SettingsAction = keyof typeof SETTINGS_MESSAGES;
+
+/** The text the server itself sent (data.error, else data.message), never a transport fallback. */
+export function serverError(result: Pick<ApiResult, 'data'>): string | undefined {
+  const data = result.data as { error?: unknown; message?: unknown } | null | undefined;
+  if (typeof data?.error === 'string' && data.error.trim()) return data.error;
+  if (typeof data?.message === 'string' && data.message.trim()) return data.message;
+  return undefined;
+}
+
+/**
+ * SPEC 8.9: failures whose fallback carries ❌ show the server's error (with ❌) when present,
+ * otherwise the fallback; the e-mail verification request always shows its plain fallback.
+ * SPEC 5: a 400 whose error mentions "password" is shown as is.
+ */
+export function failureMessage(action: SettingsAction, result: Pick<ApiResult, 'data' | 'status'>): string {
+  const fallback: string = SETTINGS_MESSAGES[action].failure;
+  if (!fallback.startsWith('❌')) return fallback;
+  const error = serverError(result);
+  if (!error) return fallback;
+  if (result.status === 400 && /password/i.test(error)) return error;
+  return `❌ ${error}`;
+}

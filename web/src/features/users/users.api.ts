@@ -1,0 +1,20 @@
+import type { Role, User } from '@hearth/contracts';
+import { api } from '../../shared/api/client.js';
+
+/** SPEC 3.2: the users list response. */
+export interface UsersPage {
+  users: User[];
+  page: number;
+  page_size: number;
+  total: number;
+  total_pages: number;
+}
+
+/** SPEC 7.1: the management calls of the Users page (wire names). */
+export const usersApi = {
+  list: ({ q, page, pageSize }: { q: string; page: number; pageSize: number }) =>
+    api.get<UsersPage>('/api/auth/users', { q: q.trim() || undefined, page, page_size: pageSize }),
+  setRole: (id: string, role: Role) => api.patch(`/api/auth/users/${encodeURIComponent(id)}`, { role }),
+  setLockout: ({ id, locked }: { id: string; locked: boolean }) =>
+    api.post(`/api/auth/users/${encodeURIComponent(id)}/lockout`, { lock: locked }),
+};

@@ -1,0 +1,13 @@
+/** SPEC 2.5 and 8.8: the Users page's texts. */
+export const USERS_MESSAGES = {
+  noPermission: 'You do not have permission to view this page.',
+  fetchFailed: 'Failed to fetch users',
+  roleFailed: 'Failed to update role',
+  lockoutFailed: 'Failed to update lockout',
+  roleUpdated: 'Role updated',
+  locked: 'User locked',
+  unlocked: 'User unlocked',
+} as const;
+
+export const subtitle = (total: number) =>
+  `Manage roles, lockouts, and search the directory · ${total} total`;
