@@ -1,11 +1,23 @@
+import { Aedes } from 'aedes';
 import type { FastifyInstance } from 'fastify';
+import type { WebSocket } from 'ws';
 import type { AppContext } from '../../app.js';
 import type { UserRecord } from '../../users/users.repository.js';
+import { aclHooks } from './edge-acl.js';
+import { checkUpgrade } from './edge-auth.js';
+import { connectHooks } from './edge-connect.js';
+import { DEFAULT_EDGE_LIMITS, type EdgeLimits } from './edge-limits.js';
+import { EdgeTopics } from './edge-topics.js';
+import { listenForUpgrades } from './edge-upgrade.js';
+import { startUserRecheck } from './user-recheck.js';
+import { WebSocketTransport } from './ws-transport.js';
 
 /** A command a browser published on P/commands/device.set or P/commands/device.rename. */
 export type EdgeCommand =
   | { kind: 'device.set'; payload: unknown }
   | { kind: 'device.rename'; payload: unknown };
+
+export type EdgeCommandHandler = (command: EdgeCommand, user: UserRecord) => void | Promise<void>;
 
 /**
  * The MQTT-over-WebSocket broker browsers connect to at /ws/devicehub (DESIGN.md "Device hub").
@@ -15,18 +27,147 @@ export type EdgeCommand =
 export interface EdgeBroker {
   publish(topic: string, payload: string | Buffer, options?: { retain?: boolean }): Promise<void>;
   /** Handles commands browsers publish; the user is the signed-in resident/admin who sent it. */
-  onCommand(handler: (command: EdgeCommand, user: UserRecord) => void | Promise<void>): void;
+  onCommand(handler: EdgeCommandHandler): void;
   /** Number of connected browser clients. */
   connections(): number;
   close(): Promise<void>;
 }
 
-/** Placeholder until the edge broker lands: accepts publishes and never delivers commands. */
-export async function createEdgeBroker(_app: FastifyInstance, _context: AppContext): Promise<EdgeBroker> {
+/**
+ * Starts the edge broker: a separate Aedes instance (browsers never see the bus) on WebSocket
+ * upgrades of the app's HTTP server. Call it before the app is ready, so that it closes with the
+ * app; `limits` shortens time-outs in tests.
+ */
+export async function createEdgeBroker(
+  app: FastifyInstance,
+  context: AppContext,
+  limits: Partial<EdgeLimits> = {},
+): Promise<EdgeBroker> {
+  const settings = { ...DEFAULT_EDGE_LIMITS, ...limits };
+  const log = context.log.child({ component: 'edge-broker' });
+  const topics = new EdgeTopics(context.config.devicehubTopicPrefix);
+  const handlers: EdgeCommandHandler[] = [];
+
+  const dispatch = (command: EdgeCommand, user: UserRecord) => {
+    for (const handler of handlers) {
+      Promise.resolve()
+        .then(() => handler(command, user))
+        .catch((error: unknown) =>
+          log.error({ err: error, kind: command.kind }, 'device command handler failed'),
+        );
+    }
+  };
+
+  const aedes = await Aedes.createBroker({
+    connectTimeout: settings.connectTimeoutMs,
+    maxTopicLevels: settings.maxTopicLevels,
+    drainTimeout: settings.drainTimeoutMs,
+    ...connectHooks({ auth: context.auth, log }),
+    ...aclHooks({ topics, log, onCommand: dispatch }),
+  });
+  aedes.on('clientError', (client, error) =>
+    log.debug({ clientId: client?.id, err: error.message }, 'browser client error'),
+  );
+  aedes.on('connectionError', (client, error) =>
+    log.debug({ clientId: client?.id, err: error.message }, 'browser connection refused'),
+  );
+
+  const transportOf = new WeakMap<WebSocket, WebSocketTransport>();
+  const parseCookie = (header: string) => app.parseCookie(header) as Record<string, string | undefined>;
+  const upgrades = listenForUpgrades({
+    server: app.server,
+    path: settings.path,
+    // One frame may hold one packet of the largest size plus the WebSocket's own framing slack.
+    maxPayload: settings.maxPacketBytes + 1024,
+    log,
+    check: (request) =>
+      checkUpgrade(request, { auth: context.auth, publicUrl: context.config.publicUrl, parseCookie }),
+    onSocket: (socket, request, verdict) => {
+      const transport = new WebSocketTransport(
+        socket,
+        { cookieUser: verdict.cookieUser },
+        {
+          maxPacketBytes: settings.maxPacketBytes,
+          maxQueuedBytes: settings.maxQueuedBytes,
+          onDrop: (reason) =>
+            log.info({ userId: transport.session.user?.id, reason }, 'browser connection dropped'),
+        },
+      );
+      transportOf.set(socket, transport);
+      aedes.handle(transport, request);
+    },
+  });
+
+  const recheck = startUserRecheck({
+    db: context.storage.db,
+    intervalMs: settings.recheckIntervalMs,
+    log,
+    connections: () =>
+      [...upgrades.sockets()].flatMap((socket) => {
+        const transport = transportOf.get(socket);
+        const userId = transport?.session.user?.id;
+        return transport && userId
+          ? [
+              {
+                userId,
+                close: (reason: string) => {
+                  log.info({ userId, reason }, 'closing browser connection');
+                  transport.destroy();
+                },
+              },
+            ]
+          : [];
+      }),
+  });
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      recheck.stop();
+      const sockets = [...upgrades.sockets()];
+      upgrades.stop();
+      await Promise.all(
+        sockets.map(
+          (socket) =>
+            new Promise<void>((resolve) => {
+              if (socket.readyState === socket.CLOSED) return resolve();
+              socket.once('close', () => resolve());
+              socket.close(1001, 'server shutting down');
+              setTimeout(() => socket.terminate(), 500).unref();
+            }),
+        ),
+      );
+      await new Promise<void>((resolve) => aedes.close(() => resolve()));
+    })();
+    return closing;
+  };
+
+  try {
+    // Upgraded sockets would otherwise hold the HTTP server's close open.
+    app.addHook('preClose', close);
+  } catch {
+    log.debug('edge broker created after the app started; its owner closes it');
+  }
+
   return {
-    publish: async () => {},
-    onCommand: () => {},
-    connections: () => 0,
-    close: async () => {},
+    publish: (topic, payload, options = {}) =>
+      new Promise<void>((resolve, reject) => {
+        aedes.publish(
+          {
+            cmd: 'publish',
+            topic: topics.absolute(topic),
+            payload: typeof payload === 'string' ? Buffer.from(payload) : payload,
+            qos: 0,
+            retain: options.retain ?? false,
+            dup: false,
+          },
+          (error) => (error ? reject(error) : resolve()),
+        );
+      }),
+    onCommand: (handler) => {
+      handlers.push(handler);
+    },
+    connections: () => aedes.connectedClients,
+    close,
   };
 }

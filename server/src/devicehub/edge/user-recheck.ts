@@ -1,0 +1,57 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Database } from '../../storage/schema.js';
+import { toBool } from '../../storage/time.js';
+import { mayUseDevices } from './edge-auth.js';
+
+export interface CheckedConnection {
+  userId: string;
+  close(reason: string): void;
+}
+
+const BATCH = 500;
+
+/**
+ * Re-reads the users behind open connections on one timer for all of them and closes those whose
+ * user was deleted, locked by an administrator or demoted below resident.
+ */
+export function startUserRecheck(options: {
+  db: Kysely<Database>;
+  intervalMs: number;
+  connections: () => CheckedConnection[];
+  log: Logger;
+}): { stop(): void; runOnce(): Promise<void> } {
+  let running = false;
+
+  const runOnce = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const open = options.connections();
+      const ids = [...new Set(open.map((c) => c.userId))];
+      const allowed = new Set<string>();
+      for (let i = 0; i < ids.length; i += BATCH) {
+        const rows = await options.db
+          .selectFrom('users')
+          .select(['id', 'role', 'lockout_enabled', 'lockout_reason'])
+          .where('id', 'in', ids.slice(i, i + BATCH))
+          .execute();
+        for (const row of rows) {
+          const locked = toBool(row.lockout_enabled) && row.lockout_reason === 'admin_lock';
+          if (!locked && mayUseDevices(row.role)) allowed.add(row.id);
+        }
+      }
+      for (const connection of open) {
+        if (!allowed.has(connection.userId)) connection.close('user no longer allowed');
+      }
+    } catch (error) {
+      options.log.warn({ err: error }, 'edge broker could not re-check connected users');
+    } finally {
+      running = false;
+    }
+  };
+
+  const timer = setInterval(() => void runOnce(), options.intervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer), runOnce };
+}
