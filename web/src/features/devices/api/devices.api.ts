@@ -1,0 +1,40 @@
+import { type ApiResult, api } from '../../../shared/api/client.js';
+import { MESSAGES, requestFailed } from '../devices.messages.js';
+import type { DeviceCommand } from '../model/commands.js';
+import type { Json } from '../model/device.types.js';
+
+/** SPEC 7.2 answer of the rename and command calls. */
+export interface HubAnswer {
+  success?: boolean;
+  data?: unknown;
+  error?: string;
+}
+
+export type DeviceListResult = { ok: true; devices: Json[] } | { ok: false; reason: string };
+
+/** GET /api/devicehub/devices: a non-array answer or a failed status is an error (SPEC 8.7). */
+export async function fetchDevices(): Promise<DeviceListResult> {
+  const result = await api.get<unknown>('/api/devicehub/devices');
+  if (!result.success)
+    return {
+      ok: false,
+      reason: result.status ? requestFailed(result.status) : (result.error ?? MESSAGES.listFailed),
+    };
+  if (!Array.isArray(result.data)) return { ok: false, reason: MESSAGES.invalidList };
+  return {
+    ok: true,
+    devices: result.data.filter((item): item is Json => typeof item === 'object' && item !== null),
+  };
+}
+
+export const renameDevice = (id: string, name: string): Promise<ApiResult<HubAnswer>> =>
+  api.patch<HubAnswer>(`/api/devicehub/devices/${encodeURIComponent(id)}`, { name });
+
+export const postCommand = (id: string, command: DeviceCommand): Promise<ApiResult<HubAnswer>> =>
+  api.post<HubAnswer>(`/api/devicehub/devices/${encodeURIComponent(id)}/commands`, command);
+
+/** The server's error from `{success:false, error}` or the wrapper, else the fallback. */
+export function answerError(result: ApiResult<HubAnswer>, fallback: string): string | null {
+  if (result.success && result.data?.success !== false) return null;
+  return result.data?.error || result.error || fallback;
+}

@@ -1,0 +1,145 @@
+import { useState } from 'react';
+import type { Control } from '../model/controls.js';
+import { formatNumber } from '../model/format.js';
+import { ColorControl } from './ColorControl.js';
+
+interface ControlProps {
+  control: Control;
+  disabled: boolean;
+  onSend(value: unknown): void;
+}
+
+export function Switch({
+  checked,
+  label,
+  disabled,
+  onChange,
+}: {
+  checked: boolean;
+  label: string;
+  disabled: boolean;
+  onChange(next: boolean): void;
+}) {
+  return (
+    <button
+      type="button"
+      role="switch"
+      aria-checked={checked}
+      aria-label={label}
+      className="switch"
+      disabled={disabled}
+      onClick={() => onChange(!checked)}
+    >
+      <span className="switch-knob" />
+    </button>
+  );
+}
+
+function SliderControl({ control, disabled, onSend }: ControlProps) {
+  const server = typeof control.value === 'number' ? control.value : control.min;
+  // SPEC 4.8: a local value only lives until the device data changes.
+  const [local, setLocal] = useState<{ base: number; value: number } | null>(null);
+  const draft = local && local.base === server ? local.value : null;
+  const setDraft = (value: number) => setLocal({ base: server, value });
+  const value = draft ?? server;
+  const commit = () => {
+    if (draft !== null && draft !== server) onSend(draft);
+  };
+  return (
+    <label className="control control-slider">
+      <span className="control-label">{control.label}</span>
+      <input
+        type="range"
+        min={control.min}
+        max={control.max}
+        step={control.step}
+        value={value}
+        disabled={disabled}
+        onChange={(event) => setDraft(Number(event.target.value))}
+        onPointerUp={commit}
+        onKeyUp={commit}
+        onBlur={commit}
+      />
+      <output>{formatNumber(value)}</output>
+    </label>
+  );
+}
+
+function NumberControl({ control, disabled, onSend }: ControlProps) {
+  const server = typeof control.value === 'number' ? String(control.value) : '';
+  const [local, setLocal] = useState<{ base: string; value: string } | null>(null);
+  const draft = local && local.base === server ? local.value : null;
+  const setDraft = (value: string) => setLocal({ base: server, value });
+  const commit = () => {
+    // SPEC 5: an empty number input sends nothing; non-numbers are ignored.
+    if (draft === null || draft.trim() === '' || draft === server) return;
+    const number = Number(draft);
+    if (Number.isFinite(number)) onSend(number);
+  };
+  return (
+    <label className="control control-number">
+      <span className="control-label">{control.label}</span>
+      <input
+        type="number"
+        step={control.step}
+        value={draft ?? server}
+        disabled={disabled}
+        onChange={(event) => setDraft(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') commit();
+        }}
+        onBlur={commit}
+      />
+    </label>
+  );
+}
+
+function SelectControl({ control, disabled, onSend }: ControlProps) {
+  const value = control.value === null || control.value === undefined ? '' : String(control.value);
+  return (
+    <label className="control control-select">
+      <span className="control-label">{control.label}</span>
+      <select
+        value={value}
+        disabled={disabled}
+        onChange={(event) => {
+          const option = control.options.find((candidate) => String(candidate.value) === event.target.value);
+          onSend(option ? option.value : event.target.value);
+        }}
+      >
+        {value === '' && <option value="">—</option>}
+        {control.options.map((option) => (
+          <option key={String(option.value)} value={String(option.value)}>
+            {option.label ?? String(option.value)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export function ControlView(props: ControlProps) {
+  const { control, disabled, onSend } = props;
+  switch (control.kind) {
+    case 'toggle':
+      return (
+        <div className="control control-toggle">
+          <span className="control-label">{control.label}</span>
+          <Switch
+            checked={control.value === true}
+            label={control.label}
+            disabled={disabled}
+            onChange={onSend}
+          />
+        </div>
+      );
+    case 'slider':
+      return <SliderControl {...props} />;
+    case 'number':
+      return <NumberControl {...props} />;
+    case 'select':
+      return <SelectControl {...props} />;
+    case 'color':
+      return <ColorControl control={control} disabled={disabled} onApply={onSend} />;
+  }
+}

@@ -1,0 +1,22 @@
+import { Battery, Cpu, DoorClosed, Droplet, Lightbulb, Plug, Thermometer, Zap } from 'lucide-react';
+import type { DeviceIconKind } from '../model/icon.js';
+
+const ICONS = {
+  door: DoorClosed,
+  light: Lightbulb,
+  plug: Plug,
+  thermometer: Thermometer,
+  humidity: Droplet,
+  battery: Battery,
+  voltage: Zap,
+  device: Cpu,
+} satisfies Record<DeviceIconKind, unknown>;
+
+export function DeviceIcon({ kind }: { kind: DeviceIconKind }) {
+  const Icon = ICONS[kind];
+  return (
+    <span className="device-icon" data-icon={kind} aria-hidden="true">
+      <Icon size={22} strokeWidth={1.75} />
+    </span>
+  );
+}

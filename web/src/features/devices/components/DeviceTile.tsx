@@ -1,0 +1,117 @@
+import { memo, useMemo } from 'react';
+import { MESSAGES } from '../devices.messages.js';
+import { useDevice } from '../hooks/useDeviceStore.js';
+import { binaryLabel, binaryTone } from '../model/binary.js';
+import { buildCommand } from '../model/commands.js';
+import { binaryReadings, type Control, deviceControls, splitControls } from '../model/controls.js';
+import { lastHeard } from '../model/device.model.js';
+import type { Device } from '../model/device.types.js';
+import { humanise, truncateDescription } from '../model/format.js';
+import { deviceIconKind } from '../model/icon.js';
+import { deviceMetrics } from '../model/metrics.js';
+import { Switch } from './ControlView.js';
+import { DeviceIcon } from './DeviceIcon.js';
+import { useDevicesContext } from './devices-context.js';
+import { LastSeen } from './LastSeen.js';
+import { RenameField } from './RenameField.js';
+import { TileControls } from './TileControls.js';
+import { TileMetrics } from './TileMetrics.js';
+
+/** One device tile; subscribes to its own device only. */
+export const DeviceTile = memo(function DeviceTile({ deviceKey }: { deviceKey: string }) {
+  const { store, actions } = useDevicesContext();
+  const { device, pending } = useDevice(store, deviceKey);
+  if (!device) return null;
+  return <TileBody device={device} pending={pending} actions={actions} />;
+});
+
+function TileBody({
+  device,
+  pending,
+  actions,
+}: {
+  device: Device;
+  pending: boolean;
+  actions: ReturnType<typeof useDevicesContext>['actions'];
+}) {
+  const view = useMemo(() => {
+    const { power, others } = splitControls(deviceControls(device));
+    const readings = binaryReadings(device).map((reading) => ({
+      ...reading,
+      label: binaryLabel(reading.property, reading.value),
+      tone: binaryTone(reading.property, reading.value),
+    }));
+    return {
+      icon: deviceIconKind(device),
+      power,
+      others,
+      readings,
+      metrics: deviceMetrics(device),
+      alert: readings.some((r) => r.tone === 'danger')
+        ? 'danger'
+        : readings.some((r) => r.tone === 'warning')
+          ? 'warning'
+          : null,
+    };
+  }, [device]);
+
+  const send = (control: Control, value: unknown) => void actions.send(device, buildCommand(control, value));
+  const on = view.power ? view.power.value === true : device.toggleState === true;
+  const meta = [device.manufacturer || 'Unknown', device.model, device.type].filter(Boolean).join(' • ');
+  const classes = [
+    'device-tile',
+    `icon-${view.icon}`,
+    on && 'is-on',
+    view.alert && `alert-${view.alert}`,
+    !device.online && 'is-offline',
+  ]
+    .filter(Boolean)
+    .join(' ');
+
+  return (
+    <article className={classes} data-device-id={device.id ?? device.key} aria-label={device.displayName}>
+      <header className="tile-header">
+        <DeviceIcon kind={view.icon} />
+        <div className="tile-heading">
+          <RenameField
+            name={device.displayName}
+            disabled={pending}
+            onRename={(name) => actions.rename(device, name)}
+          />
+          <p className="tile-meta">{meta}</p>
+        </div>
+        <div className="tile-power">
+          {view.power ? (
+            <Switch
+              checked={on}
+              label={`Power ${device.displayName}`}
+              disabled={pending}
+              onChange={(next) => send(view.power as Control, next)}
+            />
+          ) : (
+            <span className={`status ${device.online ? 'online' : 'offline'}`}>
+              {device.online ? 'Online' : 'Offline'}
+            </span>
+          )}
+        </div>
+      </header>
+      <div className="pills">
+        <span className="pill">{device.protocol ? device.protocol.toUpperCase() : 'Unknown'}</span>
+        <span className="pill">{device.capabilities.length} capabilities</span>
+        {device.firmware && <span className="pill">FW {device.firmware}</span>}
+        {view.readings.map((reading) => (
+          <span key={reading.property} className={`pill tone-${reading.tone}`} data-binary={reading.property}>
+            {humanise(reading.property)}: {reading.label}
+          </span>
+        ))}
+      </div>
+      {device.description && <p className="tile-description">{truncateDescription(device.description)}</p>}
+      <TileControls controls={view.others} disabled={pending} onSend={send} />
+      <TileMetrics metrics={view.metrics} />
+      <footer className="tile-footer">
+        <LastSeen at={lastHeard(device)} />
+        {pending && <span className="updating">{MESSAGES.updating}</span>}
+      </footer>
+    </article>
+  );
+}

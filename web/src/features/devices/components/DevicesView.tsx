@@ -1,0 +1,99 @@
+import { Profiler, type ProfilerOnRenderCallback } from 'react';
+import { MESSAGES } from '../devices.messages.js';
+import { useDeviceIds, useDeviceStats, useHubStatus } from '../hooks/useDeviceStore.js';
+import { DeviceGrid } from './DeviceGrid.js';
+import { useDevicesContext } from './devices-context.js';
+
+declare global {
+  interface Window {
+    /** Set by the benchmark: the grid's React commits are recorded here. */
+    __HEARTH_PROFILE__?: { commits: { duration: number; at: number }[] };
+  }
+}
+
+const onRender: ProfilerOnRenderCallback = (_id, _phase, duration, _base, _start, commitTime) => {
+  window.__HEARTH_PROFILE__?.commits.push({ duration, at: commitTime });
+};
+
+function Header() {
+  const { store } = useDevicesContext();
+  const stats = useDeviceStats(store);
+  const status = useHubStatus(store);
+  return (
+    <>
+      <header className="devices-header">
+        <div>
+          <h1>{MESSAGES.title}</h1>
+          <p className="devices-subtitle">
+            {MESSAGES.subtitle} · {stats.total} discovered
+            {stats.total > 0 && ` · ${stats.online} online`}
+          </p>
+        </div>
+        <div className="pills header-pills">
+          {status.metadata.connected ? (
+            <span className="pill tone-success">Metadata: {status.metadata.source}</span>
+          ) : (
+            <span className="pill tone-warning">{MESSAGES.metadataOffline}</span>
+          )}
+          {status.stream.connected ? (
+            <span className="pill tone-success">{MESSAGES.stateConnected}</span>
+          ) : (
+            <span className="pill tone-warning">{MESSAGES.stateOffline}</span>
+          )}
+        </div>
+      </header>
+      <section className="summary-card" aria-label="Summary">
+        <Stat label="Total devices" value={stats.total} />
+        <Stat label="Online" value={stats.online} />
+        <Stat label="With state" value={stats.withState} />
+        <Stat label="Sensors" value={stats.sensors} />
+      </section>
+      {status.error && (
+        <div className="error-card" role="alert">
+          {status.error}
+        </div>
+      )}
+    </>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: number }) {
+  return (
+    <div className="stat">
+      <span className="stat-value">{value}</span>
+      <span className="stat-label">{label}</span>
+    </div>
+  );
+}
+
+function Body() {
+  const { store } = useDevicesContext();
+  const ids = useDeviceIds(store);
+  const { loading } = useHubStatus(store);
+  if (ids.length === 0 && loading) {
+    return (
+      <div className="devices-loading" role="status">
+        <span className="spinner" aria-hidden="true" />
+        {MESSAGES.connecting}
+      </div>
+    );
+  }
+  if (ids.length === 0) return <p className="devices-empty">{MESSAGES.empty}</p>;
+  const grid = <DeviceGrid ids={ids} />;
+  return window.__HEARTH_PROFILE__ ? (
+    <Profiler id="device-grid" onRender={onRender}>
+      {grid}
+    </Profiler>
+  ) : (
+    grid
+  );
+}
+
+export function DevicesView() {
+  return (
+    <div className="devices-page">
+      <Header />
+      <Body />
+    </div>
+  );
+}

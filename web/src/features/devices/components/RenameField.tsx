@@ -1,0 +1,84 @@
+import { Pencil } from 'lucide-react';
+import { useState } from 'react';
+
+/** SPEC 2.4 inline rename: "Device name", Enter saves, Escape cancels, Save / Cancel, an error line. */
+export function RenameField({
+  name,
+  disabled,
+  onRename,
+}: {
+  name: string;
+  disabled: boolean;
+  onRename(name: string): Promise<unknown>;
+}) {
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(name);
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const start = () => {
+    setDraft(name);
+    setError(null);
+    setEditing(true);
+  };
+  const cancel = () => {
+    setEditing(false);
+    setError(null);
+  };
+  const save = async () => {
+    setSaving(true);
+    try {
+      await onRename(draft);
+      setEditing(false);
+      setError(null);
+    } catch (failure) {
+      setError((failure as Error).message);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  if (!editing) {
+    return (
+      <div className="tile-name">
+        <h3>{name}</h3>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={`Rename ${name}`}
+          onClick={start}
+          disabled={disabled}
+        >
+          <Pencil size={14} />
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div className="tile-rename">
+      <input
+        aria-label="Device name"
+        value={draft}
+        // biome-ignore lint/a11y/noAutofocus: the field appears because the user asked to rename
+        autoFocus
+        onChange={(event) => setDraft(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') void save();
+          if (event.key === 'Escape') cancel();
+        }}
+        disabled={saving}
+      />
+      <button type="button" className="small-button primary" onClick={() => void save()} disabled={saving}>
+        Save
+      </button>
+      <button type="button" className="small-button" onClick={cancel} disabled={saving}>
+        Cancel
+      </button>
+      {error && (
+        <p className="rename-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

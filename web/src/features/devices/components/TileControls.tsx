@@ -1,0 +1,36 @@
+import { useState } from 'react';
+import { type Control, VISIBLE_ITEMS } from '../model/controls.js';
+import { ControlView } from './ControlView.js';
+import { ShowMore } from './ShowMore.js';
+
+export function TileControls({
+  controls,
+  disabled,
+  onSend,
+}: {
+  controls: Control[];
+  disabled: boolean;
+  onSend(control: Control, value: unknown): void;
+}) {
+  const [expanded, setExpanded] = useState(false);
+  if (controls.length === 0) return null;
+  const shown = expanded ? controls : controls.slice(0, VISIBLE_ITEMS);
+  return (
+    <div className="tile-controls">
+      {shown.map((control) => (
+        <ControlView
+          key={control.key}
+          control={control}
+          disabled={disabled}
+          onSend={(value) => onSend(control, value)}
+        />
+      ))}
+      <ShowMore
+        total={controls.length}
+        expanded={expanded}
+        fewerLabel="Show fewer controls"
+        onToggle={() => setExpanded(!expanded)}
+      />
+    </div>
+  );
+}

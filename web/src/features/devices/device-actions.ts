@@ -1,0 +1,98 @@
+import type { ApiResult } from '../../shared/api/client.js';
+import type { HubAnswer } from './api/devices.api.js';
+import { answerError } from './api/devices.api.js';
+import { MESSAGES } from './devices.messages.js';
+import type { DeviceCommand } from './model/commands.js';
+import type { Device, Json } from './model/device.types.js';
+import type { DeviceStore } from './store/device-store.js';
+
+export interface ActionDeps {
+  store: DeviceStore;
+  /** The stream's publish; rejects when it is down. */
+  publish: ((kind: 'set' | 'rename', payload: Json, notConnected: string) => Promise<void>) | null;
+  streamConnected: () => boolean;
+  accessToken: () => string | null;
+  postCommand(id: string, command: DeviceCommand): Promise<ApiResult<HubAnswer>>;
+  renameDevice(id: string, name: string): Promise<ApiResult<HubAnswer>>;
+}
+
+const COMMAND_ERRORS = new Set<string>();
+
+/**
+ * SPEC 7.2/8.7: a command goes over the stream when it is connected, else over REST.
+ * Pending shows on the tile until the send succeeds or fails; failures land in the page error card.
+ */
+export async function sendCommand(deps: ActionDeps, device: Device, command: DeviceCommand | null) {
+  const { store } = deps;
+  const fail = (message: string) => {
+    COMMAND_ERRORS.add(message);
+    store.setStatus({ error: message });
+  };
+  if (!command) return fail(MESSAGES.missingCommand);
+  if (typeof command !== 'object' || typeof command.state !== 'object') return fail(MESSAGES.invalidCommand);
+  if (!device.id) return fail(MESSAGES.missingDeviceId);
+  store.setPending(device.key, true);
+  try {
+    if (deps.publish && deps.streamConnected()) {
+      try {
+        await deps.publish(
+          'set',
+          { device_id: device.id, state: command.state },
+          MESSAGES.notConnectedCommands,
+        );
+        clearCommandError(store);
+        return;
+      } catch {
+        // fall through to REST
+      }
+    }
+    const result = await deps.postCommand(device.id, command);
+    const error =
+      result.status === 0 ? MESSAGES.notConnectedCommands : answerError(result, MESSAGES.commandFailed);
+    if (error) fail(error);
+    else clearCommandError(store);
+  } finally {
+    store.setPending(device.key, false);
+  }
+}
+
+function clearCommandError(store: DeviceStore) {
+  const error = store.getStatus().error;
+  if (error && COMMAND_ERRORS.has(error)) store.setStatus({ error: null });
+}
+
+export type RenameOutcome =
+  | { status: 'unchanged' }
+  | { status: 'queued' | 'saved'; device_id: string; name: string };
+
+/**
+ * SPEC 4.9/5 rename: trimmed, empty refused, unchanged not sent; over the stream first
+ * (treated as queued), then HTTP with the access token. Throws with the tile's error text.
+ */
+export async function renameDevice(deps: ActionDeps, device: Device, wanted: string): Promise<RenameOutcome> {
+  const name = wanted.trim();
+  if (!name) throw new Error(MESSAGES.emptyName);
+  if (name === device.displayName.trim() || name === device.name?.trim()) return { status: 'unchanged' };
+  if (!device.id) throw new Error(MESSAGES.renameNotReady);
+  const id = device.id;
+  deps.store.setPending(device.key, true);
+  try {
+    if (deps.publish && deps.streamConnected()) {
+      try {
+        await deps.publish('rename', { device_id: id, name }, MESSAGES.notConnectedRename);
+        deps.store.upsert({ id, name });
+        return { status: 'queued', device_id: id, name };
+      } catch {
+        // fall back to HTTP
+      }
+    }
+    if (!deps.accessToken()) throw new Error(MESSAGES.renameNeedsAuth);
+    const result = await deps.renameDevice(id, name);
+    const error = answerError(result, MESSAGES.renameFailed);
+    if (error) throw new Error(result.status === 401 ? MESSAGES.renameNeedsAuth : error);
+    deps.store.upsert({ id, name });
+    return { status: 'saved', device_id: id, name };
+  } finally {
+    deps.store.setPending(device.key, false);
+  }
+}

@@ -1,0 +1,104 @@
+import { connect } from 'mqtt';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { fetchDevices, renameDevice as patchRename, postCommand } from '../api/devices.api.js';
+import { type ActionDeps, renameDevice, sendCommand } from '../device-actions.js';
+import { MESSAGES } from '../devices.messages.js';
+import type { DeviceCommand } from '../model/commands.js';
+import type { Device } from '../model/device.types.js';
+import { DeviceStore } from '../store/device-store.js';
+import { type ConnectFn, DeviceStream } from '../stream/device-stream.js';
+import { streamUrl } from '../stream/topics.js';
+
+export interface HubActions {
+  send(device: Device, command: DeviceCommand | null): Promise<void>;
+  rename(device: Device, name: string): ReturnType<typeof renameDevice>;
+}
+
+interface HubViewer {
+  enabled: boolean;
+  accessToken: string | null;
+  username: string | null;
+}
+
+/**
+ * Owns the store and the stream while the viewer may see devices (SPEC 4.7): loads the REST
+ * list, keeps the stream up, reloads the list after a reconnect, and tears everything down and
+ * clears it when the viewer signs out or loses the role.
+ */
+export function useDeviceHub({ enabled, accessToken, username }: HubViewer) {
+  const [store] = useState(() => new DeviceStore());
+  const streamRef = useRef<DeviceStream | null>(null);
+  const tokenRef = useRef(accessToken);
+  tokenRef.current = accessToken;
+
+  useEffect(() => {
+    if (!enabled) return;
+    let active = true;
+    const load = async () => {
+      const result = await fetchDevices();
+      if (!active) return;
+      if (result.ok) {
+        store.loadList(result.devices);
+        store.clearError(MESSAGES.listFailed);
+      } else {
+        console.warn(`device list: ${result.reason}`);
+        store.setStatus({
+          loading: false,
+          metadata: { connected: false, source: null },
+          error: MESSAGES.listFailed,
+        });
+      }
+    };
+    let everConnected = false;
+    const stream = new DeviceStream({
+      url: streamUrl(window.location),
+      connect: connect as unknown as ConnectFn,
+      credentials: () =>
+        tokenRef.current ? { username: username ?? 'hearth', password: tokenRef.current } : {},
+      handlers: {
+        state: (id, state) => store.applyState(id, state),
+        upsert: (device) => store.upsert(device),
+        removed: (payload) => store.remove(payload),
+        status: (connected) => {
+          store.setStatus({ stream: { connected } });
+          // Whatever changed while we were away (removals, renames) comes back with the list.
+          if (connected && everConnected) void load();
+          if (connected) everConnected = true;
+        },
+        error: (message) => {
+          if (message) store.setStatus({ error: message });
+          else store.clearError(MESSAGES.streamFailed);
+        },
+      },
+    });
+    streamRef.current = stream;
+    void load();
+    stream.start();
+    return () => {
+      active = false;
+      stream.stop();
+      streamRef.current = null;
+      store.clear();
+    };
+  }, [enabled, store, username]);
+
+  const actions = useMemo<HubActions>(() => {
+    const deps: ActionDeps = {
+      store,
+      publish: (kind, payload, notConnected) =>
+        streamRef.current
+          ? streamRef.current.publish(kind, payload, notConnected)
+          : Promise.reject(new Error(notConnected)),
+      streamConnected: () => streamRef.current?.isConnected ?? false,
+      accessToken: () => tokenRef.current,
+      postCommand,
+      renameDevice: patchRename,
+    };
+    return {
+      send: (device, command) => sendCommand(deps, device, command),
+      rename: (device, name) => renameDevice(deps, device, name),
+    };
+  }, [store]);
+
+  return { store, actions };
+}

@@ -1,0 +1,44 @@
+import { normaliseColour } from './colour.js';
+import type { Control } from './controls.js';
+import type { Json } from './device.types.js';
+
+/** SPEC 7.2 command body (REST); the stream sends `{device_id, state}` with the same state. */
+export interface DeviceCommand {
+  input: { id: string; value: unknown };
+  state: Json;
+}
+
+const isPowerProperty = (property: string) => ['state', 'on'].includes(property.toLowerCase());
+
+/**
+ * SPEC 7.2 command building. Every command carries the changed property in `state` too, so
+ * the stream's `{device_id, state}` form is complete; the power state travels as `on`.
+ * Returns null when the value cannot be sent (SPEC 5: numbers that are not numbers are ignored).
+ */
+export function buildCommand(control: Control, value: unknown): DeviceCommand | null {
+  const { inputId: id, property } = control;
+  switch (control.kind) {
+    case 'toggle': {
+      const on = Boolean(value);
+      return { input: { id, value: on }, state: isPowerProperty(property) ? { on } : { [property]: on } };
+    }
+    case 'slider':
+    case 'number': {
+      const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+      if (typeof number !== 'number' || !Number.isFinite(number)) return null;
+      const state: Json = { [property]: number };
+      if (control.kind === 'slider' && property.toLowerCase().includes('brightness')) state.on = number > 0;
+      return { input: { id, value: number }, state };
+    }
+    case 'select': {
+      const state: Json = { [property]: value };
+      if (property.toLowerCase().includes('effect')) state.on = true;
+      return { input: { id, value }, state };
+    }
+    case 'color': {
+      const hex = normaliseColour(value);
+      if (!hex) return null;
+      return { input: { id, value: hex }, state: { [property]: hex, on: true } };
+    }
+  }
+}

@@ -1,0 +1,180 @@
+import { readBinary } from './binary.js';
+import type { Capability, Device, DeviceStats, Input, Json } from './device.types.js';
+import { parseTime } from './format.js';
+
+/** SPEC 9: ids with this prefix are aliases the hub publishes; the page ignores them. */
+export const IGNORED_ID_PREFIX = 'by-external/';
+
+/** What the store keeps per device: the merged raw fields plus what the page learnt itself. */
+export interface DeviceRecord {
+  key: string;
+  raw: Json;
+  hasMetadata: boolean;
+  metadataUpdatedAt: number | null;
+  stateUpdatedAt: number | null;
+}
+
+const text = (value: unknown): string | null => {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  return null;
+};
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** SPEC 3.10 identifier: `id`, `device_id` or `deviceId`. */
+export const rawId = (raw: Json): string | null => text(raw.id) ?? text(raw.device_id) ?? text(raw.deviceId);
+
+export const rawExternalId = (raw: Json): string | null =>
+  text(raw.external_id) ?? text(raw.externalId) ?? text(raw.externalID);
+
+/** The store key: the id, else the external id. */
+export function rawKey(raw: Json): string | null {
+  const id = rawId(raw);
+  if (id) return id;
+  const external = rawExternalId(raw);
+  return external ? `external:${external}` : null;
+}
+
+export const isIgnoredId = (id: string | null) => id?.startsWith(IGNORED_ID_PREFIX) ?? false;
+
+/** SPEC 3.10 state: an object, or a JSON string of one. */
+export function parseState(value: unknown): Json {
+  if (isObject(value)) return value;
+  if (typeof value === 'string') {
+    try {
+      const parsed: unknown = JSON.parse(value);
+      return isObject(parsed) ? parsed : {};
+    } catch {
+      return {};
+    }
+  }
+  return {};
+}
+
+const asArray = <T>(value: unknown): T[] => (Array.isArray(value) ? (value.filter(isObject) as T[]) : []);
+
+/** Capabilities of the device and of `state.capabilities`, duplicates removed by id, property or name. */
+export function mergeCapabilities(own: Capability[], fromState: Capability[]): Capability[] {
+  const seen = new Set<string>();
+  const merged: Capability[] = [];
+  for (const capability of [...own, ...fromState]) {
+    const identity = capability.id ?? capability.property ?? capability.name;
+    const key = identity === undefined ? null : String(identity);
+    if (key !== null && seen.has(key)) continue;
+    if (key !== null) seen.add(key);
+    merged.push(capability);
+  }
+  return merged;
+}
+
+const valueType = (capability: Capability) => (capability.value_type ?? capability.valueType)?.toLowerCase();
+
+/** SPEC 3.11 hasToggle. */
+export const hasToggle = (capabilities: Capability[]) =>
+  capabilities.some(
+    (capability) =>
+      ['state', 'on'].includes(String(capability.id)) ||
+      ['state', 'on'].includes(String(capability.property)) ||
+      valueType(capability) === 'boolean' ||
+      capability.kind === 'binary',
+  );
+
+/** SPEC 3.11 toggleState: from `state.state` or `state.on`. */
+export const toggleState = (state: Json): boolean | null => readBinary(state.state) ?? readBinary(state.on);
+
+export const isNumericCapability = (capability: Capability) =>
+  capability.kind === 'numeric' || valueType(capability) === 'number';
+
+function describe(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (isObject(value) && typeof value.text === 'string') return value.text;
+  return null;
+}
+
+/** SPEC 3.11 displayName: trimmed name, else "manufacturer model", else external id, else key. */
+export function displayName(
+  fields: Pick<Device, 'name' | 'manufacturer' | 'model' | 'externalId'>,
+  key: string,
+): string {
+  const name = fields.name?.trim();
+  if (name) return name;
+  const makeAndModel = [fields.manufacturer, fields.model]
+    .map((part) => part?.trim())
+    .filter(Boolean)
+    .join(' ');
+  if (makeAndModel) return makeAndModel;
+  return fields.externalId || key;
+}
+
+/** SPEC 3.11: the device as the page displays it. */
+export function toDevice(record: DeviceRecord): Device {
+  const { raw } = record;
+  const state = parseState(raw.state);
+  const stateCapabilities = Array.isArray(state.capabilities) ? asArray<Capability>(state.capabilities) : [];
+  const capabilities = mergeCapabilities(asArray<Capability>(raw.capabilities), stateCapabilities);
+  const fields = {
+    name: text(raw.name),
+    manufacturer: text(raw.manufacturer),
+    model: text(raw.model),
+    externalId: rawExternalId(raw),
+  };
+  const stateHasValues = Object.keys(state).length > 0;
+  return {
+    key: record.key,
+    mapKey: record.key,
+    id: rawId(raw),
+    ...fields,
+    displayName: displayName(fields, record.key),
+    protocol: text(raw.protocol),
+    type: text(raw.type),
+    firmware: text(raw.firmware) ?? text(raw.software_build_id),
+    description: describe(raw.description),
+    capabilities,
+    inputs: asArray<Input>(raw.inputs),
+    online: raw.online === true,
+    lastSeen: parseTime(raw.last_seen),
+    createdAt: parseTime(raw.created_at),
+    updatedAt: parseTime(raw.updated_at),
+    metadataUpdatedAt: record.metadataUpdatedAt,
+    state,
+    stateUpdatedAt: record.stateUpdatedAt,
+    stateHasValues,
+    hasToggle: hasToggle(capabilities),
+    toggleState: toggleState(state),
+    hasMetadata: record.hasMetadata,
+  };
+}
+
+/** SPEC 4.7 listing rule. */
+export const isListed = (device: Device) =>
+  device.hasMetadata ||
+  Boolean(device.name || device.manufacturer || device.model || device.description || device.protocol) ||
+  device.capabilities.length > 0 ||
+  device.inputs.length > 0 ||
+  device.stateHasValues;
+
+/** Case-insensitive by display name; the key breaks ties so the order is stable. */
+export function compareDevices(a: Device, b: Device): number {
+  const byName = a.displayName.toLowerCase().localeCompare(b.displayName.toLowerCase());
+  return byName !== 0 ? byName : a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
+/** SPEC 3.14. */
+export function deviceStats(devices: Iterable<Device>): DeviceStats {
+  const stats = { total: 0, online: 0, withState: 0, sensors: 0 };
+  for (const device of devices) {
+    stats.total++;
+    if (device.online) stats.online++;
+    if (device.stateHasValues) stats.withState++;
+    if (device.capabilities.some(isNumericCapability)) stats.sensors++;
+  }
+  return stats;
+}
+
+/** The freshest moment the device was heard from: the hub's last_seen or our last state message. */
+export const lastHeard = (device: Device): number | null => {
+  const times = [device.lastSeen, device.stateUpdatedAt].filter((time): time is number => time !== null);
+  return times.length ? Math.max(...times) : null;
+};

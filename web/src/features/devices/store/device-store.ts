@@ -1,0 +1,244 @@
+import {
+  compareDevices,
+  type DeviceRecord,
+  deviceStats,
+  isIgnoredId,
+  isListed,
+  rawExternalId,
+  rawId,
+  rawKey,
+  toDevice,
+} from '../model/device.model.js';
+import type { Device, DeviceStats, Json } from '../model/device.types.js';
+
+/** SPEC 3.15 plus the page's loading flag and its one error line. */
+export interface HubStatus {
+  loading: boolean;
+  metadata: { connected: boolean; source: string | null };
+  stream: { connected: boolean };
+  error: string | null;
+}
+
+type Listener = () => void;
+export type Scheduler = (flush: () => void) => void;
+
+const EMPTY_STATS: DeviceStats = { total: 0, online: 0, withState: 0, sensors: 0 };
+const INITIAL_STATUS: HubStatus = {
+  loading: true,
+  metadata: { connected: false, source: null },
+  stream: { connected: false },
+  error: null,
+};
+
+const frameScheduler: Scheduler = (flush) => {
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(flush);
+  else setTimeout(flush, 16);
+};
+
+/**
+ * The device list of SPEC 4.7. Messages are applied to plain records at once, but derived
+ * devices, the sorted listing and the stats are rebuilt at most once per animation frame, and
+ * only the devices that changed notify their own subscribers — so one state message re-renders
+ * one tile, whatever the number of devices.
+ */
+export class DeviceStore {
+  private records = new Map<string, DeviceRecord>();
+  private devices = new Map<string, Device>();
+  private dirty = new Set<string>();
+  private listDirty = false;
+  private scheduled = false;
+  private ids: string[] = [];
+  private stats: DeviceStats = EMPTY_STATS;
+  private status: HubStatus = INITIAL_STATUS;
+  private pending = new Set<string>();
+  private deviceListeners = new Map<string, Set<Listener>>();
+  private listeners = new Set<Listener>();
+
+  constructor(
+    private readonly schedule: Scheduler = frameScheduler,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  // --- reading (stable snapshots for useSyncExternalStore) ---
+  getIds = () => this.ids;
+  getStats = () => this.stats;
+  getStatus = () => this.status;
+  getDevice = (key: string): Device | undefined => this.devices.get(key);
+  isPending = (key: string) => this.pending.has(key);
+
+  subscribe = (listener: Listener) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  subscribeDevice(key: string, listener: Listener) {
+    const set = this.deviceListeners.get(key) ?? new Set<Listener>();
+    this.deviceListeners.set(key, set);
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.deviceListeners.delete(key);
+    };
+  }
+
+  // --- writing ---
+  /** SPEC 7.2: the REST list. Each device is merged in and marked as having metadata. */
+  loadList(list: Json[]) {
+    const at = this.now();
+    for (const raw of list) this.mergeMetadata(raw, at);
+    this.setStatus({ loading: false, metadata: { connected: true, source: 'rest' } });
+  }
+
+  /** SPEC 4.7 upsert: merged into the stored device, which now has metadata. */
+  upsert(raw: Json) {
+    this.mergeMetadata(raw, this.now());
+  }
+
+  /** SPEC 4.7 removed: by id, or else by external id. */
+  remove(payload: Json) {
+    const id = rawId(payload);
+    let key: string | undefined = id && this.records.has(id) ? id : undefined;
+    const external = rawExternalId(payload);
+    if (!key && external) {
+      key = [...this.records.values()].find((record) => rawExternalId(record.raw) === external)?.key;
+    }
+    if (key) this.delete(key);
+  }
+
+  /** SPEC 4.7 state message: replaces the state, stamps it and marks the device online. */
+  applyState(id: string, state: Json) {
+    if (isIgnoredId(id)) return this.purgeIgnored();
+    const record = this.records.get(id) ?? {
+      key: id,
+      raw: { id },
+      hasMetadata: false,
+      metadataUpdatedAt: null,
+      stateUpdatedAt: null,
+    };
+    record.raw = { ...record.raw, state, online: true };
+    record.stateUpdatedAt = this.now();
+    this.records.set(id, record);
+    this.markDirty(id);
+  }
+
+  setStatus(change: Partial<HubStatus>) {
+    this.status = { ...this.status, ...change };
+    this.emit();
+  }
+
+  /** Clears the error only when it is still the given one (a later error wins). */
+  clearError(message: string) {
+    if (this.status.error === message) this.setStatus({ error: null });
+  }
+
+  setPending(key: string, pending: boolean) {
+    if (pending === this.pending.has(key)) return;
+    if (pending) this.pending.add(key);
+    else this.pending.delete(key);
+    this.notifyDevice(key);
+  }
+
+  /** SPEC 4.7: losing access clears everything. */
+  clear() {
+    const keys = [...this.devices.keys()];
+    this.records.clear();
+    this.devices.clear();
+    this.dirty.clear();
+    this.pending.clear();
+    this.ids = [];
+    this.stats = EMPTY_STATS;
+    this.status = INITIAL_STATUS;
+    for (const key of keys) this.notifyDevice(key);
+    this.emit();
+  }
+
+  /** Applies everything queued since the last frame (tests call it directly). */
+  flush = () => {
+    this.scheduled = false;
+    if (this.dirty.size === 0 && !this.listDirty) return;
+    const changed = [...this.dirty];
+    this.dirty.clear();
+    for (const key of changed) {
+      const before = this.devices.get(key);
+      const record = this.records.get(key);
+      if (!record) {
+        if (before) this.listDirty = true;
+        this.devices.delete(key);
+        continue;
+      }
+      const device = toDevice(record);
+      this.devices.set(key, device);
+      if (!before || before.displayName !== device.displayName || isListed(before) !== isListed(device)) {
+        this.listDirty = true;
+      }
+    }
+    let globalChange = false;
+    if (this.listDirty) {
+      this.listDirty = false;
+      const listed = [...this.devices.values()].filter(isListed).sort(compareDevices);
+      const ids = listed.map((device) => device.key);
+      if (ids.length !== this.ids.length || ids.some((id, index) => id !== this.ids[index])) {
+        this.ids = ids;
+        globalChange = true;
+      }
+    }
+    const stats = deviceStats(this.ids.map((id) => this.devices.get(id) as Device));
+    if (Object.entries(stats).some(([key, value]) => this.stats[key as keyof DeviceStats] !== value)) {
+      this.stats = stats;
+      globalChange = true;
+    }
+    if (this.status.loading && this.ids.length > 0) {
+      this.status = { ...this.status, loading: false };
+      globalChange = true;
+    }
+    for (const key of changed) this.notifyDevice(key);
+    if (globalChange) this.emit();
+  };
+
+  private mergeMetadata(raw: Json, at: number) {
+    const key = rawKey(raw);
+    if (!key) return;
+    if (isIgnoredId(key)) return this.purgeIgnored();
+    const record = this.records.get(key);
+    if (record) {
+      record.raw = { ...record.raw, ...raw };
+      record.hasMetadata = true;
+      record.metadataUpdatedAt = at;
+    } else {
+      this.records.set(key, {
+        key,
+        raw: { ...raw },
+        hasMetadata: true,
+        metadataUpdatedAt: at,
+        stateUpdatedAt: null,
+      });
+    }
+    this.markDirty(key);
+  }
+
+  private purgeIgnored() {
+    for (const key of this.records.keys()) if (isIgnoredId(key)) this.delete(key);
+  }
+
+  private delete(key: string) {
+    this.records.delete(key);
+    this.pending.delete(key);
+    this.markDirty(key);
+  }
+
+  private markDirty(key: string) {
+    this.dirty.add(key);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      this.schedule(this.flush);
+    }
+  }
+
+  private notifyDevice(key: string) {
+    for (const listener of this.deviceListeners.get(key) ?? []) listener();
+  }
+
+  private emit() {
+    for (const listener of this.listeners) listener();
+  }
+}

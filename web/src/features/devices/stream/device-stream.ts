@@ -1,0 +1,184 @@
+import { MESSAGES } from '../devices.messages.js';
+import type { Json } from '../model/device.types.js';
+import { DEVICEHUB_TOPIC_ROOT, streamTopics } from './topics.js';
+
+/** SPEC 9 "Device stream" timings. */
+export const RECONNECT_AFTER_LOSS_MS = 1500;
+export const RETRY_AFTER_FAILURE_MS = 2000;
+export const CONNECT_TIMEOUT_MS = 6000;
+
+/** The part of an MQTT.js client the stream uses (so tests can hand in a scripted one). */
+export interface StreamClientLike {
+  on(event: 'connect' | 'close', listener: () => void): unknown;
+  on(event: 'message', listener: (topic: string, payload: Uint8Array) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  subscribe(topics: string[], options: { qos: 0 }): unknown;
+  publish(
+    topic: string,
+    message: string,
+    options: { qos: 0; retain: false },
+    callback?: (error?: Error) => void,
+  ): unknown;
+  end(force?: boolean): unknown;
+}
+
+export interface StreamConnectOptions {
+  protocolVersion: 4;
+  clientId: string;
+  clean: true;
+  connectTimeout: number;
+  reconnectPeriod: 0;
+  username?: string;
+  password?: string;
+}
+
+export type ConnectFn = (url: string, options: StreamConnectOptions) => StreamClientLike;
+
+export interface StreamHandlers {
+  state(id: string, state: Json): void;
+  upsert(device: Json): void;
+  removed(payload: Json): void;
+  status(connected: boolean): void;
+  /** A connect failure's message, or null once connected again. */
+  error(message: string | null): void;
+}
+
+export interface DeviceStreamOptions {
+  url: string;
+  connect: ConnectFn;
+  handlers: StreamHandlers;
+  /** Read on every attempt so a refreshed access token is used. */
+  credentials?: () => { username?: string; password?: string };
+  topicRoot?: string;
+  now?: () => number;
+  random?: () => number;
+}
+
+const decoder = new TextDecoder();
+
+function parseJson(payload: Uint8Array): Json | null {
+  try {
+    const value: unknown = JSON.parse(decoder.decode(payload));
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * SPEC 7.3: the device realtime stream. It reconnects on its own (MQTT.js's own reconnect is
+ * off because the spec wants different delays after a loss and after a failed connect).
+ */
+export class DeviceStream {
+  private client: StreamClientLike | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private stopped = true;
+  private connected = false;
+  private readonly topics;
+
+  constructor(private readonly options: DeviceStreamOptions) {
+    this.topics = streamTopics(options.topicRoot ?? DEVICEHUB_TOPIC_ROOT);
+  }
+
+  get isConnected() {
+    return this.connected;
+  }
+
+  start() {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.attempt();
+  }
+
+  stop() {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.dropClient();
+    if (this.connected) {
+      this.connected = false;
+      this.options.handlers.status(false);
+    }
+  }
+
+  /** Publishes a command (QoS 0, not retained); rejects with `notConnected` when the stream is down. */
+  publish(kind: 'set' | 'rename', payload: Json, notConnected: string): Promise<void> {
+    const client = this.client;
+    if (!client || !this.connected) return Promise.reject(new Error(notConnected));
+    return new Promise((resolve, reject) => {
+      client.publish(this.topics[kind], JSON.stringify(payload), { qos: 0, retain: false }, (error) =>
+        error ? reject(error) : resolve(),
+      );
+    });
+  }
+
+  private attempt() {
+    const now = this.options.now ?? Date.now;
+    const random = this.options.random ?? Math.random;
+    const client = this.options.connect(this.options.url, {
+      protocolVersion: 4,
+      clientId: `rt-${now()}-${Math.floor(random() * 1000)}`,
+      clean: true,
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      reconnectPeriod: 0,
+      ...this.options.credentials?.(),
+    });
+    this.client = client;
+    let wasConnected = false;
+    let closed = false;
+
+    client.on('connect', () => {
+      if (this.client !== client) return;
+      wasConnected = true;
+      this.connected = true;
+      client.subscribe([this.topics.devices, this.topics.upsert, this.topics.removed], { qos: 0 });
+      this.options.handlers.error(null);
+      this.options.handlers.status(true);
+    });
+    client.on('message', (topic, payload) => this.route(topic, payload));
+    // MQTT.js reports errors and then closes; the close decides what happens next.
+    client.on('error', () => {});
+    client.on('close', () => {
+      if (closed || this.client !== client) return;
+      closed = true;
+      this.dropClient();
+      if (this.stopped) return;
+      if (wasConnected) {
+        this.connected = false;
+        this.options.handlers.status(false);
+        this.retryIn(RECONNECT_AFTER_LOSS_MS);
+      } else {
+        this.options.handlers.error(MESSAGES.streamFailed);
+        this.retryIn(RETRY_AFTER_FAILURE_MS);
+      }
+    });
+  }
+
+  private retryIn(delay: number) {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (!this.stopped) this.attempt();
+    }, delay);
+  }
+
+  private dropClient() {
+    const client = this.client;
+    this.client = null;
+    client?.end(true);
+  }
+
+  private route(topic: string, payload: Uint8Array) {
+    const { handlers } = this.options;
+    if (topic.startsWith(this.topics.devicePrefix)) {
+      const id = topic.slice(this.topics.devicePrefix.length);
+      const state = payload.length ? parseJson(payload) : null;
+      if (id && state) handlers.state(id, state);
+      return;
+    }
+    const body = parseJson(payload);
+    if (!body) return;
+    if (topic === this.topics.upsert) handlers.upsert(body);
+    else if (topic === this.topics.removed) handlers.removed(body);
+  }
+}
