@@ -63,7 +63,7 @@ export function ChangePictureModal({ onClose, onChanged }: ChangePictureModalPro
             id={inputId}
             type="file"
             accept="image/*"
-            className="visually-hidden"
+            className="settings-file-input"
             onChange={choose}
             disabled={busy}
           />

@@ -1,6 +1,6 @@
 import type { User } from '@hearth/contracts';
 import { type FormEvent, useState } from 'react';
-import { Avatar } from './Avatar.js';
+import { Avatar } from '../../shared/ui/Avatar.js';
 import { settingsApi } from './settings.api.js';
 import { validateProfile } from './settings.validation.js';
 import type { AccountAction } from './use-account-action.js';

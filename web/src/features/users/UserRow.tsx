@@ -1,5 +1,5 @@
 import type { Role, User } from '@hearth/contracts';
-import { Avatar } from '../settings/Avatar.js';
+import { Avatar } from '../../shared/ui/Avatar.js';
 import type { Saving } from './use-users-directory.js';
 import { canToggleLock, roleChoice } from './users.roles.js';
 

@@ -1,0 +1,175 @@
+import type { Role, User } from '@hearth/contracts';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SessionContext, type SessionValue } from '../../shared/session/session-context.js';
+import UsersPage from './UsersPage.js';
+
+const person = (id: string, role: Role, extra: Partial<User> = {}): User => ({
+  id,
+  first_name: id.toUpperCase(),
+  last_name: 'Test',
+  user_name: id,
+  name: `${id} Test`,
+  email: `${id}@example.test`,
+  role,
+  email_confirmed: false,
+  lockout_enabled: false,
+  two_factor_enabled: false,
+  profile_picture_url: null,
+  ...extra,
+});
+
+const admin = person('root', 'admin', { email_confirmed: true });
+const resident = person('rita', 'resident');
+const plain = person('uma', 'user');
+
+interface Call {
+  method: string;
+  url: URL;
+  body: unknown;
+}
+let calls: Call[];
+let listReply: () => { status: number; body: unknown };
+let hold: Promise<void> | null;
+
+beforeEach(() => {
+  calls = [];
+  hold = null;
+  listReply = () => ({
+    status: 200,
+    body: { users: [admin, resident, plain], page: 1, page_size: 20, total: 45, total_pages: 3 },
+  });
+  vi.stubGlobal('fetch', async (input: URL, init: RequestInit) => {
+    const url = new URL(input);
+    calls.push({
+      method: init.method ?? 'GET',
+      url,
+      body: init.body ? JSON.parse(String(init.body)) : undefined,
+    });
+    if (hold) await hold;
+    const reply = url.pathname === '/api/auth/users' ? listReply() : { status: 200, body: {} };
+    return new Response(JSON.stringify(reply.body), { status: reply.status });
+  });
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+function renderPage(viewer: User | null) {
+  const session: SessionValue = {
+    user: viewer,
+    accessToken: viewer ? 'token' : null,
+    loading: false,
+    refreshUser: async () => {},
+    logout: async () => {},
+    openAuthModal: () => {},
+  };
+  render(
+    <SessionContext.Provider value={session}>
+      <UsersPage />
+    </SessionContext.Provider>,
+  );
+}
+
+const listCalls = () => calls.filter((call) => call.url.pathname === '/api/auth/users');
+const lastQuery = () => Object.fromEntries(listCalls().at(-1)?.url.searchParams ?? []);
+const rowOf = (userName: string) => screen.getByText(`@${userName}`).closest('tr') as HTMLElement;
+
+describe('Users page', () => {
+  it('tells a plain user they may not view it, without asking the server', () => {
+    renderPage(plain);
+    expect(screen.getByText('You do not have permission to view this page.')).toBeTruthy();
+    expect(calls).toEqual([]);
+  });
+
+  it('shows 6 skeleton rows during the first load, then the users and the total', async () => {
+    let release!: () => void;
+    hold = new Promise((resolve) => {
+      release = resolve;
+    });
+    renderPage(admin);
+    expect(document.querySelectorAll('.users-row--skeleton')).toHaveLength(6);
+    expect(screen.getByRole('button', { name: 'Searching…' })).toBeTruthy();
+    await act(async () => release());
+    await waitFor(() => expect(screen.getByText('@rita')).toBeTruthy());
+    expect(document.querySelectorAll('.users-row--skeleton')).toHaveLength(0);
+    expect(screen.getByText('Manage roles, lockouts, and search the directory · 45 total')).toBeTruthy();
+    expect(screen.getByText('Page 1 of 3')).toBeTruthy();
+    expect(lastQuery()).toEqual({ page: '1', page_size: '20' });
+    const row = within(rowOf('root'));
+    expect(row.getByText('Verified')).toBeTruthy();
+    expect(row.getByText('Active')).toBeTruthy();
+  });
+
+  it('offers an admin every role and a resident only "resident"', async () => {
+    renderPage(admin);
+    await waitFor(() => screen.getByText('@uma'));
+    const options = (name: string) =>
+      [...(screen.getByLabelText(`Role for ${name}`) as HTMLSelectElement).options]
+        .filter((option) => !option.disabled)
+        .map((option) => option.value);
+    expect(options('uma')).toEqual(['user', 'resident', 'admin']);
+    cleanup();
+
+    renderPage(resident);
+    await waitFor(() => screen.getByText('@uma'));
+    expect(options('uma')).toEqual(['user', 'resident']);
+    expect(screen.getByLabelText('Role for uma')).toHaveProperty('disabled', false);
+    expect(screen.getByLabelText('Role for root')).toHaveProperty('disabled', true);
+    expect(within(rowOf('root')).getByRole('button', { name: 'Lock' })).toHaveProperty('disabled', true);
+  });
+
+  it('goes back to page 1 when the page size or the search changes', async () => {
+    renderPage(admin);
+    await waitFor(() => screen.getByText('@uma'));
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(lastQuery()).toEqual({ page: '2', page_size: '20' }));
+    fireEvent.change(screen.getByLabelText('Users per page'), { target: { value: '50' } });
+    await waitFor(() => expect(lastQuery()).toEqual({ page: '1', page_size: '50' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(lastQuery().page).toBe('2'));
+    fireEvent.change(screen.getByPlaceholderText('Search by name or email...'), {
+      target: { value: ' ada ' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(lastQuery()).toEqual({ q: 'ada', page: '1', page_size: '50' }));
+  });
+
+  it('changes a role, shows "Role updated" for 2.5 s and reloads the list', async () => {
+    renderPage(admin);
+    await waitFor(() => screen.getByText('@uma'));
+    const before = listCalls().length;
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    fireEvent.change(screen.getByLabelText('Role for uma'), { target: { value: 'resident' } });
+    await waitFor(() => expect(screen.getByText('Role updated')).toBeTruthy());
+    expect(calls.find((call) => call.method === 'PATCH')).toMatchObject({
+      url: new URL('http://localhost:3000/api/auth/users/uma'),
+      body: { role: 'resident' },
+    });
+    await waitFor(() => expect(listCalls().length).toBe(before + 1));
+    act(() => vi.advanceTimersByTime(2500));
+    expect(screen.queryByText('Role updated')).toBeNull();
+  });
+
+  it('reads "Saving…" while a lock is in flight, then "User locked"', async () => {
+    renderPage(admin);
+    await waitFor(() => screen.getByText('@uma'));
+    let release!: () => void;
+    hold = new Promise((resolve) => {
+      release = resolve;
+    });
+    fireEvent.click(within(rowOf('uma')).getByRole('button', { name: 'Lock' }));
+    expect(within(rowOf('uma')).getByRole('button', { name: 'Saving…' })).toBeTruthy();
+    expect(calls.at(-1)?.body).toEqual({ lock: true });
+    await act(async () => release());
+    await waitFor(() => expect(screen.getByText('User locked')).toBeTruthy());
+  });
+
+  it('shows "Failed to fetch users" when the list cannot be loaded', async () => {
+    listReply = () => ({ status: 500, body: { error: 'boom' } });
+    renderPage(admin);
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Failed to fetch users'));
+  });
+});
