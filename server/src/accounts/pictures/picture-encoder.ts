@@ -1,0 +1,35 @@
+import { pixelArt } from '@dicebear/collection';
+import { createAvatar } from '@dicebear/core';
+import sharp from 'sharp';
+
+export const MAX_PICTURE_SIDE = 512;
+const AVATAR_SIDE = 256;
+/** Refuse decompression bombs: a 5 MB file may still claim gigapixels. */
+const MAX_INPUT_PIXELS = 40_000_000;
+
+export class UnreadablePicture extends Error {}
+
+/**
+ * Re-encodes an upload to a square WebP of at most 512 px (cover crop, EXIF orientation applied).
+ * sharp writes no metadata unless asked to, so EXIF, GPS, ICC comments and the like are gone.
+ */
+export async function reencodePicture(bytes: Buffer): Promise<Buffer> {
+  try {
+    const image = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, animated: false }).rotate();
+    const { width, height } = await image.metadata();
+    if (!width || !height) throw new UnreadablePicture('no dimensions');
+    const side = Math.min(MAX_PICTURE_SIDE, width, height);
+    return await image
+      .resize(side, side, { fit: 'cover', position: 'attention' })
+      .webp({ quality: 85 })
+      .toBuffer();
+  } catch (error) {
+    throw new UnreadablePicture(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** A DiceBear pixel-art avatar with a random seed, rasterised to PNG. */
+export async function generatePixelAvatar(): Promise<Buffer> {
+  const svg = createAvatar(pixelArt, { seed: crypto.randomUUID(), size: AVATAR_SIDE }).toString();
+  return sharp(Buffer.from(svg)).resize(AVATAR_SIDE, AVATAR_SIDE, { kernel: 'nearest' }).png().toBuffer();
+}
