@@ -15,3 +15,54 @@ export interface User {
   two_factor_enabled: boolean;
   profile_picture_url: string | null;
 }
+
+/** SPEC 3.3: POST /api/auth/signup (answers 201 with the User). */
+export interface SignupRequest {
+  first_name: string;
+  last_name: string;
+  user_name: string;
+  email: string;
+  password: string;
+}
+
+/** SPEC 3.7: what /login/finish, /refresh and a completed /2fa/email/verify answer. */
+export interface TokenPair {
+  access_token: string;
+  refresh_token: string;
+}
+
+/** SPEC 3.4: POST /api/auth/login/start: signed in, or a second factor is needed. */
+export type LoginStartResponse =
+  | ({ '2fa_required': false } & TokenPair)
+  | { '2fa_required': true; user_id: string; '2fa_type': TwoFactorType };
+
+export type TwoFactorType = 'email';
+
+export type LockoutReason = 'login_lockout' | 'admin_lock';
+
+/**
+ * SPEC 3.6: the 423 body. `unlock_at` is epoch seconds; both numbers are null for an
+ * administrator's lock, which has no end.
+ */
+export interface LockoutError {
+  error: string;
+  reason: LockoutReason;
+  lockout_remaining: number | null;
+  unlock_at: number | null;
+}
+
+/** Every failed call: `{error}` (429 answers also carry a `Retry-After` header). */
+export interface ApiError {
+  error: string;
+}
+
+/** Answers of the settings calls that change the user (e-mail confirmed, 2FA on/off). */
+export interface MessageWithUser {
+  message: string;
+  user: User;
+}
+
+/** POST /api/auth/password/change: other sessions end; this one continues with a new pair. */
+export interface PasswordChangeResponse extends TokenPair {
+  message: string;
+}

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import type { Role } from '../users/users.repository.js';
 
@@ -14,6 +15,13 @@ export interface AccessClaims {
   role: Role;
 }
 
+/** Everything that makes an access token: signing the same stamp again yields the same token. */
+export interface AccessStamp {
+  jti: string;
+  issuedAt: number;
+  ttlSeconds: number;
+}
+
 export class AccessTokens {
   private readonly key: Uint8Array;
 
@@ -22,15 +30,29 @@ export class AccessTokens {
   }
 
   sign(claims: AccessClaims, ttlSeconds = ACCESS_TOKEN_TTL_SECONDS): Promise<string> {
+    return this.signStamped(claims, AccessTokens.newStamp(ttlSeconds));
+  }
+
+  static newStamp(ttlSeconds = ACCESS_TOKEN_TTL_SECONDS): AccessStamp {
+    return { jti: crypto.randomUUID(), issuedAt: Math.floor(Date.now() / 1000), ttlSeconds };
+  }
+
+  /** HS256 is deterministic: the same claims and stamp give the same token (refresh grace). */
+  signStamped(claims: AccessClaims, stamp: AccessStamp): Promise<string> {
     return new SignJWT({ role: claims.role })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(claims.userId)
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE)
-      .setIssuedAt()
-      .setJti(crypto.randomUUID())
-      .setExpirationTime(`${ttlSeconds}s`)
+      .setIssuedAt(stamp.issuedAt)
+      .setJti(stamp.jti)
+      .setExpirationTime(stamp.issuedAt + stamp.ttlSeconds)
       .sign(this.key);
+  }
+
+  /** A keyed digest (HMAC-SHA256, base64url) for secrets that are stored or derived server-side. */
+  mac(purpose: string, value: string): string {
+    return createHmac('sha256', this.key).update(`${purpose}\0${value}`).digest('base64url');
   }
 
   /** The claims of a valid token, or undefined for a forged, expired, malformed or alg:none one. */

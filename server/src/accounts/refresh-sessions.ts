@@ -1,29 +1,146 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import type { UserRecord } from '../users/users.repository.js';
-import type { AccessTokens } from './access-token.js';
+import { nowIso } from '../storage/time.js';
+import { type UserRecord, UsersRepository } from '../users/users.repository.js';
+import { ACCESS_TOKEN_TTL_SECONDS, type AccessStamp, AccessTokens } from './access-token.js';
+import { AccountsError, MESSAGES } from './accounts.errors.js';
+import { canUseSession } from './authenticate.js';
+import { type RefreshTokenRow, RefreshTokensRepository } from './refresh-tokens.repository.js';
 import type { IssueOptions, SessionTokens, TokenPair } from './session-tokens.js';
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const REFRESH_ABSOLUTE_MS = 30 * DAY_MS;
+export const REFRESH_IDLE_MS = 7 * DAY_MS;
+/** Two tabs refreshing at once: the second presentation of a parent within this window is no reuse. */
+export const REFRESH_GRACE_MS = 5000;
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
+
 /**
- * Refresh-token sessions stored in the database (hashed, rotated, families revoked on reuse).
- * Placeholder: the accounts domain implements storage, rotation and revocation here.
+ * Refresh-token sessions stored in the database. Tokens are random, stored as SHA-256, and
+ * rotate on every use; a rotated token presented again revokes its whole family, except within
+ * the grace window, where it yields the very same new pair. The child token is derived from the
+ * parent with the server key, so the pair can be rebuilt without storing any token.
  */
 export class RefreshSessions implements SessionTokens {
+  private readonly tokens: RefreshTokensRepository;
+  private readonly users: UsersRepository;
+
   constructor(
     readonly db: Kysely<Database>,
     private readonly accessTokens: AccessTokens,
-  ) {}
+  ) {
+    this.tokens = new RefreshTokensRepository(db);
+    this.users = new UsersRepository(db);
+  }
 
   async issue(user: UserRecord, options: IssueOptions = {}): Promise<TokenPair> {
-    void this.db;
+    const token = randomBytes(32).toString('base64url');
+    const now = Date.now();
+    const stamp = AccessTokens.newStamp(options.accessTtlSeconds ?? ACCESS_TOKEN_TTL_SECONDS);
+    const familyExpires = nowIso(now + REFRESH_ABSOLUTE_MS);
+    await this.tokens.insert({
+      id: crypto.randomUUID(),
+      family_id: crypto.randomUUID(),
+      user_id: user.id,
+      token_hash: hashToken(token),
+      single_use: options.singleUse ? 1 : 0,
+      ...stampColumns(stamp),
+      created_at: nowIso(now),
+      expires_at: nowIso(now + REFRESH_IDLE_MS),
+      family_expires_at: familyExpires,
+    });
+    return { access_token: await this.accessTokens.signStamped(claims(user), stamp), refresh_token: token };
+  }
+
+  /** Spends a refresh token for a new pair; 401 for anything unknown, expired, revoked or reused. */
+  async rotate(token: unknown): Promise<{ user: UserRecord; pair: TokenPair }> {
+    if (typeof token !== 'string' || token.length === 0 || token.length > 200) throw invalid();
+    const row = await this.tokens.findByHash(hashToken(token));
+    if (!row || row.revoked_at) throw invalid();
+    const user = await this.users.findById(row.user_id);
+    if (!user || !canUseSession(user)) {
+      await this.tokens.revokeFamily(row.family_id);
+      throw invalid();
+    }
+    const now = Date.now();
+    if (Date.parse(row.expires_at) <= now) throw invalid();
+
+    const childToken = this.accessTokens.mac('refresh-child', token);
+    if (!row.rotated_at) {
+      const stamp = AccessTokens.newStamp();
+      const child = {
+        id: crypto.randomUUID(),
+        family_id: row.family_id,
+        user_id: row.user_id,
+        token_hash: hashToken(childToken),
+        single_use: 0,
+        ...stampColumns(stamp),
+        created_at: nowIso(now),
+        expires_at: nowIso(Math.min(now + REFRESH_IDLE_MS, Date.parse(row.family_expires_at))),
+        family_expires_at: row.family_expires_at,
+      };
+      const won = await this.db.transaction().execute(async (trx) => {
+        if (!(await this.tokens.markRotated(row.id, child.id, nowIso(now), trx))) return false;
+        await this.tokens.insert(child, trx);
+        return true;
+      });
+      if (won) {
+        return {
+          user,
+          pair: {
+            access_token: await this.accessTokens.signStamped(claims(user), stamp),
+            refresh_token: childToken,
+          },
+        };
+      }
+    }
+    // Already rotated: the same pair again within the grace window, else reuse.
+    const current = (await this.tokens.findById(row.id)) ?? row;
+    const child = current.replaced_by ? await this.tokens.findById(current.replaced_by) : undefined;
+    const inGrace =
+      !current.single_use &&
+      current.rotated_at !== null &&
+      now - Date.parse(current.rotated_at) <= REFRESH_GRACE_MS &&
+      child !== undefined &&
+      !child.revoked_at &&
+      !child.rotated_at &&
+      child.token_hash === hashToken(childToken);
+    if (!child || !inGrace) {
+      await this.tokens.revokeFamily(row.family_id);
+      throw invalid();
+    }
     return {
-      access_token: await this.accessTokens.sign(
-        { userId: user.id, role: user.role },
-        options.accessTtlSeconds,
-      ),
-      refresh_token: '',
+      user,
+      pair: {
+        access_token: await this.accessTokens.signStamped(claims(user), rowStamp(child)),
+        refresh_token: childToken,
+      },
     };
   }
 
-  async revokeAllForUser(_userId: string): Promise<void> {}
+  /** Logout: revokes the family of the token, if it is one of ours. */
+  async revokeFamilyOf(token: unknown): Promise<void> {
+    if (typeof token !== 'string' || token.length === 0 || token.length > 200) return;
+    const row = await this.tokens.findByHash(hashToken(token));
+    if (row) await this.tokens.revokeFamily(row.family_id);
+  }
+
+  async revokeAllForUser(userId: string): Promise<void> {
+    await this.tokens.revokeAllForUser(userId);
+  }
 }
+
+const invalid = () => new AccountsError(401, MESSAGES.invalidRefreshToken);
+const claims = (user: UserRecord) => ({ userId: user.id, role: user.role });
+const stampColumns = (stamp: AccessStamp) => ({
+  access_jti: stamp.jti,
+  access_issued_at: stamp.issuedAt,
+  access_ttl: stamp.ttlSeconds,
+});
+const rowStamp = (row: RefreshTokenRow): AccessStamp => ({
+  jti: row.access_jti,
+  issuedAt: Number(row.access_issued_at),
+  ttlSeconds: Number(row.access_ttl),
+});

@@ -109,4 +109,28 @@ export class UsersRepository {
       .executeTakeFirstOrThrow();
     return Number(n);
   }
+
+  async setPasswordHash(id: string, passwordHash: string): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set({ password_hash: passwordHash, updated_at: nowIso() })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async setEmailConfirmed(id: string, confirmed: boolean): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set({ email_confirmed: fromBool(confirmed), updated_at: nowIso() })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async setTwoFactorEnabled(id: string, enabled: boolean): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set({ two_factor_enabled: fromBool(enabled), updated_at: nowIso() })
+      .where('id', '=', id)
+      .execute();
+  }
 }

@@ -1,0 +1,227 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/app.js';
+import { type TestDatabase, testDatabases } from '../../test/databases.js';
+import { AccountsClient, person } from './testing/accounts-client.js';
+import { MailCatcher } from './testing/mail-catcher.js';
+
+describe.each(testDatabases())('sign-up and sign-in on $name', ({ create }) => {
+  let database: TestDatabase;
+  let app: TestApp;
+  let mail: MailCatcher;
+  let api: AccountsClient;
+
+  beforeAll(async () => {
+    database = await create();
+    mail = new MailCatcher();
+    app = await startTestApp(database, { AUTH_RATE_LIMIT: '0', SMTP_URL: await mail.start() });
+    api = new AccountsClient(app);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await mail?.stop();
+    await database?.drop();
+  });
+
+  it('makes the first account admin, later ones user, and mails a verification code', async () => {
+    const first = person({ email: ' First@Example.com ' });
+    const res = await api.post('/signup', first);
+    expect(res.statusCode).toBe(201);
+    const user = res.json();
+    expect(user).toMatchObject({
+      email: 'first@example.com',
+      user_name: first.user_name,
+      name: 'Grace Hopper',
+      role: 'admin',
+      email_confirmed: false,
+      two_factor_enabled: false,
+      lockout_enabled: false,
+      profile_picture_url: null,
+    });
+    expect(JSON.stringify(user)).not.toMatch(/argon2|password/i);
+    const verification = await mail.next('first@example.com', /verify/i);
+    expect(verification.code).toMatch(/^\d{6}$/);
+    expect(verification.raw).toContain('Hearth');
+    expect(verification.raw).toMatch(/text\/plain/);
+    expect(verification.raw).toMatch(/text\/html/);
+
+    const second = await api.post('/signup', person());
+    expect(second.json().role).toBe('user');
+  });
+
+  it('ignores fields the caller may not set (no mass assignment)', async () => {
+    const res = await api.post('/signup', {
+      ...person(),
+      role: 'admin',
+      email_confirmed: true,
+      lockout_enabled: true,
+      two_factor_enabled: true,
+      id: '00000000-0000-4000-8000-000000000000',
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ role: 'user', email_confirmed: false, lockout_enabled: false });
+    expect(res.json().id).not.toBe('00000000-0000-4000-8000-000000000000');
+  });
+
+  it.each([
+    [{ first_name: '  ' }, 'All fields are required'],
+    [{ password: undefined }, 'All fields are required'],
+    [{ email: 'not-an-email' }, 'Invalid email address'],
+    [{ user_name: 'ab' }, 'Username must be 3-32 characters'],
+    [{ user_name: 'has space' }, 'Username must be 3-32 characters'],
+    [{ user_name: 'x'.repeat(33) }, 'Username must be 3-32 characters'],
+  ])('refuses %j with 400 %s', async (change, error) => {
+    const res = await api.post('/signup', { ...person(), ...change });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toContain(error);
+  });
+
+  it.each([
+    ['short1', 'at least 8'],
+    ['x'.repeat(129), 'at most 128'],
+    ['password1', 'common'],
+    ['Sunshine', 'common'],
+  ])('refuses the password %s with an error about the password', async (password, reason) => {
+    const res = await api.post('/signup', person({ password }));
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatch(/password/i);
+    expect(res.json().error).toContain(reason);
+  });
+
+  it('answers 409 for a taken e-mail or user name, in any case', async () => {
+    const taken = await api.signup();
+    const email = await api.post('/signup', person({ email: taken.email.toUpperCase() }));
+    expect(email.statusCode).toBe(409);
+    const name = await api.post('/signup', person({ user_name: taken.user_name.toUpperCase() }));
+    expect(name.statusCode).toBe(409);
+  });
+
+  it('signs in with tokens that open /me, and never shows a hash', async () => {
+    const who = await api.signup();
+    const res = await api.post('/login/start', { email: who.email.toUpperCase(), password: who.password });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body['2fa_required']).toBe(false);
+    expect(body.access_token).toMatch(/^ey/);
+    expect(body.refresh_token).toMatch(/^[\w-]{40,}$/);
+    const me = await api.me(body.access_token);
+    expect(me.statusCode).toBe(200);
+    expect(me.json()).toMatchObject({ id: who.id, email: who.email, user_name: who.user_name });
+    expect(me.body).not.toMatch(/argon2|password_hash/);
+  });
+
+  it('answers a wrong password and an unknown e-mail with the same 401 in about the same time', async () => {
+    const who = await api.signup();
+    const timed = async (email: string) => {
+      const started = performance.now();
+      const res = await api.post('/login/start', { email, password: 'wrong password here' });
+      return { res, ms: performance.now() - started };
+    };
+    const wrong = await timed(who.email);
+    const unknown = await timed(`nobody-${Date.now()}@example.com`);
+    expect(wrong.res.statusCode).toBe(401);
+    expect(unknown.res.statusCode).toBe(401);
+    expect(unknown.res.json()).toEqual(wrong.res.json());
+    expect(wrong.res.json()).toEqual({ error: 'Invalid email or password' });
+    // Both ran a full argon2id verification.
+    expect(Math.abs(wrong.ms - unknown.ms)).toBeLessThan(Math.max(wrong.ms, unknown.ms) * 0.75 + 25);
+  });
+
+  it('asks for both fields', async () => {
+    const res = await api.post('/login/start', { email: 'a@b.co' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe('Email and password are required');
+  });
+
+  it('locks an address for 15 minutes after 5 failures, whether or not it has an account', async () => {
+    const who = await api.signup();
+    for (const email of [who.email, `ghost-${Date.now()}@example.com`]) {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        statuses.push((await api.post('/login/start', { email, password: 'not the password' })).statusCode);
+      }
+      expect(statuses).toEqual([401, 401, 401, 401, 423]);
+      const locked = await api.post('/login/start', { email: email.toUpperCase(), password: who.password });
+      expect(locked.statusCode).toBe(423);
+      const body = locked.json();
+      expect(body.reason).toBe('login_lockout');
+      expect(body.error).toMatch(/locked/i);
+      expect(body.lockout_remaining).toBeGreaterThan(14 * 60);
+      expect(body.lockout_remaining).toBeLessThanOrEqual(15 * 60);
+      expect(body.unlock_at).toBeGreaterThan(Date.now() / 1000 + 14 * 60);
+      expect(Number.isInteger(body.unlock_at)).toBe(true);
+    }
+  });
+
+  it('resets the failure count after a successful sign-in', async () => {
+    const who = await api.signup();
+    for (let i = 0; i < 4; i++)
+      await api.post('/login/start', { email: who.email, password: 'nope nope nope' });
+    await api.login(who);
+    for (let i = 0; i < 4; i++) {
+      expect(
+        (await api.post('/login/start', { email: who.email, password: 'nope nope nope' })).statusCode,
+      ).toBe(401);
+    }
+  });
+
+  it('answers an administrator lock with 423 admin_lock only to the right password', async () => {
+    const who = await api.signup();
+    await app.context.storage.db
+      .updateTable('users')
+      .set({ lockout_enabled: 1, lockout_reason: 'admin_lock' })
+      .where('id', '=', who.id)
+      .execute();
+    const wrong = await api.post('/login/start', { email: who.email, password: 'wrong password here' });
+    expect(wrong.statusCode).toBe(401);
+    const right = await api.post('/login/start', { email: who.email, password: who.password });
+    expect(right.statusCode).toBe(423);
+    expect(right.json()).toMatchObject({ reason: 'admin_lock', error: 'Account locked by administrator' });
+  });
+
+  it('fails closed with 503 when a failed attempt cannot be recorded', async () => {
+    const who = await api.signup();
+    await app.context.storage.db.schema
+      .alterTable('login_failures')
+      .renameTo('login_failures_away')
+      .execute();
+    try {
+      const res = await api.post('/login/start', { email: who.email, password: 'wrong password here' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().error).toMatch(/unavailable/);
+    } finally {
+      await app.context.storage.db.schema
+        .alterTable('login_failures_away')
+        .renameTo('login_failures')
+        .execute();
+    }
+    expect((await api.post('/login/start', { email: who.email, password: who.password })).statusCode).toBe(
+      200,
+    );
+  });
+});
+
+describe.each(testDatabases())('ADMIN_EMAIL seeding on $name', ({ create }) => {
+  let database: TestDatabase;
+  let app: TestApp;
+
+  beforeAll(async () => {
+    database = await create();
+    app = await startTestApp(database, {
+      AUTH_RATE_LIMIT: '0',
+      ADMIN_EMAIL: 'Owner@Example.com',
+      ADMIN_PASSWORD: 'a long admin passphrase',
+    });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await database?.drop();
+  });
+
+  it('creates the administrator at start, so the first sign-up is a user', async () => {
+    const api = new AccountsClient(app);
+    const tokens = await api.login({ email: 'owner@example.com', password: 'a long admin passphrase' });
+    const me = (await api.me(tokens.access_token)).json();
+    expect(me).toMatchObject({ email: 'owner@example.com', role: 'admin', email_confirmed: true });
+    expect((await api.post('/signup', person())).json().role).toBe('user');
+  });
+});
