@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.js';
 import { type TestDatabase, testDatabases } from '../../../test/databases.js';
@@ -21,7 +21,7 @@ function formData(filename: string, contentType: string, data: Buffer, field = '
 }
 
 const SECRET = 'Hearth-Secret-Location-52.37N';
-const withExif = (image: sharp.Sharp) =>
+const withExif = (image: Sharp) =>
   image.withMetadata({ exif: { IFD0: { Copyright: SECRET, ImageDescription: SECRET } } });
 const canvas = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } });
