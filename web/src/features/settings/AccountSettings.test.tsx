@@ -206,7 +206,7 @@ describe('Change Profile Picture modal', () => {
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Change Profile Picture' })).toBeNull());
     expect(status()).toBe('✅ Profile picture updated successfully!');
     expect(calls[0]?.path).toBe('/api/auth/profile/upload');
-    expect((calls[0]?.body as FormData).get('file')).toBeInstanceOf(File);
+    expect((calls[0]!.body as FormData).get('file')).toBeInstanceOf(File);
   });
 
   it('shows the server error when avatar generation fails, and Escape closes only the modal', async () => {

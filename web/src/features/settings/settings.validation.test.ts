@@ -32,9 +32,12 @@ describe('change password (SPEC 5)', () => {
     [['old-pass-1', 'short', 'short'], '❌ New password must be at least 8 characters'],
     [['old-pass-1', '1234567', '1234567'], '❌ New password must be at least 8 characters'],
     [['old-pass-1', '12345678', '12345678'], null],
-  ])('%j → %j', ([currentPassword, newPassword, confirmPassword], expected) => {
-    expect(validatePasswordChange({ currentPassword, newPassword, confirmPassword })).toBe(expected);
-  });
+  ] as [[string, string, string], string | null][])(
+    '%j → %j',
+    ([currentPassword, newPassword, confirmPassword], expected) => {
+      expect(validatePasswordChange({ currentPassword, newPassword, confirmPassword })).toBe(expected);
+    },
+  );
 });
 
 describe('picture upload (SPEC 5)', () => {
