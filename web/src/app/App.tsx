@@ -1,15 +1,35 @@
+import { lazy } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
-import { Greeting } from './Greeting.js';
+import { HomePage } from '../features/home/HomePage.js';
+import { SessionProvider } from '../features/session/SessionProvider.js';
+import { ToastProvider } from '../shared/toast/ToastProvider.js';
+import { Layout } from './Layout.js';
+import { MUSIC_PROVIDER } from './nav-items.js';
+import { MapPage, MusicPage, ProfilePage } from './Placeholder.js';
 
+// Loaded only when visited: the Devices page brings the MQTT client with it.
+const DevicesPage = lazy(() => import('../features/devices/DevicesPage.js'));
+const UsersPage = lazy(() => import('../features/users/UsersPage.js'));
+
+/** SPEC 2.1: the routes; anything else goes to /. */
 export function App() {
   return (
     <BrowserRouter>
-      <main className="page">
-        <Routes>
-          <Route path="/" element={<Greeting user={null} />} />
-          <Route path="*" element={<Navigate to="/" replace />} />
-        </Routes>
-      </main>
+      <ToastProvider>
+        <SessionProvider>
+          <Routes>
+            <Route element={<Layout />}>
+              <Route path="/" element={<HomePage />} />
+              <Route path="/devices" element={<DevicesPage />} />
+              <Route path="/users" element={<UsersPage />} />
+              <Route path="/profile" element={<ProfilePage />} />
+              <Route path="/map" element={<MapPage />} />
+              <Route path={MUSIC_PROVIDER.path} element={<MusicPage />} />
+              <Route path="*" element={<Navigate to="/" replace />} />
+            </Route>
+          </Routes>
+        </SessionProvider>
+      </ToastProvider>
     </BrowserRouter>
   );
 }

@@ -38,6 +38,15 @@ function writeCookie(value: string, maxAge: number) {
   document.cookie = `${AUTH_COOKIE}=${encodeURIComponent(value)}; path=/; max-age=${maxAge}; SameSite=Strict`;
 }
 
+/** Keeps a refresh token that arrived on its own (the identity-provider return), to spend it. */
+export function storeRefreshToken(token: string) {
+  try {
+    window.localStorage.setItem(REFRESH_TOKEN_KEY, token);
+  } catch {
+    // no storage: nothing to spend later
+  }
+}
+
 /** Entering "signed in" (SPEC 4.1), and every refresh. */
 export function saveTokens(tokens: TokenPair) {
   try {

@@ -1,4 +1,4 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ToastProvider } from './ToastProvider.js';
 import { useToast } from './toast-context.js';
@@ -13,7 +13,10 @@ function Trigger({ message }: { message: string }) {
 }
 
 describe('ToastProvider', () => {
-  afterEach(() => vi.useRealTimers());
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+  });
 
   it('shows a message for 2500 ms', () => {
     vi.useFakeTimers();

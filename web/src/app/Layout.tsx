@@ -1,0 +1,47 @@
+import { lazy, Suspense, useCallback, useState } from 'react';
+import { Outlet } from 'react-router';
+import { AuthModal } from '../features/auth/AuthModal.js';
+import { ProfileMenu } from './ProfileMenu.js';
+import { Sidebar } from './Sidebar.js';
+
+const AccountSettings = lazy(() => import('../features/settings/AccountSettings.js'));
+
+/** SPEC 2.2: sidebar, top bar with the menu and profile buttons, the page, the auth modal. */
+export function Layout() {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const closeMenu = useCallback(() => setMenuOpen(false), []);
+  const closeSettings = useCallback(() => setSettingsOpen(false), []);
+
+  return (
+    <div className="shell">
+      <Sidebar overlayOpen={menuOpen} onClose={closeMenu} />
+      <div className="shell-main">
+        <header className="topbar">
+          <button
+            type="button"
+            className="icon-button menu-button"
+            aria-label="Open menu"
+            aria-controls="sidebar"
+            aria-expanded={menuOpen}
+            onClick={() => setMenuOpen(true)}
+          >
+            <span aria-hidden="true">☰</span>
+          </button>
+          <ProfileMenu onOpenSettings={() => setSettingsOpen(true)} />
+        </header>
+        <main className="page">
+          <Suspense fallback={<div className="page-loading" aria-busy="true" />}>
+            <Outlet />
+          </Suspense>
+        </main>
+      </div>
+      <AuthModal />
+      {settingsOpen && (
+        <Suspense fallback={null}>
+          <AccountSettings open={settingsOpen} onClose={closeSettings} />
+        </Suspense>
+      )}
+    </div>
+  );
+}

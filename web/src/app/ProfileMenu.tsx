@@ -1,0 +1,95 @@
+import { LogOut, Settings } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { useSession } from '../shared/session/session-context.js';
+import { Avatar } from '../shared/ui/Avatar.js';
+
+/** SPEC 2.2: the profile button, top right, and its popover when signed in. */
+export function ProfileMenu({ onOpenSettings }: { onOpenSettings(): void }) {
+  const { user, logout, openAuthModal, loading } = useSession();
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (event: MouseEvent) => {
+      if (!ref.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setOpen(false);
+    document.addEventListener('mousedown', onDown);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onDown);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+
+  useEffect(() => {
+    if (!user) setOpen(false);
+  }, [user]);
+
+  if (!user) {
+    return (
+      <div className="profile" aria-busy={loading}>
+        <button type="button" className="button button--ghost" onClick={() => openAuthModal()}>
+          Log in
+        </button>
+        <button
+          type="button"
+          className="avatar-button"
+          aria-label="Open sign-in"
+          onClick={() => openAuthModal()}
+        >
+          <Avatar user={null} size={40} />
+        </button>
+      </div>
+    );
+  }
+
+  const displayName = user.user_name || user.name;
+  return (
+    <div className="profile" ref={ref}>
+      <button
+        type="button"
+        className="avatar-button"
+        aria-label={`Account menu for ${displayName}`}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen((value) => !value)}
+      >
+        <Avatar user={user} size={40} />
+      </button>
+      {open && (
+        <div className="popover" role="menu" aria-label="Account">
+          <div className="popover-header">
+            <Avatar user={user} size={48} />
+            <span className="popover-name">{displayName}</span>
+          </div>
+          <button
+            type="button"
+            role="menuitem"
+            className="popover-item"
+            onClick={() => {
+              setOpen(false);
+              onOpenSettings();
+            }}
+          >
+            <Settings size={18} aria-hidden="true" />
+            Settings
+          </button>
+          <button
+            type="button"
+            role="menuitem"
+            className="popover-item"
+            onClick={() => {
+              setOpen(false);
+              void logout();
+            }}
+          >
+            <LogOut size={18} aria-hidden="true" />
+            Logout
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

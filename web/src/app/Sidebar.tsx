@@ -1,0 +1,76 @@
+import { Flame, House, Map as MapIcon, Music, Users, Zap } from 'lucide-react';
+import { useEffect } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { useSession } from '../shared/session/session-context.js';
+import { isCurrent, type NavItem, navGroupsFor } from './nav-items.js';
+
+const ICONS: Record<NavItem['icon'], typeof House> = {
+  home: House,
+  devices: Zap,
+  map: MapIcon,
+  users: Users,
+  music: Music,
+};
+
+interface Props {
+  /** Below 1400 px the sidebar is an overlay: open or not. */
+  overlayOpen: boolean;
+  onClose(): void;
+}
+
+/** SPEC 2.2: permanent at ≥ 1400 px, an overlay below that closes on an outside click or a choice. */
+export function Sidebar({ overlayOpen, onClose }: Props) {
+  const { user } = useSession();
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+
+  useEffect(() => {
+    if (!overlayOpen) return;
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && onClose();
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [overlayOpen, onClose]);
+
+  return (
+    <>
+      {overlayOpen && <div className="sidebar-scrim" onMouseDown={onClose} aria-hidden="true" />}
+      <nav id="sidebar" className={`sidebar${overlayOpen ? ' sidebar--open' : ''}`} aria-label="Main menu">
+        <button
+          type="button"
+          className="sidebar-logo"
+          onClick={() => {
+            navigate('/');
+            onClose();
+          }}
+        >
+          <Flame size={24} aria-hidden="true" />
+          <span>Hearth</span>
+        </button>
+        {navGroupsFor(user?.role).map((group) => (
+          <div key={group.title} className="sidebar-group">
+            <h2 className="sidebar-group-title">{group.title}</h2>
+            <ul>
+              {group.items.map((item) => {
+                const Icon = ICONS[item.icon];
+                const current = isCurrent(item, pathname);
+                return (
+                  <li key={item.path}>
+                    <Link
+                      to={item.path}
+                      className={`sidebar-link${current ? ' sidebar-link--current' : ''}`}
+                      aria-current={current ? 'page' : undefined}
+                      onClick={onClose}
+                    >
+                      <Icon size={20} aria-hidden="true" />
+                      {item.label}
+                    </Link>
+                  </li>
+                );
+              })}
+            </ul>
+          </div>
+        ))}
+      </nav>
+    </>
+  );
+}

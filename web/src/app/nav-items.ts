@@ -1,0 +1,46 @@
+import type { Role } from '@hearth/contracts';
+import { MANAGER_ROLES, MUSIC_PROVIDER } from '../shared/permissions.js';
+
+export { canManage, MUSIC_PROVIDER } from '../shared/permissions.js';
+
+export interface NavItem {
+  path: string;
+  label: string;
+  icon: 'home' | 'devices' | 'map' | 'users' | 'music';
+  /** Only these roles see the entry; everyone when absent. */
+  roles?: readonly Role[];
+}
+
+export interface NavGroup {
+  title: string;
+  items: NavItem[];
+}
+
+const MANAGERS = MANAGER_ROLES;
+
+const GROUPS: NavGroup[] = [
+  {
+    title: 'Main',
+    items: [
+      { path: '/', label: 'Home', icon: 'home' },
+      { path: '/devices', label: 'Devices', icon: 'devices', roles: MANAGERS },
+      { path: '/map', label: 'Map', icon: 'map' },
+      { path: '/users', label: 'Users', icon: 'users', roles: MANAGERS },
+    ],
+  },
+  {
+    title: 'Integrations',
+    items: [{ path: MUSIC_PROVIDER.path, label: MUSIC_PROVIDER.name, icon: 'music' }],
+  },
+];
+
+/** The groups and entries a viewer with `role` (none when signed out) may see. */
+export function navGroupsFor(role: Role | null | undefined): NavGroup[] {
+  return GROUPS.map((group) => ({
+    ...group,
+    items: group.items.filter((item) => !item.roles || (role != null && item.roles.includes(role))),
+  })).filter((group) => group.items.length > 0);
+}
+
+/** SPEC 2.2: highlighted only when the path matches exactly. */
+export const isCurrent = (item: NavItem, pathname: string) => item.path === pathname;

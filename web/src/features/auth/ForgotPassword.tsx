@@ -1,0 +1,140 @@
+import { X } from 'lucide-react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useToast } from '../../shared/toast/toast-context.js';
+import { useFocusTrap } from '../../shared/ui/use-focus-trap.js';
+import { authApi } from './auth.api.js';
+import { Field, FormMessage } from './Field.js';
+import { validateResetConfirm, validateResetRequest } from './validation.js';
+
+/** SPEC 2.6 / 4.5: the forgot-password overlay, step 1 (send code) and step 2 (reset). */
+export function ForgotPassword({ initialEmail, onClose }: { initialEmail: string; onClose(): void }) {
+  const { showToast } = useToast();
+  const ref = useRef<HTMLDivElement>(null);
+  const [step, setStep] = useState<1 | 2>(1);
+  const [email, setEmail] = useState(initialEmail);
+  const [code, setCode] = useState('');
+  const [newPassword, setNewPassword] = useState('');
+  const [confirmPassword, setConfirmPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useFocusTrap(ref, true, onClose);
+  useEffect(() => {
+    if (step === 2) ref.current?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+  }, [step]);
+
+  const sendCode = async (event: FormEvent) => {
+    event.preventDefault();
+    const invalid = validateResetRequest(email);
+    setError(invalid);
+    if (invalid) return;
+    setBusy(true);
+    const result = await authApi.requestPasswordReset(email.trim());
+    setBusy(false);
+    if (!result.success) {
+      setError(result.error || 'Failed to send reset code');
+      return;
+    }
+    setStep(2);
+  };
+
+  const reset = async (event: FormEvent) => {
+    event.preventDefault();
+    const invalid = validateResetConfirm(code, newPassword, confirmPassword);
+    setError(invalid);
+    if (invalid) return;
+    setBusy(true);
+    const result = await authApi.confirmPasswordReset(email.trim(), code.trim(), newPassword);
+    setBusy(false);
+    if (!result.success) {
+      setError(result.error || 'Password reset failed');
+      return;
+    }
+    onClose();
+    showToast('Password reset successful! Please log in with your new password.');
+  };
+
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: a click outside closes; Escape and × do the same by keyboard
+    <div
+      className="modal-backdrop modal-backdrop--nested"
+      onMouseDown={(event) => event.target === event.currentTarget && onClose()}
+    >
+      <div
+        ref={ref}
+        className="modal modal--small"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="forgot-heading"
+      >
+        <button type="button" className="icon-button modal-close" aria-label="Close" onClick={onClose}>
+          <X size={20} aria-hidden="true" />
+        </button>
+        {step === 1 ? (
+          <form className="auth-form" onSubmit={sendCode} noValidate key="step1">
+            <h2 id="forgot-heading">Forgot Password</h2>
+            <Field
+              label="Email"
+              type="email"
+              autoComplete="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              data-autofocus
+            />
+            <FormMessage text={error} />
+            <button type="submit" className="button button--primary button--block" disabled={busy}>
+              Send Code
+            </button>
+            <button type="button" className="button button--ghost button--block" onClick={onClose}>
+              Cancel
+            </button>
+          </form>
+        ) : (
+          <form className="auth-form" onSubmit={reset} noValidate key="step2">
+            <h2 id="forgot-heading">Reset Password</h2>
+            <Field
+              label="Verification Code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+              data-autofocus
+            />
+            <Field
+              label="New Password"
+              type="password"
+              autoComplete="new-password"
+              value={newPassword}
+              onChange={(e) => setNewPassword(e.target.value)}
+            />
+            <Field
+              label="Confirm Password"
+              type="password"
+              autoComplete="new-password"
+              value={confirmPassword}
+              onChange={(e) => setConfirmPassword(e.target.value)}
+            />
+            <FormMessage text={error} />
+            <button type="submit" className="button button--primary button--block" disabled={busy}>
+              Reset Password
+            </button>
+            <div className="button-row">
+              <button
+                type="button"
+                className="button button--secondary"
+                onClick={() => {
+                  setError(null);
+                  setStep(1);
+                }}
+              >
+                Back
+              </button>
+              <button type="button" className="button button--ghost" onClick={onClose}>
+                Cancel
+              </button>
+            </div>
+          </form>
+        )}
+      </div>
+    </div>
+  );
+}

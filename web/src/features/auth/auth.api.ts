@@ -1,0 +1,51 @@
+import { type ApiResult, api } from '../../shared/api/client.js';
+import type { TokenPair } from '../../shared/session/token-store.js';
+
+/** SPEC 3.4: the answer of login start. */
+export interface LoginStartAnswer {
+  '2fa_required'?: boolean;
+  user_id?: string;
+  '2fa_type'?: string;
+  access_token?: string;
+  refresh_token?: string;
+  error?: string;
+  lockout_remaining?: number;
+  unlock_at?: number;
+  reason?: string;
+}
+
+export interface SignUpInput {
+  firstName: string;
+  lastName: string;
+  userName: string;
+  email: string;
+  password: string;
+}
+
+export interface OAuthProvider {
+  id: string;
+  name: string;
+}
+
+/** SPEC 7.1 with the client-side argument names of its notes. */
+export const authApi = {
+  loginStart: (email: string, password: string) =>
+    api.post<LoginStartAnswer>('/api/auth/login/start', { email, password }),
+  loginFinish: (userId: string, code: string) =>
+    api.post<TokenPair & { error?: string }>('/api/auth/login/finish', { user_id: userId, code }),
+  requestTwoFactorCode: (userId: string) => api.post('/api/auth/2fa/email/request', { user_id: userId }),
+  signUp: (input: SignUpInput): Promise<ApiResult> =>
+    api.post('/api/auth/signup', {
+      first_name: input.firstName,
+      last_name: input.lastName,
+      user_name: input.userName,
+      email: input.email,
+      password: input.password,
+    }),
+  requestPasswordReset: (email: string) => api.post('/api/auth/password/reset/request', { email }),
+  confirmPasswordReset: (email: string, code: string, newPassword: string) =>
+    api.post('/api/auth/password/reset/confirm', { email, code, new_password: newPassword }),
+  providers: () => api.get<{ providers?: OAuthProvider[] }>('/api/auth/oauth/providers'),
+};
+
+export const providerLoginPath = (id: string) => `/api/auth/oauth/${encodeURIComponent(id)}/login`;

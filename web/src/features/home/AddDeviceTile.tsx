@@ -1,0 +1,23 @@
+import { useNavigate } from 'react-router';
+import { canManage } from '../../shared/permissions.js';
+import { useSession } from '../../shared/session/session-context.js';
+
+/** SPEC 2.3: the "Add Device" tile. Residents and admins go to the Devices page; visitors sign in. */
+export function AddDeviceTile() {
+  const { user, openAuthModal } = useSession();
+  const navigate = useNavigate();
+  const allowed = canManage(user?.role);
+  return (
+    <button
+      type="button"
+      className="tile add-device"
+      disabled={user !== null && !allowed}
+      onClick={() => (allowed ? navigate('/devices') : openAuthModal())}
+    >
+      <span className="add-device-plus" aria-hidden="true">
+        +
+      </span>
+      <span>Add Device</span>
+    </button>
+  );
+}

@@ -1,0 +1,17 @@
+import { Droplet, Thermometer } from 'lucide-react';
+
+/** SPEC 2.3: the static climate-sensor demo tile. */
+export function ClimateTile() {
+  return (
+    <article className="tile climate" aria-label="Bedroom Sensor">
+      <span className="climate-icon">
+        <Thermometer size={28} aria-hidden="true" />
+      </span>
+      <p className="climate-temp">21°C</p>
+      <p className="climate-humidity">
+        <Droplet size={16} aria-hidden="true" /> 48% Humidity
+      </p>
+      <h2 className="climate-name">Bedroom Sensor</h2>
+    </article>
+  );
+}

@@ -1,0 +1,27 @@
+import { useSession } from '../../shared/session/session-context.js';
+import { AddDeviceTile } from './AddDeviceTile.js';
+import { ClimateTile } from './ClimateTile.js';
+import { DeviceCard } from './DeviceCard.js';
+import { Greeting } from './Greeting.js';
+import { MapTile } from './MapTile.js';
+import { MusicTile } from './MusicTile.js';
+import { WeatherCard } from './WeatherCard.js';
+import './home.css';
+
+/** SPEC 2.3: the dashboard home. */
+export function HomePage() {
+  const { user } = useSession();
+  return (
+    <>
+      <Greeting user={user} />
+      <div className="masonry">
+        <WeatherCard />
+        <DeviceCard />
+        <MusicTile />
+        <ClimateTile />
+        <MapTile />
+        <AddDeviceTile />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,137 @@
+import type { User } from '@hearth/contracts';
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { api } from '../../shared/api/client.js';
+import { refreshTokens } from '../../shared/api/refresh.js';
+import { SessionContext, type SessionValue } from '../../shared/session/session-context.js';
+import {
+  type AuthTab,
+  type SessionControl,
+  SessionControlContext,
+} from '../../shared/session/session-control.js';
+import {
+  clearTokens,
+  getAccessToken,
+  getRefreshToken,
+  onAccessTokenChange,
+  saveTokens,
+  storeRefreshToken,
+  type TokenPair,
+} from '../../shared/session/token-store.js';
+import { useToast } from '../../shared/toast/toast-context.js';
+import { oauthErrorMessage, readOAuthReturn } from './oauth-return.js';
+
+/** SPEC 9: while a refresh token exists, refresh every 13 minutes. */
+export const REFRESH_INTERVAL_MS = 13 * 60 * 1000;
+
+async function providerName(): Promise<string> {
+  const result = await api.get<{ providers?: { name?: string }[] }>('/api/auth/oauth/providers');
+  return result.data?.providers?.[0]?.name ?? 'OAuth';
+}
+
+/** SPEC 2.1: read the identity-provider return, take its tokens, log its error. */
+function takeOAuthReturn(): boolean {
+  const found = readOAuthReturn(window.location.href);
+  if (found.cleanUrl === null) return false;
+  window.history.replaceState(window.history.state, '', found.cleanUrl);
+  if (found.error) {
+    const code = found.error;
+    void providerName().then((name) => console.warn(oauthErrorMessage(code, name)));
+  }
+  if (found.refreshToken) {
+    // The pair travelled in the URL: keep only the refresh token, and spend it at once.
+    storeRefreshToken(found.refreshToken);
+    return true;
+  }
+  return false;
+}
+
+/** SPEC 3.8 / 4.1 / 4.2: the session the whole app reads through useSession(). */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const { showToast } = useToast();
+  const [accessToken, setAccessToken] = useState(getAccessToken);
+  const [user, setUser] = useState<User | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [authModal, setAuthModal] = useState<{ open: boolean; tab: AuthTab }>({ open: false, tab: 'login' });
+  const started = useRef(false);
+
+  useEffect(
+    () =>
+      onAccessTokenChange((token) => {
+        setAccessToken(token || null);
+        if (!token) setUser(null);
+      }),
+    [],
+  );
+
+  const fetchUser = useCallback(async () => {
+    const result = await api.get<User>('/api/auth/me');
+    if (result.success) setUser(result.data);
+    return result.success;
+  }, []);
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    const fromProvider = takeOAuthReturn();
+    const restore = async () => {
+      if ((fromProvider || !getAccessToken()) && getRefreshToken()) {
+        try {
+          await refreshTokens();
+          if (!(await fetchUser()) && !getAccessToken()) clearTokens();
+        } catch {
+          clearTokens();
+        }
+      }
+      setLoading(false);
+    };
+    void restore();
+  }, [fetchUser]);
+
+  const signedIn = accessToken !== null;
+  useEffect(() => {
+    if (!signedIn) return;
+    const timer = setInterval(() => {
+      if (getRefreshToken()) refreshTokens().catch(() => {});
+    }, REFRESH_INTERVAL_MS);
+    return () => clearInterval(timer);
+  }, [signedIn]);
+
+  const signIn = useCallback(
+    async (tokens: TokenPair) => {
+      saveTokens(tokens);
+      return (await fetchUser()) ? null : 'Failed to fetch user profile';
+    },
+    [fetchUser],
+  );
+
+  const refreshUser = useCallback(async () => {
+    await fetchUser();
+  }, [fetchUser]);
+
+  const logout = useCallback(async () => {
+    const refreshToken = getRefreshToken();
+    if (refreshToken) await api.post('/api/auth/logout', { refresh_token: refreshToken });
+    clearTokens();
+    setUser(null);
+    showToast('Logged out successfully');
+  }, [showToast]);
+
+  const openAuthModal = useCallback((tab: AuthTab = 'login') => setAuthModal({ open: true, tab }), []);
+  const closeAuthModal = useCallback(() => setAuthModal((modal) => ({ ...modal, open: false })), []);
+  const setAuthTab = useCallback((tab: AuthTab) => setAuthModal((modal) => ({ ...modal, tab })), []);
+
+  const session = useMemo<SessionValue>(
+    () => ({ user, accessToken, loading, refreshUser, logout, openAuthModal }),
+    [user, accessToken, loading, refreshUser, logout, openAuthModal],
+  );
+  const control = useMemo<SessionControl>(
+    () => ({ signIn, authModal, setAuthTab, closeAuthModal }),
+    [signIn, authModal, setAuthTab, closeAuthModal],
+  );
+
+  return (
+    <SessionContext.Provider value={session}>
+      <SessionControlContext.Provider value={control}>{children}</SessionControlContext.Provider>
+    </SessionContext.Provider>
+  );
+}
