@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { colourOrDefault, DEFAULT_COLOUR, normaliseColour } from './colour.js';
+
+describe('normaliseColour (SPEC 5)', () => {
+  it.each([
+    ['#ff8800', '#FF8800'],
+    ['#FF8800', '#FF8800'],
+    ['ff8800', '#FF8800'],
+    ['Aa00bB', '#AA00BB'],
+    [' #00ff00 ', '#00FF00'],
+    [{ hex: '#0a0b0c' }, '#0A0B0C'],
+    [{ hex: '0a0b0c' }, '#0A0B0C'],
+    [{ r: 255, g: 136, b: 0 }, '#FF8800'],
+    [{ r: 300, g: -20, b: 127.6 }, '#FF0080'],
+    [{ r: '16', g: '32', b: '48' }, '#102030'],
+    ['#fff', null],
+    ['#ff88001', null],
+    ['red', null],
+    [{ x: 0.3, y: 0.4 }, null],
+    [{ r: 1, g: 2 }, null],
+    [null, null],
+    [42, null],
+  ])('%j → %j', (value, expected) => {
+    expect(normaliseColour(value)).toBe(expected);
+  });
+
+  it('falls back to #FFFFFF', () => {
+    expect(DEFAULT_COLOUR).toBe('#FFFFFF');
+    expect(colourOrDefault(undefined)).toBe('#FFFFFF');
+    expect(colourOrDefault({ hue: 20 })).toBe('#FFFFFF');
+    expect(colourOrDefault('00ff00')).toBe('#00FF00');
+  });
+});

@@ -1,0 +1,180 @@
+import { EventEmitter } from 'node:events';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  type ConnectFn,
+  DeviceStream,
+  type StreamConnectOptions,
+  type StreamHandlers,
+} from './device-stream.js';
+import { streamUrl } from './topics.js';
+
+class FakeClient extends EventEmitter {
+  subscribed: string[] = [];
+  published: { topic: string; message: string; options: unknown }[] = [];
+  ended = false;
+  constructor(
+    readonly url: string,
+    readonly options: StreamConnectOptions,
+  ) {
+    super();
+  }
+  subscribe(topics: string[], options: { qos: 0 }) {
+    expect(options).toEqual({ qos: 0 });
+    this.subscribed.push(...topics);
+  }
+  publish(topic: string, message: string, options: unknown, callback?: (error?: Error) => void) {
+    this.published.push({ topic, message, options });
+    callback?.();
+  }
+  end() {
+    this.ended = true;
+  }
+  deliver(topic: string, payload: unknown) {
+    this.emit(
+      'message',
+      topic,
+      new TextEncoder().encode(typeof payload === 'string' ? payload : JSON.stringify(payload)),
+    );
+  }
+}
+
+function setup() {
+  const clients: FakeClient[] = [];
+  const connect: ConnectFn = (url, options) => {
+    const client = new FakeClient(url, options);
+    clients.push(client);
+    return client;
+  };
+  const handlers = {
+    state: vi.fn(),
+    upsert: vi.fn(),
+    removed: vi.fn(),
+    status: vi.fn(),
+    error: vi.fn(),
+  } satisfies StreamHandlers;
+  const stream = new DeviceStream({
+    url: 'ws://home.test/ws/devicehub',
+    connect,
+    handlers,
+    credentials: () => ({ username: 'ada', password: 'token-1' }),
+    now: () => 1_700_000_000_000,
+    random: () => 0.4567,
+  });
+  return { stream, clients, handlers, last: () => clients[clients.length - 1] as FakeClient };
+}
+
+describe('DeviceStream (SPEC 7.3, 9)', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('connects with MQTT 3.1.1, a rt- client id, clean session, 6 s time-out and the access token', () => {
+    const { stream, last } = setup();
+    stream.start();
+    expect(last().url).toBe('ws://home.test/ws/devicehub');
+    expect(last().options).toEqual({
+      protocolVersion: 4,
+      clientId: 'rt-1700000000000-456',
+      clean: true,
+      connectTimeout: 6000,
+      reconnectPeriod: 0,
+      username: 'ada',
+      password: 'token-1',
+    });
+  });
+
+  it('subscribes to the three topics at QoS 0 once connected', () => {
+    const { stream, last, handlers } = setup();
+    stream.start();
+    last().emit('connect');
+    expect(last().subscribed).toEqual([
+      'hearth/devicehub/devices/#',
+      'hearth/devicehub/events/device.upsert',
+      'hearth/devicehub/events/device.removed',
+    ]);
+    expect(handlers.status).toHaveBeenLastCalledWith(true);
+    expect(handlers.error).toHaveBeenLastCalledWith(null);
+    expect(stream.isConnected).toBe(true);
+  });
+
+  it('routes state, upsert and removed messages; ignores garbage', () => {
+    const { stream, last, handlers } = setup();
+    stream.start();
+    last().emit('connect');
+    last().deliver('hearth/devicehub/devices/lamp-1', { state: 'ON' });
+    last().deliver('hearth/devicehub/events/device.upsert', { id: 'lamp-1', name: 'Lamp' });
+    last().deliver('hearth/devicehub/events/device.removed', { id: 'lamp-1' });
+    last().deliver('hearth/devicehub/devices/lamp-1', 'not json');
+    last().deliver('hearth/devicehub/devices/lamp-1', '');
+    last().deliver('hearth/devicehub/events/device.upsert', '[1]');
+    expect(handlers.state.mock.calls).toEqual([['lamp-1', { state: 'ON' }]]);
+    expect(handlers.upsert.mock.calls).toEqual([[{ id: 'lamp-1', name: 'Lamp' }]]);
+    expect(handlers.removed.mock.calls).toEqual([[{ id: 'lamp-1' }]]);
+  });
+
+  it('reconnects 1500 ms after a connection loss', () => {
+    const { stream, clients, last, handlers } = setup();
+    stream.start();
+    last().emit('connect');
+    last().emit('close');
+    expect(handlers.status).toHaveBeenLastCalledWith(false);
+    expect(handlers.error).not.toHaveBeenCalledWith('Unable to connect to device stream');
+    vi.advanceTimersByTime(1499);
+    expect(clients).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(clients).toHaveLength(2);
+  });
+
+  it('says "Unable to connect to device stream" and retries 2000 ms after a failed connect', () => {
+    const { stream, clients, last, handlers } = setup();
+    stream.start();
+    last().emit('error', new Error('refused'));
+    last().emit('close');
+    last().emit('close');
+    expect(handlers.error).toHaveBeenLastCalledWith('Unable to connect to device stream');
+    expect(handlers.status).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1999);
+    expect(clients).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(clients).toHaveLength(2);
+    last().emit('connect');
+    expect(handlers.error).toHaveBeenLastCalledWith(null);
+  });
+
+  it('publishes commands at QoS 0, not retained, and refuses while down', async () => {
+    const { stream, last } = setup();
+    stream.start();
+    await expect(
+      stream.publish('set', { device_id: 'a', state: {} }, 'Not connected to device command channel'),
+    ).rejects.toThrow('Not connected to device command channel');
+    last().emit('connect');
+    await stream.publish('rename', { device_id: 'a', name: 'B' }, 'x');
+    expect(last().published).toEqual([
+      {
+        topic: 'hearth/devicehub/commands/device.rename',
+        message: '{"device_id":"a","name":"B"}',
+        options: { qos: 0, retain: false },
+      },
+    ]);
+  });
+
+  it('stops for good: no reconnect after stop()', () => {
+    const { stream, clients, last, handlers } = setup();
+    stream.start();
+    last().emit('connect');
+    stream.stop();
+    expect(last().ended).toBe(true);
+    expect(handlers.status).toHaveBeenLastCalledWith(false);
+    last().emit('close');
+    vi.advanceTimersByTime(10_000);
+    expect(clients).toHaveLength(1);
+  });
+});
+
+describe('streamUrl', () => {
+  it.each([
+    [{ protocol: 'http:', host: 'home.local:8080' }, 'ws://home.local:8080/ws/devicehub'],
+    [{ protocol: 'https:', host: 'home.example' }, 'wss://home.example/ws/devicehub'],
+  ])('%j → %s', (location, url) => {
+    expect(streamUrl(location)).toBe(url);
+  });
+});
