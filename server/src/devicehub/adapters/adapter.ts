@@ -1,0 +1,43 @@
+import type { Capability, Device, Input } from '@hearth/contracts';
+
+/** What an adapter knows about a device, before the hub gives it a stable id. */
+export interface DeviceDescription {
+  external_id: string;
+  name: string;
+  protocol: string;
+  manufacturer: string | null;
+  model: string | null;
+  type: string;
+  description: string | null;
+  firmware: string | null;
+  capabilities: Capability[];
+  inputs: Input[];
+}
+
+/** How an adapter reports what happens in its ecosystem to the hub. */
+export interface AdapterEvents {
+  /** The complete list of this adapter's devices (devices missing from it have left). */
+  devicesListed(devices: DeviceDescription[]): void;
+  deviceRemoved(externalId: string): void;
+  /** A state report; lastSeen from the device's own payload or the time it arrived. */
+  stateReported(
+    externalId: string,
+    state: Record<string, unknown>,
+    lastSeen: string | null,
+    retained: boolean,
+  ): void;
+  availabilityChanged(externalId: string, online: boolean): void;
+}
+
+/** A device ecosystem (Zigbee2MQTT first) turned into the hub's model and back. */
+export interface DeviceAdapter {
+  readonly protocol: string;
+  start(events: AdapterEvents): Promise<void>;
+  stop(): Promise<void>;
+  /** Subscribed and listening. */
+  ready(): boolean;
+  /** Sends a command; throws a DevicehubError for a payload the device can't take. */
+  command(device: Device, request: unknown): Promise<void>;
+  /** Renames the device in its ecosystem; resolves with the name it now has. */
+  rename(device: Device, name: string): Promise<string>;
+}

@@ -1,0 +1,86 @@
+import type { DeviceDescription } from '../adapter.js';
+import { deviceTypeOf, mapExposes } from './exposes.js';
+
+export interface ListedDevice extends DeviceDescription {
+  /** Zigbee2MQTT's name: the state topic is `<base>/<friendly_name>`. */
+  friendly_name: string;
+}
+
+export interface ParsedDeviceList {
+  devices: ListedDevice[];
+  /** Entries skipped or partly used, one line each (logged once). */
+  problems: string[];
+}
+
+type Raw = Record<string, unknown>;
+const isObject = (value: unknown): value is Raw =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const text = (value: unknown): string | null =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+
+/** A friendly name we can put in a topic: no wildcards, no empty levels. */
+export const usableFriendlyName = (name: string): boolean =>
+  name.length <= 256 &&
+  !/[#+]/.test(name) &&
+  ![...name].some((c) => c.charCodeAt(0) < 32) &&
+  !name.split('/').includes('') &&
+  !name.startsWith('bridge/');
+
+/**
+ * The retained `bridge/devices` list in the hub's model. The coordinator, devices still being
+ * interviewed and unsupported devices without exposes carry nothing to show and are left out.
+ */
+export function parseBridgeDevices(payload: unknown): ParsedDeviceList {
+  const problems: string[] = [];
+  if (!Array.isArray(payload)) return { devices: [], problems: ['bridge/devices is not a JSON array'] };
+  const devices: ListedDevice[] = [];
+  const seenIeee = new Set<string>();
+  const seenNames = new Set<string>();
+  for (const entry of payload) {
+    if (!isObject(entry)) {
+      problems.push('bridge/devices entry is not an object');
+      continue;
+    }
+    const ieee = text(entry.ieee_address);
+    const friendlyName = text(entry.friendly_name);
+    if (!ieee || !friendlyName) {
+      problems.push(
+        `bridge/devices entry without ieee_address or friendly_name (${String(ieee ?? friendlyName)})`,
+      );
+      continue;
+    }
+    if (entry.type === 'Coordinator') continue;
+    const definition = isObject(entry.definition) ? entry.definition : undefined;
+    if (!definition) continue;
+    if (seenIeee.has(ieee)) {
+      problems.push(`duplicate ieee_address ${ieee}: later entry skipped`);
+      continue;
+    }
+    if (seenNames.has(friendlyName) || !usableFriendlyName(friendlyName)) {
+      problems.push(
+        `friendly_name "${friendlyName}" of ${ieee} is a duplicate or unusable in a topic: skipped`,
+      );
+      continue;
+    }
+    const model = mapExposes(definition.exposes);
+    if (model.skipped.length > 0)
+      problems.push(`${friendlyName}: exposes skipped: ${model.skipped.join(', ')}`);
+    if (model.capabilities.length === 0) continue;
+    seenIeee.add(ieee);
+    seenNames.add(friendlyName);
+    devices.push({
+      external_id: ieee,
+      friendly_name: friendlyName,
+      name: friendlyName,
+      protocol: 'zigbee',
+      manufacturer: text(definition.vendor) ?? text(entry.manufacturer),
+      model: text(definition.model) ?? text(entry.model_id),
+      type: deviceTypeOf(model.capabilities),
+      description: text(entry.description) ?? text(definition.description),
+      firmware: text(entry.software_build_id),
+      capabilities: model.capabilities,
+      inputs: model.inputs,
+    });
+  }
+  return { devices, problems };
+}

@@ -1,0 +1,249 @@
+import type { Device } from '@hearth/contracts';
+import type { Logger } from 'pino';
+import type { Bus } from '../../../bus/bus.js';
+import { DevicehubError, DevicehubMessages } from '../../devicehub.errors.js';
+import { LogOnce } from '../../log-once.js';
+import type { AdapterEvents, DeviceAdapter } from '../adapter.js';
+import { parseBridgeDevices, usableFriendlyName } from './bridge-devices.js';
+import { buildSetPayload } from './commands.js';
+import type { RenameRequest } from './z2m.types.js';
+
+export interface Zigbee2mqttAdapterOptions {
+  bus: Bus;
+  /** Zigbee2MQTT's base topic (ZIGBEE2MQTT_BASE_TOPIC). */
+  baseTopic: string;
+  log: Logger;
+  renameTimeoutMs?: number;
+}
+
+/** State and availability messages larger than this are skipped (a real one is well under 4 KB). */
+export const MAX_STATE_PAYLOAD = 256 * 1024;
+/** The retained device list grows with the network (a few KB per device). */
+export const MAX_DEVICE_LIST_PAYLOAD = 64 * 1024 * 1024;
+
+type Raw = Record<string, unknown>;
+const isObject = (value: unknown): value is Raw =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+interface PendingRename {
+  from: string;
+  to: string;
+  resolve(name: string): void;
+  reject(error: Error): void;
+}
+
+/** ISO time from a state's `last_seen` (ISO_8601, ISO_8601_local or epoch milliseconds). */
+function lastSeenOf(value: unknown): string | null {
+  if (typeof value !== 'string' && typeof value !== 'number') return null;
+  const time = new Date(value).getTime();
+  return Number.isFinite(time) ? new Date(time).toISOString() : null;
+}
+
+/**
+ * Zigbee2MQTT's public MQTT API on the bus: the retained `bridge/devices` list, `<name>` state,
+ * `<name>/availability`, `bridge/event`, `<name>/set` and `bridge/request/device/rename`.
+ */
+export class Zigbee2mqttAdapter implements DeviceAdapter {
+  readonly protocol = 'zigbee';
+  private readonly byName = new Map<string, string>();
+  private readonly byIeee = new Map<string, string>();
+  private readonly pendingRenames = new Map<string, PendingRename>();
+  private readonly once: LogOnce;
+  private readonly log: Logger;
+  private events: AdapterEvents | undefined;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(private readonly options: Zigbee2mqttAdapterOptions) {
+    this.log = options.log.child({ adapter: 'zigbee2mqtt' });
+    this.once = new LogOnce(this.log);
+  }
+
+  async start(events: AdapterEvents) {
+    this.events = events;
+    this.unsubscribe = await this.options.bus.subscribe(
+      `${this.options.baseTopic}/#`,
+      (topic, payload, retained) => this.onMessage(topic, payload, retained),
+    );
+    this.log.info({ baseTopic: this.options.baseTopic }, 'zigbee2mqtt adapter listening');
+  }
+
+  async stop() {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    for (const pending of this.pendingRenames.values()) pending.reject(new Error('adapter stopped'));
+    this.pendingRenames.clear();
+  }
+
+  ready() {
+    return this.unsubscribe !== undefined;
+  }
+
+  /** Handles one bus message; never throws (bad input is logged once per topic and skipped). */
+  onMessage(topic: string, payload: Buffer, retained: boolean) {
+    try {
+      this.dispatch(topic.slice(this.options.baseTopic.length + 1), payload, retained);
+    } catch (error) {
+      this.once.warn(`failed:${topic}`, { topic, err: error }, 'zigbee2mqtt message skipped');
+    }
+  }
+
+  private dispatch(rest: string, payload: Buffer, retained: boolean) {
+    if (rest.startsWith('bridge/')) return this.onBridge(rest, payload);
+    if (rest.endsWith('/availability')) {
+      const ieee = this.byName.get(rest.slice(0, -'/availability'.length));
+      if (ieee) this.onAvailability(rest, ieee, payload);
+      return;
+    }
+    const ieee = this.byName.get(rest);
+    // Unknown names are groups, /set and /get echoes, or devices not listed yet: not ours.
+    if (ieee) this.onState(rest, ieee, payload, retained);
+  }
+
+  private parseJson(topic: string, payload: Buffer, limit: number): unknown {
+    if (payload.length > limit) {
+      this.once.warn(
+        `large:${topic}`,
+        { topic, bytes: payload.length },
+        'zigbee2mqtt payload too large; skipped',
+      );
+      return undefined;
+    }
+    try {
+      return JSON.parse(payload.toString('utf8'));
+    } catch {
+      this.once.warn(`json:${topic}`, { topic }, 'zigbee2mqtt payload is not JSON; skipped');
+      return undefined;
+    }
+  }
+
+  private onBridge(rest: string, payload: Buffer) {
+    if (payload.length === 0) return;
+    if (rest === 'bridge/devices') {
+      const list = this.parseJson(rest, payload, MAX_DEVICE_LIST_PAYLOAD);
+      if (list === undefined) return;
+      if (!Array.isArray(list)) {
+        this.once.warn('devices:not-array', { topic: rest }, 'bridge/devices is not a JSON array; skipped');
+        return;
+      }
+      const { devices, problems } = parseBridgeDevices(list);
+      for (const problem of problems)
+        this.once.warn(`devices:${problem}`, { problem }, 'bridge/devices entry');
+      this.byName.clear();
+      this.byIeee.clear();
+      for (const device of devices) {
+        this.byName.set(device.friendly_name, device.external_id);
+        this.byIeee.set(device.external_id, device.friendly_name);
+      }
+      this.events?.devicesListed(devices);
+      return;
+    }
+    if (rest === 'bridge/event') {
+      const event = this.parseJson(rest, payload, MAX_STATE_PAYLOAD);
+      if (!isObject(event) || !isObject(event.data)) return;
+      const ieee = event.data.ieee_address;
+      if (event.type === 'device_leave' && typeof ieee === 'string') {
+        const name = this.byIeee.get(ieee);
+        if (name !== undefined) this.byName.delete(name);
+        this.byIeee.delete(ieee);
+        this.events?.deviceRemoved(ieee);
+      }
+      // device_joined and device_interview are followed by a new bridge/devices list.
+      return;
+    }
+    if (rest === 'bridge/response/device/rename') {
+      const response = this.parseJson(rest, payload, MAX_STATE_PAYLOAD);
+      if (isObject(response)) this.onRenameResponse(response);
+    }
+  }
+
+  private onAvailability(topic: string, ieee: string, payload: Buffer) {
+    if (payload.length > MAX_STATE_PAYLOAD) return;
+    const raw = payload.toString('utf8').trim();
+    let value: unknown = raw;
+    if (raw.startsWith('{')) {
+      const parsed = this.parseJson(topic, payload, MAX_STATE_PAYLOAD);
+      value = isObject(parsed) ? parsed.state : undefined;
+    }
+    if (value === 'online' || value === 'offline') this.events?.availabilityChanged(ieee, value === 'online');
+    else
+      this.once.warn(`availability:${topic}`, { topic }, 'zigbee2mqtt availability not understood; skipped');
+  }
+
+  private onState(topic: string, ieee: string, payload: Buffer, retained: boolean) {
+    if (payload.length === 0) return;
+    const state = this.parseJson(topic, payload, MAX_STATE_PAYLOAD);
+    if (state === undefined) return;
+    if (!isObject(state)) {
+      this.once.warn(`object:${topic}`, { topic }, 'zigbee2mqtt state is not a JSON object; skipped');
+      return;
+    }
+    const lastSeen = lastSeenOf(state.last_seen) ?? (retained ? null : new Date().toISOString());
+    this.events?.stateReported(ieee, state, lastSeen, retained);
+  }
+
+  private friendlyName(device: Device) {
+    return this.byIeee.get(device.external_id) ?? device.name;
+  }
+
+  async command(device: Device, request: unknown) {
+    const payload = buildSetPayload(device.capabilities, request);
+    if (!this.options.bus.connected) throw new DevicehubError(503, DevicehubMessages.busDown);
+    await this.options.bus.publish(
+      `${this.options.baseTopic}/${this.friendlyName(device)}/set`,
+      JSON.stringify(payload),
+    );
+  }
+
+  async rename(device: Device, name: string): Promise<string> {
+    if (!usableFriendlyName(name)) throw new DevicehubError(400, DevicehubMessages.invalidName);
+    if (!this.options.bus.connected) throw new DevicehubError(503, DevicehubMessages.busDown);
+    const from = this.friendlyName(device);
+    const transaction = crypto.randomUUID();
+    const request: RenameRequest = { from, to: name, homeassistant_rename: false, transaction };
+    const answered = new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pendingRenames.delete(transaction);
+        reject(new DevicehubError(504, DevicehubMessages.renameTimeout));
+      }, this.options.renameTimeoutMs ?? 5000);
+      this.pendingRenames.set(transaction, {
+        from,
+        to: name,
+        resolve: (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      });
+    });
+    await this.options.bus.publish(
+      `${this.options.baseTopic}/bridge/request/device/rename`,
+      JSON.stringify(request),
+    );
+    const renamed = await answered;
+    this.byName.delete(from);
+    this.byName.set(renamed, device.external_id);
+    this.byIeee.set(device.external_id, renamed);
+    return renamed;
+  }
+
+  private onRenameResponse(response: Raw) {
+    const data = isObject(response.data) ? response.data : {};
+    let key = typeof response.transaction === 'string' ? response.transaction : undefined;
+    // Older Zigbee2MQTT versions answer without the transaction: match on from/to.
+    key ??= [...this.pendingRenames].find(([, p]) => p.from === data.from && p.to === data.to)?.[0];
+    const pending = key === undefined ? undefined : this.pendingRenames.get(key);
+    if (!pending || key === undefined) return;
+    this.pendingRenames.delete(key);
+    if (response.status === 'ok') pending.resolve(typeof data.to === 'string' ? data.to : pending.to);
+    else {
+      const message =
+        typeof response.error === 'string' && response.error
+          ? response.error
+          : DevicehubMessages.renameFailed;
+      pending.reject(new DevicehubError(400, message.slice(0, 300)));
+    }
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * SPEC 5 "Colours": `#RRGGBB` or `RRGGBB` (any case), an object with `hex`, or with `r`, `g`, `b`
+ * (each clamped to 0–255). Answers upper-case `#RRGGBB`, or undefined when it isn't a colour.
+ */
+export function parseColour(value: unknown): string | undefined {
+  if (typeof value === 'string') {
+    const match = /^#?([0-9a-f]{6})$/i.exec(value.trim());
+    return match ? `#${match[1]!.toUpperCase()}` : undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const record = value as Record<string, unknown>;
+  if (record.hex !== undefined) return parseColour(record.hex);
+  const channels = [record.r, record.g, record.b];
+  if (!channels.every((c) => typeof c === 'number' && Number.isFinite(c))) return undefined;
+  return `#${channels
+    .map((c) =>
+      Math.round(Math.min(255, Math.max(0, c as number)))
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')
+    .toUpperCase()}`;
+}
+
+const TRUTHY = new Set(['true', 'on', '1', 'yes', 'enabled', 'detected', 'active', 'closed', 'present']);
+const FALSY = new Set(['false', 'off', '0', 'no', 'disabled', 'clear', 'inactive', 'open', 'absent']);
+
+/** SPEC 5 "Binary value reading"; undefined when the value is neither. */
+export function readBinary(value: unknown): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'number') return value === 1 ? true : value === 0 ? false : undefined;
+  if (typeof value !== 'string') return undefined;
+  const key = value.trim().toLowerCase();
+  if (TRUTHY.has(key)) return true;
+  if (FALSY.has(key)) return false;
+  return undefined;
+}

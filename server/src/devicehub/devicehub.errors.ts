@@ -1,0 +1,23 @@
+/** Every message the device hub answers with (SPEC 8.7 where the spec names one). */
+export const DevicehubMessages = {
+  invalidCommand: 'Invalid command payload',
+  missingCommand: 'Missing command payload',
+  missingDeviceId: 'Missing device id',
+  emptyName: 'Name cannot be empty',
+  invalidName: 'Name cannot contain "#", "+" or control characters, or be longer than 128 characters',
+  deviceNotFound: 'Device not found',
+  renameTimeout: 'Zigbee2MQTT did not answer the rename in time',
+  renameFailed: 'Unable to rename device',
+  busDown: 'Device bus is not connected',
+} as const;
+
+/** An error with the HTTP status it answers with. */
+export class DevicehubError extends Error {
+  override name = 'DevicehubError';
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}

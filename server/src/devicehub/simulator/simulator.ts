@@ -1,0 +1,326 @@
+import type { Logger } from 'pino';
+import type { Bus } from '../../bus/bus.js';
+import type { BridgeDevice, Expose } from '../adapters/zigbee2mqtt/z2m.types.js';
+import { parseColour } from '../colour.js';
+import { evolve } from './behaviour.js';
+import { type DeviceTemplate, TEMPLATES } from './catalog.js';
+
+export interface SimulatorOptions {
+  bus: Bus;
+  baseTopic: string;
+  devices: number;
+  log: Logger;
+  /** State updates published per second across all devices (default: a calm household). */
+  updatesPerSecond?: number;
+  /** How often the one timer ticks. */
+  tickMs?: number;
+  /** Chance per second that some device drops off the network for a while. */
+  availabilityFlipsPerSecond?: number;
+  random?: () => number;
+}
+
+interface VirtualDevice {
+  ieee: string;
+  name: string;
+  template: DeviceTemplate;
+  exposes: Expose[];
+  state: Record<string, unknown>;
+  offlineUntil: number;
+}
+
+type Raw = Record<string, unknown>;
+const isObject = (value: unknown): value is Raw =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const flatten = (exposes: Expose[]): Expose[] =>
+  exposes.flatMap((e) => ('features' in e && e.type !== 'composite' ? flatten(e.features) : [e]));
+
+/** sRGB hex → CIE xy, as a real colour bulb would report it. */
+function hexToXy(hex: string) {
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c > 0.04045 ? ((c + 0.055) / 1.055) ** 2.4 : c / 12.92;
+  }) as [number, number, number];
+  const X = r * 0.4124 + g * 0.3576 + b * 0.1805;
+  const Y = r * 0.2126 + g * 0.7152 + b * 0.0722;
+  const Z = r * 0.0193 + g * 0.1192 + b * 0.9505;
+  const sum = X + Y + Z || 1;
+  return { x: Number((X / sum).toFixed(4)), y: Number((Y / sum).toFixed(4)) };
+}
+
+/**
+ * A fake Zigbee2MQTT on the bus: the retained `bridge/devices` list, state and availability
+ * topics, `/set` obeyed and echoed, and renames through `bridge/request/device/rename`. One
+ * timer drives every device, so thousands cost little.
+ */
+export class Zigbee2mqttSimulator {
+  private readonly devices: VirtualDevice[] = [];
+  private readonly byName = new Map<string, VirtualDevice>();
+  private readonly random: () => number;
+  private timer: NodeJS.Timeout | undefined;
+  private unsubscribers: (() => void)[] = [];
+  private updatesPerSecond: number;
+  private budget = 0;
+  private cursor = 0;
+
+  constructor(private readonly options: SimulatorOptions) {
+    this.random = options.random ?? Math.random;
+    this.updatesPerSecond = options.updatesPerSecond ?? Math.min(50, Math.max(2, options.devices / 4));
+    for (let index = 0; index < options.devices; index++) {
+      const template = TEMPLATES[index % TEMPLATES.length]!;
+      const round = Math.floor(index / TEMPLATES.length);
+      const device: VirtualDevice = {
+        ieee: `0x00124b00${(index + 1).toString(16).padStart(8, '0')}`,
+        name: round === 0 ? template.name : `${template.name} ${round + 1}`,
+        template,
+        exposes: template.exposes,
+        state: structuredClone(template.state),
+        offlineUntil: 0,
+      };
+      this.devices.push(device);
+      this.byName.set(device.name, device);
+    }
+  }
+
+  private topic(suffix: string) {
+    return `${this.options.baseTopic}/${suffix}`;
+  }
+
+  async start() {
+    const { bus } = this.options;
+    this.unsubscribers.push(
+      await bus.subscribe(this.topic('+/set'), (topic, payload) => this.onSet(topic, payload)),
+      await bus.subscribe(this.topic('bridge/request/device/rename'), (_topic, payload) =>
+        this.onRename(payload),
+      ),
+    );
+    await bus.publish(this.topic('bridge/state'), JSON.stringify({ state: 'online' }), { retain: true });
+    await this.publishDeviceList();
+    for (const device of this.devices) {
+      await bus.publish(this.topic(`${device.name}/availability`), JSON.stringify({ state: 'online' }), {
+        retain: true,
+      });
+      await this.publishState(device);
+    }
+    this.schedule();
+    this.options.log.info(
+      { devices: this.devices.length, updatesPerSecond: this.updatesPerSecond },
+      'simulator started',
+    );
+  }
+
+  /** Changes the update rate while running (the benchmark drives ~1000 updates/s this way). */
+  setRate(updatesPerSecond: number) {
+    this.updatesPerSecond = updatesPerSecond;
+    this.schedule();
+  }
+
+  async stop() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    for (const unsubscribe of this.unsubscribers) unsubscribe();
+    this.unsubscribers = [];
+  }
+
+  private schedule() {
+    if (this.timer) clearInterval(this.timer);
+    const tickMs = this.options.tickMs ?? (this.updatesPerSecond >= 200 ? 10 : 100);
+    this.timer = setInterval(() => this.tick(tickMs), tickMs);
+    this.timer.unref();
+  }
+
+  private tick(tickMs: number) {
+    const now = Date.now();
+    this.budget += (this.updatesPerSecond * tickMs) / 1000;
+    let count = Math.floor(this.budget);
+    this.budget -= count;
+    for (let tries = 0; count > 0 && tries < this.devices.length; tries++) {
+      const device = this.devices[this.cursor]!;
+      this.cursor = (this.cursor + 1) % this.devices.length;
+      if (device.offlineUntil > now) continue;
+      count--;
+      evolve(device.state, this.random);
+      this.pickAction(device);
+      void this.publishState(device);
+    }
+    this.flipAvailability(now, tickMs);
+  }
+
+  private pickAction(device: VirtualDevice) {
+    const action = flatten(device.exposes).find((e) => e.property === 'action' && e.type === 'enum');
+    if (action?.type !== 'enum') return;
+    if (this.random() < 0.3)
+      device.state.action = action.values[Math.floor(this.random() * action.values.length)];
+    else delete device.state.action;
+  }
+
+  private flipAvailability(now: number, tickMs: number) {
+    for (const device of this.devices) {
+      if (device.offlineUntil !== 0 && device.offlineUntil <= now) {
+        device.offlineUntil = 0;
+        void this.publishAvailability(device, true);
+      }
+    }
+    const rate = this.options.availabilityFlipsPerSecond ?? 1 / 45;
+    if (this.random() >= (rate * tickMs) / 1000) return;
+    const device = this.devices[Math.floor(this.random() * this.devices.length)];
+    if (device === undefined || device.offlineUntil > 0) return;
+    device.offlineUntil = now + 10_000 + this.random() * 30_000;
+    void this.publishAvailability(device, false);
+  }
+
+  private publishAvailability(device: VirtualDevice, online: boolean) {
+    const state = online ? 'online' : 'offline';
+    return this.send(`${device.name}/availability`, JSON.stringify({ state }), true);
+  }
+
+  private publishState(device: VirtualDevice) {
+    return this.send(
+      device.name,
+      JSON.stringify({ ...device.state, last_seen: new Date().toISOString() }),
+      false,
+    );
+  }
+
+  private async send(suffix: string, payload: string, retain: boolean) {
+    try {
+      await this.options.bus.publish(this.topic(suffix), payload, { retain });
+    } catch {
+      // The bus is reconnecting; the next tick publishes again.
+    }
+  }
+
+  private publishDeviceList() {
+    const coordinator: BridgeDevice = {
+      ieee_address: '0x00124b0000000000',
+      friendly_name: 'Coordinator',
+      type: 'Coordinator',
+      network_address: 0,
+      supported: true,
+      disabled: false,
+      interview_completed: true,
+      interviewing: false,
+      definition: null,
+    };
+    const list: BridgeDevice[] = [
+      coordinator,
+      ...this.devices.map((device, index) => ({
+        ieee_address: device.ieee,
+        friendly_name: device.name,
+        type: device.template.type,
+        network_address: index + 1,
+        supported: true,
+        disabled: false,
+        description: null,
+        manufacturer: device.template.vendor,
+        model_id: device.template.model,
+        power_source: device.template.type === 'Router' ? 'Mains (single phase)' : 'Battery',
+        software_build_id: `${1 + (index % 3)}.${index % 10}.${(index * 7) % 100}`,
+        date_code: '20240115',
+        interview_completed: true,
+        interviewing: false,
+        definition: {
+          model: device.template.model,
+          vendor: device.template.vendor,
+          description: device.template.description,
+          exposes: device.exposes,
+          options: [],
+          supports_ota: device.template.type === 'Router',
+        },
+      })),
+    ];
+    return this.send('bridge/devices', JSON.stringify(list), true);
+  }
+
+  private onSet(topic: string, payload: Buffer) {
+    const name = topic.slice(this.options.baseTopic.length + 1, -'/set'.length);
+    const device = this.byName.get(name);
+    if (!device || device.offlineUntil > Date.now()) return;
+    let command: unknown;
+    try {
+      command = JSON.parse(payload.toString('utf8'));
+    } catch {
+      return;
+    }
+    if (!isObject(command)) return;
+    const exposes = flatten(device.exposes);
+    for (const [key, value] of Object.entries(command)) {
+      const expose = exposes.find((e) => e.property === key);
+      if (!expose || ((expose.access ?? 0) & 2) === 0) continue;
+      this.apply(device, expose, value);
+    }
+    void this.publishState(device);
+  }
+
+  private apply(device: VirtualDevice, expose: Expose, value: unknown) {
+    const property = expose.property!;
+    const state = device.state;
+    switch (expose.type) {
+      case 'binary':
+        if (expose.value_toggle !== undefined && value === expose.value_toggle)
+          state[property] = state[property] === expose.value_on ? expose.value_off : expose.value_on;
+        else if (value === expose.value_on || value === expose.value_off) state[property] = value;
+        return;
+      case 'numeric': {
+        if (typeof value !== 'number' || !Number.isFinite(value)) return;
+        state[property] = Math.min(expose.value_max ?? value, Math.max(expose.value_min ?? value, value));
+        if (property === 'brightness' && 'state' in state) state.state = value > 0 ? 'ON' : 'OFF';
+        return;
+      }
+      case 'enum': {
+        if (!expose.values.includes(value as string)) return;
+        // Effects play once; they are not a state.
+        if (property === 'effect') return;
+        state[property] = value;
+        if (property === 'state' && 'position' in state) {
+          if (value === 'OPEN') state.position = 100;
+          if (value === 'CLOSE') state.position = 0;
+        }
+        return;
+      }
+      case 'composite': {
+        const hex = parseColour(value);
+        if (!hex) return;
+        state.color = { ...hexToXy(hex), hex };
+        state.color_mode = 'xy';
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private onRename(payload: Buffer) {
+    let request: unknown;
+    try {
+      request = JSON.parse(payload.toString('utf8'));
+    } catch {
+      return;
+    }
+    if (!isObject(request)) return;
+    const { from, to, transaction } = request;
+    const respond = (body: Raw) =>
+      this.send(
+        'bridge/response/device/rename',
+        JSON.stringify({ ...body, ...(transaction ? { transaction } : {}) }),
+        false,
+      );
+    const device = typeof from === 'string' ? this.byName.get(from) : undefined;
+    if (!device)
+      return void respond({ data: {}, status: 'error', error: `Device '${String(from)}' does not exist` });
+    if (typeof to !== 'string' || to.trim() === '' || /[#+]/.test(to))
+      return void respond({ data: {}, status: 'error', error: `Invalid friendly_name '${String(to)}'` });
+    if (this.byName.has(to) && to !== from)
+      return void respond({ data: {}, status: 'error', error: `friendly_name '${to}' is already in use` });
+    this.byName.delete(device.name);
+    void this.send(`${device.name}/availability`, '', true);
+    device.name = to;
+    this.byName.set(to, device);
+    void (async () => {
+      await this.publishDeviceList();
+      await this.publishAvailability(device, device.offlineUntil === 0);
+      await respond({ data: { from, to, homeassistant_rename: false }, status: 'ok' });
+      await this.publishState(device);
+    })();
+  }
+}
