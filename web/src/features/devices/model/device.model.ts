@@ -1,9 +1,10 @@
+import { IGNORED_DEVICE_ID_PREFIX } from '@hearth/contracts';
 import { readBinary } from './binary.js';
 import type { Capability, Device, DeviceStats, Input, Json } from './device.types.js';
 import { parseTime } from './format.js';
 
-/** SPEC 9: ids with this prefix are aliases the hub publishes; the page ignores them. */
-export const IGNORED_ID_PREFIX = 'by-external/';
+/** SPEC 9: ids with this prefix are discarded and purged. */
+export const IGNORED_ID_PREFIX = IGNORED_DEVICE_ID_PREFIX;
 
 /** What the store keeps per device: the merged raw fields plus what the page learnt itself. */
 export interface DeviceRecord {

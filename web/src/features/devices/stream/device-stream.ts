@@ -1,6 +1,6 @@
 import { MESSAGES } from '../devices.messages.js';
 import type { Json } from '../model/device.types.js';
-import { DEVICEHUB_TOPIC_ROOT, streamTopics } from './topics.js';
+import { DEVICEHUB_TOPIC_PREFIX, streamTopics } from './topics.js';
 
 /** SPEC 9 "Device stream" timings. */
 export const RECONNECT_AFTER_LOSS_MS = 1500;
@@ -49,7 +49,7 @@ export interface DeviceStreamOptions {
   handlers: StreamHandlers;
   /** Read on every attempt so a refreshed access token is used. */
   credentials?: () => { username?: string; password?: string };
-  topicRoot?: string;
+  topicPrefix?: string;
   now?: () => number;
   random?: () => number;
 }
@@ -77,7 +77,7 @@ export class DeviceStream {
   private readonly topics;
 
   constructor(private readonly options: DeviceStreamOptions) {
-    this.topics = streamTopics(options.topicRoot ?? DEVICEHUB_TOPIC_ROOT);
+    this.topics = streamTopics(options.topicPrefix ?? DEVICEHUB_TOPIC_PREFIX);
   }
 
   get isConnected() {

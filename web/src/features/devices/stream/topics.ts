@@ -1,17 +1,23 @@
-/**
- * SPEC 7.3 topics under `{prefix}/devicehub/`. The server's default DEVICEHUB_TOPIC_PREFIX is
- * `hearth` (DESIGN.md); this is the one place the web app names it.
- */
-export const DEVICEHUB_TOPIC_ROOT = 'hearth/devicehub';
+import { devicehubRoot, devicehubTopics } from '@hearth/contracts';
 
-export const streamTopics = (root = DEVICEHUB_TOPIC_ROOT) => ({
-  devices: `${root}/devices/#`,
-  devicePrefix: `${root}/devices/`,
-  upsert: `${root}/events/device.upsert`,
-  removed: `${root}/events/device.removed`,
-  set: `${root}/commands/device.set`,
-  rename: `${root}/commands/device.rename`,
-});
+/**
+ * SPEC 7.3 `{prefix}`: the server's DEVICEHUB_TOPIC_PREFIX, `hearth` unless configured
+ * (DESIGN.md). The one place the web app names it.
+ */
+export const DEVICEHUB_TOPIC_PREFIX = 'hearth';
+
+/** Absolute topics under `{prefix}/devicehub/`, from the shared topic names. */
+export function streamTopics(prefix = DEVICEHUB_TOPIC_PREFIX) {
+  const root = devicehubRoot(prefix);
+  return {
+    devices: `${root}/${devicehubTopics.devicesWildcard}`,
+    devicePrefix: `${root}/${devicehubTopics.device('')}`,
+    upsert: `${root}/${devicehubTopics.upsert}`,
+    removed: `${root}/${devicehubTopics.removed}`,
+    set: `${root}/${devicehubTopics.set}`,
+    rename: `${root}/${devicehubTopics.rename}`,
+  };
+}
 
 export type StreamTopics = ReturnType<typeof streamTopics>;
 
