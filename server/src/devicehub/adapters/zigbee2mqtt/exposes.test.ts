@@ -43,9 +43,20 @@ describe('one expose of each type', () => {
       capability: { id: 'state', kind: 'binary', value_type: 'boolean', type: 'binary' },
       input: { type: 'toggle', property: 'state' },
     },
-    { expose: binary(1), capability: { kind: 'binary', access: expect.objectContaining({ readOnly: true }) }, input: undefined },
     {
-      expose: { type: 'numeric', name: 'brightness', property: 'brightness', access: 7, value_min: 0, value_max: 254 },
+      expose: binary(1),
+      capability: { kind: 'binary', access: expect.objectContaining({ readOnly: true }) },
+      input: undefined,
+    },
+    {
+      expose: {
+        type: 'numeric',
+        name: 'brightness',
+        property: 'brightness',
+        access: 7,
+        value_min: 0,
+        value_max: 254,
+      },
       capability: { kind: 'numeric', value_type: 'number', range: { min: 0, max: 254 } },
       input: { type: 'slider', range: { min: 0, max: 254 } },
     },
@@ -55,7 +66,14 @@ describe('one expose of each type', () => {
       input: undefined,
     },
     {
-      expose: { type: 'numeric', name: 'occupancy_timeout', property: 'occupancy_timeout', access: 3, unit: 's', value_step: 5 },
+      expose: {
+        type: 'numeric',
+        name: 'occupancy_timeout',
+        property: 'occupancy_timeout',
+        access: 3,
+        unit: 's',
+        value_step: 5,
+      },
       capability: { kind: 'numeric', step: 5, range: { step: 5 } },
       input: { type: 'number', range: { step: 5 } },
     },
@@ -122,11 +140,14 @@ describe('one expose of each type', () => {
 });
 
 describe('specific types', () => {
-  it.each(['light', 'switch', 'lock', 'cover', 'climate', 'fan'])('%s features become capabilities of that type', (type) => {
-    const model = mapExposes([{ type, features: [binary(7)] }]);
-    expect(model.capabilities).toEqual([expect.objectContaining({ id: 'state', type })]);
-    expect(deviceTypeOf(model.capabilities)).toBe(type);
-  });
+  it.each(['light', 'switch', 'lock', 'cover', 'climate', 'fan'])(
+    '%s features become capabilities of that type',
+    (type) => {
+      const model = mapExposes([{ type, features: [binary(7)] }]);
+      expect(model.capabilities).toEqual([expect.objectContaining({ id: 'state', type })]);
+      expect(deviceTypeOf(model.capabilities)).toBe(type);
+    },
+  );
 
   it('keeps endpoint-suffixed properties apart and names them by endpoint', () => {
     const model = mapExposes([
@@ -141,7 +162,13 @@ describe('specific types', () => {
   });
 
   it('merges color_xy and color_hs into one colour capability with both modes', () => {
-    const composite = (name: string) => ({ type: 'composite', name, property: 'color', access: 7, features: [] });
+    const composite = (name: string) => ({
+      type: 'composite',
+      name,
+      property: 'color',
+      access: 7,
+      features: [],
+    });
     const model = mapExposes([{ type: 'light', features: [composite('color_xy'), composite('color_hs')] }]);
     expect(model.capabilities).toHaveLength(1);
     expect(model.capabilities[0]!.metadata?.color_modes).toEqual(['color_xy', 'color_hs']);
