@@ -261,6 +261,10 @@ describe('Account Settings in Chromium', () => {
     });
     expect(newLogin.status).toBe(200);
     expect(newLogin.data['2fa_required']).toBe(true);
+
+    // The server ended every other session and handed this one a fresh pair: a reload stays signed in.
+    await page.reload();
+    await settings.open();
   });
 
   it('keeps focus inside while open and closes on Escape', async () => {

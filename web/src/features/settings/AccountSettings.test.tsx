@@ -169,6 +169,23 @@ describe('Account Settings overlay', () => {
     await waitFor(() => expect(status()).toBe('Password is too common'));
     expect(calls[0]?.body).toEqual({ current_password: 'old-password', new_password: 'password123' });
   });
+
+  it('keeps this session on the fresh token pair a password change answers with', async () => {
+    replies['/api/auth/password/change'] = {
+      status: 200,
+      body: { message: 'Password updated', access_token: 'access-2', refresh_token: 'refresh-2' },
+    };
+    renderSettings();
+    fireEvent.click(screen.getByRole('button', { name: 'Change Password' }));
+    fireEvent.change(screen.getByLabelText('Current Password'), { target: { value: 'old-password' } });
+    fireEvent.change(screen.getByLabelText('New Password'), { target: { value: 'new-password' } });
+    fireEvent.change(screen.getByLabelText('Confirm New Password'), { target: { value: 'new-password' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Update Password' }));
+    await waitFor(() => expect(status()).toBe('✅ Password updated successfully!'));
+    expect(localStorage.getItem('refreshToken')).toBe('refresh-2');
+    expect(screen.getByRole('button', { name: 'Change Password' })).toBeTruthy();
+    expect(screen.queryByLabelText('Current Password')).toBeNull();
+  });
 });
 
 describe('Change Profile Picture modal', () => {

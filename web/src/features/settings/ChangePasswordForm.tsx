@@ -1,7 +1,22 @@
 import { type FormEvent, useState } from 'react';
+import type { ApiResult } from '../../shared/api/client.js';
+import { saveTokens } from '../../shared/session/token-store.js';
 import { settingsApi } from './settings.api.js';
 import { validatePasswordChange } from './settings.validation.js';
 import type { AccountAction } from './use-account-action.js';
+
+/**
+ * A password change ends every other session of the user; the server answers with a fresh
+ * token pair for this one, which the session must take or it ends at the next refresh.
+ */
+function keepSession({ data }: ApiResult) {
+  const tokens = data as { access_token?: unknown; refresh_token?: unknown } | null;
+  if (typeof tokens?.access_token !== 'string') return;
+  saveTokens({
+    access_token: tokens.access_token,
+    refresh_token: typeof tokens.refresh_token === 'string' ? tokens.refresh_token : undefined,
+  });
+}
 
 const EMPTY = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
@@ -18,8 +33,10 @@ export function ChangePasswordForm({ action }: { action: AccountAction }) {
     event.preventDefault();
     const invalid = validatePasswordChange(fields);
     if (invalid) return action.fail(invalid);
-    const changed = await action.run('password', () =>
-      settingsApi.changePassword(fields.currentPassword, fields.newPassword),
+    const changed = await action.run(
+      'password',
+      () => settingsApi.changePassword(fields.currentPassword, fields.newPassword),
+      keepSession,
     );
     if (changed) {
       setFields(EMPTY);

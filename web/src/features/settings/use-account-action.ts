@@ -19,7 +19,11 @@ export function useAccountAction() {
   const [busy, setBusy] = useState<SettingsAction | null>(null);
 
   const run = useCallback(
-    async (action: SettingsAction, call: () => Promise<ApiResult>): Promise<boolean> => {
+    async (
+      action: SettingsAction,
+      call: () => Promise<ApiResult>,
+      onSuccess?: (result: ApiResult) => void,
+    ): Promise<boolean> => {
       const messages = SETTINGS_MESSAGES[action];
       setBusy(action);
       setStatus({ text: messages.progress, tone: 'progress' });
@@ -29,6 +33,7 @@ export function useAccountAction() {
           setStatus({ text: failureMessage(action, result), tone: 'error' });
           return false;
         }
+        onSuccess?.(result);
         await refreshUser();
         setStatus({ text: messages.success, tone: 'success' });
         return true;

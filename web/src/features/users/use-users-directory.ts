@@ -75,7 +75,7 @@ export function useUsersDirectory(enabled: boolean) {
     dispatch,
     list,
     loading,
-    firstLoad: loading && list === null,
+    firstLoad: list === null && error === null,
     error,
     saving,
     snackbar,
