@@ -1,4 +1,4 @@
-import { connect } from 'mqtt';
+import mqtt from 'mqtt';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { fetchDevices, renameDevice as patchRename, postCommand } from '../api/devices.api.js';
 import { type ActionDeps, renameDevice, sendCommand } from '../device-actions.js';
@@ -52,7 +52,7 @@ export function useDeviceHub({ enabled, accessToken, username }: HubViewer) {
     let everConnected = false;
     const stream = new DeviceStream({
       url: streamUrl(window.location),
-      connect: connect as unknown as ConnectFn,
+      connect: mqtt.connect as unknown as ConnectFn,
       credentials: () =>
         tokenRef.current ? { username: username ?? 'hearth', password: tokenRef.current } : {},
       handlers: {

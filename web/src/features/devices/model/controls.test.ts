@@ -159,6 +159,27 @@ describe('deviceControls from capabilities (no inputs)', () => {
   });
 });
 
+describe('toggle values', () => {
+  it("reads the device's own value_on / value_off before the binary words", () => {
+    const device = deviceFrom({
+      id: 'lock',
+      state: { state: 'LOCK' },
+      capabilities: [
+        {
+          id: 'state',
+          property: 'state',
+          kind: 'binary',
+          access: { write: true },
+          metadata: { value_on: 'LOCK', value_off: 'UNLOCK' },
+        },
+      ],
+      inputs: [{ id: 'state', type: 'toggle', property: 'state', capability_id: 'state' }],
+    });
+    expect(deviceControls(device)[0]?.value).toBe(true);
+    expect(deviceControls({ ...device, state: { state: 'UNLOCK' } })[0]?.value).toBe(false);
+  });
+});
+
 describe('binaryReadings', () => {
   it('reads binary capabilities and known binary properties, never the power state', () => {
     const device = deviceFrom({

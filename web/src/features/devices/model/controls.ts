@@ -82,8 +82,14 @@ function inputWritable(input: Input, capability: Capability | undefined): boolea
   return true;
 }
 
-function controlValue(kind: ControlKind, raw: unknown): unknown {
-  if (kind === 'toggle') return readBinary(raw);
+function controlValue(kind: ControlKind, raw: unknown, capability: Capability | undefined): unknown {
+  if (kind === 'toggle') {
+    // A device's own on/off values (e.g. LOCK/UNLOCK) come first, then the spec's binary reading.
+    const { value_on: on, value_off: off } = capability?.metadata ?? {};
+    if (on !== undefined && raw === on) return true;
+    if (off !== undefined && raw === off) return false;
+    return readBinary(raw);
+  }
   if (kind === 'color') return normaliseColour(raw);
   if (kind === 'slider' || kind === 'number') return finite(raw) ?? null;
   return raw ?? null;
@@ -91,6 +97,7 @@ function controlValue(kind: ControlKind, raw: unknown): unknown {
 
 function makeControl(
   device: Device,
+  capability: Capability | undefined,
   kind: ControlKind,
   inputId: string,
   property: string,
@@ -110,7 +117,7 @@ function makeControl(
     max: finite(range?.max) ?? SLIDER_DEFAULTS.max,
     step: finite(range?.step) ?? finite(step) ?? defaultStep,
     options,
-    value: controlValue(kind, device.state[property]),
+    value: controlValue(kind, device.state[property], capability),
   };
 }
 
@@ -128,6 +135,7 @@ function fromInput(device: Device, input: Input): Control | null {
   const options = input.options?.length ? input.options : optionsFrom(capability?.enum);
   return makeControl(
     device,
+    capability,
     kind,
     inputId,
     property,
@@ -155,6 +163,7 @@ function fromCapability(device: Device, capability: Capability): Control | null 
   if (isHiddenComposite({ id: capability.id, property })) return null;
   return makeControl(
     device,
+    capability,
     kind,
     capability.id ?? property,
     property,
