@@ -1,12 +1,19 @@
-import { type Kysely, Migrator } from 'kysely';
+import { type Kysely, Migrator, PostgresAdapter, sql } from 'kysely';
 import { migrations } from './migrations/index.js';
 
 /** Brings the schema up to date. Safe to run at every start and from several instances at once. */
 // biome-ignore lint/suspicious/noExplicitAny: migrations work on any schema
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  // Kysely looks for its migration tables in every schema unless told which one: on a PostgreSQL
+  // database holding another Hearth schema (tests, several installs) it would skip creating its own.
+  const schema =
+    db.getExecutor().adapter instanceof PostgresAdapter
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
