@@ -1,3 +1,29 @@
 /** Tables for external identity-provider links (OIDC), added by migration 0004. */
-// biome-ignore lint/suspicious/noEmptyInterface: filled in by the OIDC sign-in
-export interface IdentityTables {}
+
+/** One account at an OpenID provider, linked to one Hearth user. */
+export interface UserIdentitiesTable {
+  provider: string;
+  /** The provider's `sub` claim: stable, unlike the e-mail. */
+  subject: string;
+  user_id: string;
+  email: string | null;
+  created_at: string;
+}
+
+/**
+ * A sign-in under way: what the callback must check (state, nonce) and prove (PKCE verifier).
+ * Kept in the database so that any instance can finish a sign-in another one started.
+ */
+export interface OidcLoginStatesTable {
+  state: string;
+  provider: string;
+  nonce: string;
+  code_verifier: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface IdentityTables {
+  user_identities: UserIdentitiesTable;
+  oidc_login_states: OidcLoginStatesTable;
+}

@@ -1,5 +1,131 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../app.js';
+import { canUseSession } from '../authenticate.js';
+import { IdentitiesRepository } from './identities.repository.js';
+import { OidcClient } from './oidc-client.js';
+import { type OidcErrorCode, OidcSignIn, OidcSignInError } from './oidc-sign-in.service.js';
+
+/** Short-lived tokens for the redirect query (DESIGN.md): they may leak through history. */
+export const REDIRECT_ACCESS_TTL_SECONDS = 60;
+const LOGIN_TTL_SECONDS = 10 * 60;
+/** Binds a sign-in to the browser that started it (no logging a victim into an attacker's account). */
+export const STATE_COOKIE = 'hearth_oidc_state';
+const COOKIE_PATH = '/api/auth/oauth';
+
+const KNOWN_NAMES: Record<string, string> = {
+  google: 'Google',
+  github: 'GitHub',
+  gitlab: 'GitLab',
+  microsoft: 'Microsoft',
+  authentik: 'Authentik',
+  keycloak: 'Keycloak',
+  authelia: 'Authelia',
+};
+export const providerName = (id: string): string =>
+  KNOWN_NAMES[id] ?? id.charAt(0).toUpperCase() + id.slice(1);
 
 /** GET /api/auth/oauth/:provider/login and its callback (OpenID Connect through openid-client). */
-export async function registerOidcRoutes(_app: FastifyInstance, _context: AppContext): Promise<void> {}
+export async function registerOidcRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
+  const settings = context.config.oidc;
+
+  app.get('/api/auth/oauth/providers', async () => ({
+    providers: settings ? [{ id: settings.provider, name: providerName(settings.provider) }] : [],
+  }));
+
+  const unknownProvider = (reply: FastifyReply) =>
+    reply.code(404).send({ error: 'Unknown identity provider' });
+  if (!settings) {
+    app.get('/api/auth/oauth/:provider/login', async (_request, reply) => unknownProvider(reply));
+    app.get('/api/auth/oauth/:provider/callback', async (_request, reply) => unknownProvider(reply));
+    return;
+  }
+
+  const { provider } = settings;
+  const callbackPath = `${COOKIE_PATH}/${provider}/callback`;
+  const oidc = new OidcClient(settings, `${context.config.publicUrl}${callbackPath}`);
+  const identities = new IdentitiesRepository(context.storage.db);
+  const signIn = new OidcSignIn(provider, context.users, identities, context.sessions, context.log);
+  const secureCookie = context.config.publicUrl.startsWith('https:');
+
+  const fail = (reply: FastifyReply, code: OidcErrorCode, reason: string) => {
+    context.log.warn({ provider, code, reason }, 'identity provider sign-in failed');
+    return reply.header('cache-control', 'no-store').redirect(`/?error=${code}`, 302);
+  };
+
+  app.get<{ Params: { provider: string } }>('/api/auth/oauth/:provider/login', async (request, reply) => {
+    if (request.params.provider !== provider) return unknownProvider(reply);
+    let authorization: Awaited<ReturnType<OidcClient['authorizationUrl']>>;
+    try {
+      authorization = await oidc.authorizationUrl();
+    } catch (error) {
+      return fail(reply, 'oauth_failed', `provider discovery failed: ${(error as Error).message}`);
+    }
+    await identities.savePending({ provider, ...authorization.request }, LOGIN_TTL_SECONDS);
+    reply.setCookie(STATE_COOKIE, authorization.request.state, {
+      path: COOKIE_PATH,
+      httpOnly: true,
+      // Lax: the provider sends the browser back with a top-level GET from its own site.
+      sameSite: 'lax',
+      secure: secureCookie,
+      maxAge: LOGIN_TTL_SECONDS,
+    });
+    return reply.header('cache-control', 'no-store').redirect(authorization.url.href, 302);
+  });
+
+  app.get<{ Params: { provider: string }; Querystring: Record<string, string | undefined> }>(
+    '/api/auth/oauth/:provider/callback',
+    async (request, reply) => {
+      if (request.params.provider !== provider) return unknownProvider(reply);
+      const query = new URLSearchParams(
+        Object.entries(request.query).filter(
+          (entry): entry is [string, string] => typeof entry[1] === 'string',
+        ),
+      );
+      const state = query.get('state') ?? '';
+      const cookieState = request.cookies[STATE_COOKIE];
+      reply.clearCookie(STATE_COOKIE, { path: COOKIE_PATH });
+
+      const pending = state ? await identities.takePending(state) : undefined;
+      const providerError = query.get('error');
+      if (providerError) {
+        const code = providerError === 'access_denied' ? 'oauth_cancelled' : 'oauth_failed';
+        return fail(reply, code, `provider answered ${providerError.slice(0, 64)}`);
+      }
+      if (!pending || pending.provider !== provider)
+        return fail(reply, 'oauth_failed', 'unknown or expired state');
+      if (cookieState !== state) return fail(reply, 'oauth_failed', 'state does not belong to this browser');
+
+      let profile: Awaited<ReturnType<OidcClient['exchange']>>;
+      try {
+        profile = await oidc.exchange(query, pending);
+      } catch (error) {
+        return fail(reply, 'oauth_exchange_failed', (error as Error).message);
+      }
+
+      let user: Awaited<ReturnType<OidcSignIn['resolveUser']>>;
+      try {
+        user = await signIn.resolveUser(profile);
+      } catch (error) {
+        if (error instanceof OidcSignInError) return fail(reply, error.code, error.message);
+        return fail(reply, 'oauth_failed', (error as Error).message);
+      }
+      if (!canUseSession(user))
+        return fail(reply, 'oauth_failed', 'the account is locked by an administrator');
+
+      let tokens: { access_token: string; refresh_token: string };
+      try {
+        tokens = await context.sessions.issue(user, {
+          accessTtlSeconds: REDIRECT_ACCESS_TTL_SECONDS,
+          singleUse: true,
+        });
+      } catch (error) {
+        return fail(reply, 'token_failed', (error as Error).message);
+      }
+      const target = new URLSearchParams({
+        access_token: tokens.access_token,
+        refresh_token: tokens.refresh_token,
+      });
+      return reply.header('cache-control', 'no-store').redirect(`/?${target}`, 302);
+    },
+  );
+}

@@ -1,0 +1,362 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { decodeJwt } from 'jose';
+import Provider from 'oidc-provider';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/app.js';
+import { type TestDatabase, testDatabases } from '../../../test/databases.js';
+
+const PUBLIC_URL = 'http://hearth.test';
+const PROVIDER = 'testidp';
+const CALLBACK = `${PUBLIC_URL}/api/auth/oauth/${PROVIDER}/callback`;
+
+interface Person {
+  email?: string;
+  email_verified?: boolean;
+  given_name?: string;
+  family_name?: string;
+  preferred_username?: string;
+}
+
+/** A real OpenID provider (oidc-provider) with its development login and consent pages. */
+async function startProvider(people: Map<string, Person>) {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: 'hearth',
+        client_secret: 'hearth-client-secret',
+        redirect_uris: [CALLBACK],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+    ],
+    findAccount: async (_ctx, id) => {
+      const person = people.get(id);
+      return person ? { accountId: id, claims: async () => ({ sub: id, ...person }) } : undefined;
+    },
+    claims: {
+      email: ['email', 'email_verified'],
+      profile: ['given_name', 'family_name', 'preferred_username'],
+    },
+    features: { devInteractions: { enabled: true } },
+    pkce: { required: () => true },
+    cookies: { keys: ['oidc-test-cookie-key'] },
+  });
+  server.on('request', provider.callback());
+  return { issuer, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** Just enough of a browser for the provider's pages: cookies and manual redirects. */
+class ProviderBrowser {
+  private readonly cookies = new Map<string, string>();
+
+  async request(url: string, init: { method?: string; form?: Record<string, string> } = {}) {
+    const response = await fetch(url, {
+      method: init.method ?? 'GET',
+      redirect: 'manual',
+      headers: {
+        cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+        ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}),
+    });
+    for (const header of response.headers.getSetCookie()) {
+      const [pair] = header.split(';');
+      const index = pair.indexOf('=');
+      this.cookies.set(pair.slice(0, index), pair.slice(index + 1));
+    }
+    return response;
+  }
+
+  /**
+   * Follows the provider's redirects and answers its pages (log in as `login`, consent, or press
+   * Cancel) until it sends the browser back to Hearth; answers that callback URL.
+   */
+  async authorize(
+    authorizationUrl: string,
+    login: string,
+    action: 'allow' | 'cancel' = 'allow',
+  ): Promise<URL> {
+    let url = authorizationUrl;
+    for (let step = 0; step < 20; step++) {
+      if (url.startsWith(PUBLIC_URL)) return new URL(url);
+      const response = await this.request(url);
+      if (response.status >= 300 && response.status < 400) {
+        url = new URL(response.headers.get('location') as string, url).href;
+        continue;
+      }
+      const html = await response.text();
+      expect(response.status, html).toBe(200);
+      if (action === 'cancel') {
+        url = new URL(/href="([^"]*\/abort)"/.exec(html)?.[1] as string, url).href;
+        continue;
+      }
+      const formAction = new URL(/action="([^"]+)"/.exec(html)?.[1] as string, url).href;
+      const prompt = /name="prompt" value="([a-z]+)"/.exec(html)?.[1];
+      const submitted = await this.request(formAction, {
+        method: 'POST',
+        form: prompt === 'login' ? { prompt, login, password: 'anything' } : { prompt: prompt as string },
+      });
+      url = new URL(submitted.headers.get('location') as string, formAction).href;
+    }
+    throw new Error('the provider never sent the browser back');
+  }
+}
+
+describe.each(testDatabases())('OpenID Connect sign-in on $name', ({ create }) => {
+  const people = new Map<string, Person>();
+  let database: TestDatabase;
+  let hearth: TestApp;
+  let idp: Awaited<ReturnType<typeof startProvider>>;
+
+  beforeAll(async () => {
+    idp = await startProvider(people);
+    database = await create();
+    hearth = await startTestApp(database, {
+      PUBLIC_URL,
+      OIDC_ISSUER: idp.issuer,
+      OIDC_CLIENT_ID: 'hearth',
+      OIDC_CLIENT_SECRET: 'hearth-client-secret',
+      OIDC_PROVIDER: PROVIDER,
+    });
+  });
+  afterAll(async () => {
+    await hearth?.close();
+    await idp?.close();
+    await database?.drop();
+  });
+
+  /** Starts at Hearth's login URL, goes through the provider, and lands on Hearth's callback. */
+  async function startLogin() {
+    const start = await hearth.app.inject({ method: 'GET', url: `/api/auth/oauth/${PROVIDER}/login` });
+    expect(start.statusCode).toBe(302);
+    const cookie = start.cookies.find((c) => c.name === 'hearth_oidc_state');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    return { authorizationUrl: start.headers.location as string, stateCookie: cookie?.value as string };
+  }
+  async function callback(url: URL, stateCookie: string | undefined) {
+    const response = await hearth.app.inject({
+      method: 'GET',
+      url: `${url.pathname}${url.search}`,
+      ...(stateCookie ? { cookies: { hearth_oidc_state: stateCookie } } : {}),
+    });
+    expect(response.statusCode).toBe(302);
+    const location = new URL(response.headers.location as string, PUBLIC_URL);
+    expect(location.pathname).toBe('/');
+    return location.searchParams;
+  }
+  async function signIn(login: string, action: 'allow' | 'cancel' = 'allow') {
+    const { authorizationUrl, stateCookie } = await startLogin();
+    const back = await new ProviderBrowser().authorize(authorizationUrl, login, action);
+    return callback(back, stateCookie);
+  }
+  const me = async (accessToken: string) => {
+    const claims = decodeJwt(accessToken);
+    return hearth.context.users.findById(claims.sub as string);
+  };
+
+  it('lists the configured provider for the "Continue with" button', async () => {
+    const response = await hearth.app.inject({ method: 'GET', url: '/api/auth/oauth/providers' });
+    expect(response.json()).toEqual({ providers: [{ id: PROVIDER, name: 'Testidp' }] });
+  });
+
+  it('sends the browser to the provider with state, nonce and PKCE (S256)', async () => {
+    const { authorizationUrl } = await startLogin();
+    const url = new URL(authorizationUrl);
+    expect(url.origin).toBe(idp.issuer);
+    expect(url.searchParams.get('redirect_uri')).toBe(CALLBACK);
+    expect(url.searchParams.get('client_id')).toBe('hearth');
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('code_challenge')).toMatch(/^[\w-]{43}$/);
+    expect(url.searchParams.get('state')).toMatch(/^[\w-]{20,}$/);
+    expect(url.searchParams.get('nonce')).toMatch(/^[\w-]{20,}$/);
+    expect(url.searchParams.get('scope')).toBe('openid email profile');
+  });
+
+  it('creates an account on first sign-in (the very first becomes admin) and signs the same one in again', async () => {
+    people.set('sub-ada', {
+      email: 'Ada@Example.com',
+      email_verified: true,
+      given_name: 'Ada',
+      family_name: 'Lovelace',
+      preferred_username: 'ada',
+    });
+    const first = await signIn('sub-ada');
+    expect(first.get('error')).toBeNull();
+    const accessToken = first.get('access_token') as string;
+    const claims = decodeJwt(accessToken);
+    expect((claims.exp as number) - (claims.iat as number)).toBeLessThanOrEqual(60);
+    const user = await me(accessToken);
+    expect(user).toMatchObject({
+      email: 'ada@example.com',
+      userName: 'ada',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      role: 'admin',
+      emailConfirmed: true,
+      passwordHash: null,
+    });
+    const list = await hearth.app.inject({
+      method: 'GET',
+      url: '/api/auth/users',
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+    expect(list.statusCode).toBe(200);
+
+    const again = await signIn('sub-ada');
+    expect((await me(again.get('access_token') as string))?.id).toBe(user?.id);
+    expect(await hearth.context.users.count()).toBe(1);
+    expect(hearth.logs.text).not.toContain(accessToken);
+  });
+
+  it('makes later accounts plain users with a unique user name', async () => {
+    people.set('sub-ada-2', {
+      email: 'ada@elsewhere.example',
+      email_verified: true,
+      preferred_username: 'ada',
+    });
+    const result = await signIn('sub-ada-2');
+    const user = await me(result.get('access_token') as string);
+    expect(user?.role).toBe('user');
+    expect(user?.userName).toMatch(/^ada-\d{4}$/);
+  });
+
+  it('links a verified e-mail to the existing account, keeping its password', async () => {
+    const existing = await hearth.context.users.create({
+      email: 'grace@example.com',
+      userName: 'grace',
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      passwordHash: '$argon2id$kept',
+      role: 'resident',
+      emailConfirmed: true,
+    });
+    people.set('sub-grace', { email: 'grace@example.com', email_verified: true });
+    const result = await signIn('sub-grace');
+    const user = await me(result.get('access_token') as string);
+    expect(user).toMatchObject({ id: existing.id, role: 'resident', passwordHash: '$argon2id$kept' });
+  });
+
+  it('hands an unconfirmed account to the verified owner of its e-mail, dropping the unproven password', async () => {
+    const squatted = await hearth.context.users.create({
+      email: 'owner@example.com',
+      userName: 'squatter',
+      firstName: 'Not',
+      lastName: 'Owner',
+      passwordHash: '$argon2id$attacker',
+      role: 'user',
+    });
+    people.set('sub-owner', { email: 'owner@example.com', email_verified: true });
+    const result = await signIn('sub-owner');
+    expect(await me(result.get('access_token') as string)).toMatchObject({
+      id: squatted.id,
+      emailConfirmed: true,
+      passwordHash: null,
+    });
+  });
+
+  it('refuses an e-mail the provider has not verified', async () => {
+    people.set('sub-unverified', { email: 'unverified@example.com', email_verified: false });
+    const result = await signIn('sub-unverified');
+    expect(result.get('error')).toBe('oauth_failed');
+    expect(result.get('access_token')).toBeNull();
+    expect(await hearth.context.users.findByEmail('unverified@example.com')).toBeUndefined();
+  });
+
+  it('answers email_conflict when the e-mail belongs to an account linked to another subject', async () => {
+    people.set('sub-linus-1', { email: 'linus@example.com', email_verified: true });
+    expect((await signIn('sub-linus-1')).get('access_token')).toBeTruthy();
+    people.set('sub-linus-2', { email: 'linus@example.com', email_verified: true });
+    const result = await signIn('sub-linus-2');
+    expect(result.get('error')).toBe('email_conflict');
+    expect(result.get('access_token')).toBeNull();
+  });
+
+  it('answers oauth_cancelled when the person cancels at the provider', async () => {
+    const result = await signIn('sub-ada', 'cancel');
+    expect([...result.keys()]).toEqual(['error']);
+    expect(result.get('error')).toBe('oauth_cancelled');
+  });
+
+  it('refuses a forged state, a replayed callback and a callback from another browser', async () => {
+    people.set('sub-replay', { email: 'replay@example.com', email_verified: true });
+    const { authorizationUrl, stateCookie } = await startLogin();
+    const back = await new ProviderBrowser().authorize(authorizationUrl, 'sub-replay');
+
+    const forged = new URL(back);
+    forged.searchParams.set('state', 'forged-state-value');
+    expect((await callback(forged, 'forged-state-value')).get('error')).toBe('oauth_failed');
+
+    expect((await callback(back, undefined)).get('error')).toBe('oauth_failed');
+    // The state was spent by the attempt without the cookie: the real browser can't reuse it either.
+    expect((await callback(back, stateCookie)).get('error')).toBe('oauth_failed');
+    expect(await hearth.context.users.findByEmail('replay@example.com')).toBeUndefined();
+
+    const fresh = await startLogin();
+    const good = await new ProviderBrowser().authorize(fresh.authorizationUrl, 'sub-replay');
+    expect((await callback(good, fresh.stateCookie)).get('access_token')).toBeTruthy();
+    expect((await callback(good, fresh.stateCookie)).get('error')).toBe('oauth_failed');
+  });
+
+  it('answers oauth_exchange_failed when the code is not accepted', async () => {
+    people.set('sub-badcode', { email: 'badcode@example.com', email_verified: true });
+    const { authorizationUrl, stateCookie } = await startLogin();
+    const back = await new ProviderBrowser().authorize(authorizationUrl, 'sub-badcode');
+    back.searchParams.set('code', 'not-a-real-code');
+    expect((await callback(back, stateCookie)).get('error')).toBe('oauth_exchange_failed');
+  });
+
+  it('gives no tokens to an account an administrator locked', async () => {
+    people.set('sub-locked', { email: 'locked@example.com', email_verified: true });
+    const user = await me((await signIn('sub-locked')).get('access_token') as string);
+    await hearth.context.storage.db
+      .updateTable('users')
+      .set({ lockout_enabled: 1, lockout_reason: 'admin_lock' })
+      .where('id', '=', user?.id as string)
+      .execute();
+    const result = await signIn('sub-locked');
+    expect(result.get('error')).toBe('oauth_failed');
+    expect(result.get('access_token')).toBeNull();
+  });
+
+  it('issues a refresh token that can be spent only once', async (context) => {
+    if (!hearth.app.hasRoute({ method: 'POST', url: '/api/auth/refresh' })) {
+      context.skip('POST /api/auth/refresh is not built yet (accounts domain)');
+    }
+    const result = await signIn('sub-ada');
+    const refreshToken = result.get('refresh_token') as string;
+    expect(refreshToken).toBeTruthy();
+    const refresh = () =>
+      hearth.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        payload: { refresh_token: refreshToken },
+      });
+    expect((await refresh()).statusCode).toBe(200);
+    expect((await refresh()).statusCode).toBe(401);
+  });
+
+  it('answers 404 for a provider that is not configured', async () => {
+    for (const path of ['/api/auth/oauth/google/login', '/api/auth/oauth/google/callback?code=x&state=y']) {
+      const response = await hearth.app.inject({ method: 'GET', url: path });
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({ error: 'Unknown identity provider' });
+    }
+  });
+
+  it('offers no provider and 404s every provider when OIDC is not configured', async () => {
+    const plain = await startTestApp(database);
+    try {
+      expect((await plain.app.inject({ method: 'GET', url: '/api/auth/oauth/providers' })).json()).toEqual({
+        providers: [],
+      });
+      const login = await plain.app.inject({ method: 'GET', url: `/api/auth/oauth/${PROVIDER}/login` });
+      expect(login.statusCode).toBe(404);
+    } finally {
+      await plain.close();
+    }
+  });
+});
