@@ -1,0 +1,163 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/app.js';
+import { type TestDatabase, testDatabases } from '../../test/databases.js';
+import { AccountsClient, person } from './testing/accounts-client.js';
+import { MailCatcher } from './testing/mail-catcher.js';
+
+describe.each(testDatabases())('accounts security on $name', ({ create }) => {
+  let database: TestDatabase;
+  let app: TestApp;
+  let mail: MailCatcher;
+  let api: AccountsClient;
+
+  beforeAll(async () => {
+    database = await create();
+    mail = new MailCatcher();
+    app = await startTestApp(database, { AUTH_RATE_LIMIT: '0', SMTP_URL: await mail.start() });
+    api = new AccountsClient(app);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await mail?.stop();
+    await database?.drop();
+  });
+
+  it('answers a 2 MB JSON body with 413 and malformed JSON with 400, and keeps serving', async () => {
+    const big = await app.app.inject({
+      method: 'POST',
+      url: '/api/auth/signup',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ ...person(), first_name: 'x'.repeat(2 * 1024 * 1024) }),
+    });
+    expect(big.statusCode).toBe(413);
+    expect(big.json().error).toBeTruthy();
+    const malformed = await app.app.inject({
+      method: 'POST',
+      url: '/api/auth/login/start',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email": "a@b.co", "password": ',
+    });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toEqual({ error: 'Malformed JSON body' });
+    for (const payload of ['[]', 'null', '"text"', '42']) {
+      const res = await app.app.inject({
+        method: 'POST',
+        url: '/api/auth/login/start',
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
+      expect(res.statusCode).toBe(400);
+    }
+    const wrongTypes = await api.post('/signup', { ...person(), email: ['a@b.co'], password: { $gt: '' } });
+    expect(wrongTypes.statusCode).toBe(400);
+    expect((await api.signup()).id).toBeTruthy();
+  });
+
+  it('never answers with a password hash, another user’s token, or logs a secret', async () => {
+    const alice = await api.signup();
+    const bob = await api.signup();
+    const bodies: string[] = [];
+    const record = <T extends { body: string }>(res: T) => {
+      bodies.push(res.body);
+      return res;
+    };
+    const aliceLogin = record(await api.post('/login/start', alice));
+    const bobLogin = record(await api.post('/login/start', bob));
+    const aliceTokens = aliceLogin.json();
+    const bobTokens = bobLogin.json();
+    record(await api.me(aliceTokens.access_token));
+    record(await api.post('/refresh', { refresh_token: aliceTokens.refresh_token }));
+    record(await api.post('/email/verify/request', {}, aliceTokens.access_token));
+    record(await api.post('/password/reset/request', { email: alice.email }));
+    const resetMail = await mail.next(alice.email, /reset/i);
+    record(
+      await api.post('/password/reset/confirm', { email: alice.email, code: '000000', new_password: 'x' }),
+    );
+
+    const aliceBodies = bodies.filter((body) => !body.includes(bobTokens.access_token));
+    expect(bodies.join('\n')).not.toMatch(/\$argon2|password_hash|passwordHash/);
+    for (const body of aliceBodies) {
+      expect(body).not.toContain(bobTokens.refresh_token);
+    }
+    expect(bodies.filter((body) => body.includes(bobTokens.refresh_token))).toHaveLength(1);
+
+    const logs = app.logs.text;
+    for (const secret of [
+      alice.password,
+      bob.password,
+      aliceTokens.refresh_token,
+      resetMail.code ?? 'none',
+    ]) {
+      expect(logs).not.toContain(secret);
+    }
+  });
+
+  it('keeps /healthz under 50 ms while 50 logins hash at once', async () => {
+    const who = await api.signup();
+    const address = await app.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (app.app.server.address() as AddressInfo).port;
+    expect(address).toContain(String(port));
+    const url = `http://127.0.0.1:${port}`;
+    const logins = Array.from({ length: 50 }, (_, i) =>
+      fetch(`${url}/api/auth/login/start`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: who.email, password: i % 2 ? who.password : `${who.password}!` }),
+      }).then((res) => res.status),
+    );
+    // Once the burst is accepted, the hashing runs on the thread pool; probe while it does.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const timings: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      const started = performance.now();
+      const res = await fetch(`${url}/healthz`);
+      expect(res.status).toBe(200);
+      await res.text();
+      timings.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    const statuses = await Promise.all(logins);
+    expect(statuses.filter((status) => status === 200 || status === 401 || status === 423)).toHaveLength(50);
+    timings.sort((a, b) => a - b);
+    // The median, not the maximum: parallel work on a shared 2-core machine adds scheduler noise.
+    expect(timings[4]).toBeLessThan(50);
+  });
+});
+
+describe.each(testDatabases())('per-IP rate limit of auth calls on $name', ({ create }) => {
+  let database: TestDatabase;
+  let app: TestApp;
+
+  beforeAll(async () => {
+    database = await create();
+    app = await startTestApp(database, { AUTH_RATE_LIMIT: '5', TRUST_PROXY: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await database?.drop();
+  });
+
+  const attempt = (ip: string) =>
+    app.app.inject({
+      method: 'POST',
+      url: '/api/auth/login/start',
+      remoteAddress: '127.0.0.1',
+      headers: { 'x-forwarded-for': ip },
+      payload: { email: `someone-${ip}@example.com`, password: 'wrong password' },
+    });
+
+  it('answers 429 with Retry-After past AUTH_RATE_LIMIT calls a minute from one address', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await attempt('203.0.113.7')).statusCode);
+    expect(statuses.every((status) => status !== 429)).toBe(true);
+    const limited = await attempt('203.0.113.7');
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.json().error).toMatch(/too many requests/i);
+    // Another client (behind the trusted proxy) is not affected.
+    expect((await attempt('198.51.100.9')).statusCode).toBe(401);
+    // Signed-in calls are not counted.
+    expect((await app.app.inject({ method: 'GET', url: '/api/auth/me' })).statusCode).toBe(401);
+  });
+});

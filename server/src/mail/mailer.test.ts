@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LogCapture } from '../../test/app.js';
+import { MailCatcher } from '../accounts/testing/mail-catcher.js';
+import { createLogger } from '../logging/logger.js';
+import { Mailer } from './mailer.js';
+import { codeMail } from './templates.js';
+
+describe('mailer', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-mail-'));
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it('writes an .eml with a text and an HTML part to the outbox and logs no code', async () => {
+    const logs = new LogCapture();
+    const mailer = new Mailer({
+      smtpUrl: undefined,
+      from: 'Hearth <hearth@localhost>',
+      dataDir,
+      log: createLogger('info', logs),
+    });
+    await mailer.send('ada@example.com', codeMail('password_reset', '493817', 'https://home.example'));
+    const outbox = path.join(dataDir, 'outbox');
+    const files = fs.readdirSync(outbox);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/\.eml$/);
+    const eml = fs.readFileSync(path.join(outbox, files[0] ?? ''), 'utf8');
+    expect(eml).toMatch(/^To: ada@example\.com$/m);
+    expect(eml).toMatch(/^Subject: Reset your Hearth password$/m);
+    expect(eml).toContain('text/plain');
+    expect(eml).toContain('text/html');
+    expect(eml.match(/493817/g)?.length).toBeGreaterThanOrEqual(2);
+    expect(logs.text).toContain('mail written to outbox');
+    expect(logs.text).toContain('ada@example.com');
+    expect(logs.text).not.toContain('493817');
+  });
+
+  it('delivers through SMTP_URL in a real SMTP conversation', async () => {
+    const catcher = new MailCatcher();
+    const url = await catcher.start();
+    const mailer = new Mailer({
+      smtpUrl: url,
+      from: 'Hearth <hearth@localhost>',
+      dataDir,
+      log: createLogger('silent'),
+    });
+    try {
+      await mailer.send('bob@example.com', codeMail('login_2fa', '004211', 'http://localhost:8080'));
+      const mail = await catcher.next('bob@example.com', /sign-in code/);
+      expect(mail.code).toBe('004211');
+      expect(mail.raw).toContain('Hearth');
+    } finally {
+      mailer.close();
+      await catcher.stop();
+    }
+  });
+
+  it('escapes HTML in the templates', () => {
+    const mail = codeMail('email_verify', '123456', 'http://x/"><script>');
+    expect(mail.html).not.toContain('<script>');
+    expect(mail.text).toContain('123456');
+  });
+});
