@@ -64,7 +64,7 @@ class ProviderBrowser {
       ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}),
     });
     for (const header of response.headers.getSetCookie()) {
-      const [pair] = header.split(';');
+      const pair = header.split(';')[0] ?? '';
       const index = pair.indexOf('=');
       this.cookies.set(pair.slice(0, index), pair.slice(index + 1));
     }
