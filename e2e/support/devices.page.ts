@@ -1,0 +1,98 @@
+import type { Browser, Locator, Page, WebSocket } from 'playwright-core';
+import { type Account, apiCall, logIn } from './settings.page.js';
+
+export interface DevicesPageOptions {
+  /** Refuse every /ws/devicehub WebSocket (the stream is down, HTTP still works). */
+  blockStream?: boolean;
+  viewport?: { width: number; height: number };
+}
+
+/** The Devices page as a person sees it, opened already signed in. */
+export class DevicesPage {
+  readonly sockets: WebSocket[] = [];
+  readonly errors: string[] = [];
+
+  private constructor(readonly page: Page) {
+    page.on('websocket', (socket) => this.sockets.push(socket));
+    page.on('pageerror', (error) => this.errors.push(error.message));
+  }
+
+  static async open(browser: Browser, base: string, account: Account, options: DevicesPageOptions = {}) {
+    const { refreshToken } = await logIn(base, account.email, account.password);
+    const page = await browser.newPage({ viewport: options.viewport ?? { width: 1280, height: 900 } });
+    const devices = new DevicesPage(page);
+    if (options.blockStream) {
+      await page.routeWebSocket(/\/ws\/devicehub/, (socket) =>
+        socket.close({ code: 1008, reason: 'blocked by test' }),
+      );
+    }
+    await page.goto(base);
+    await page.evaluate((token) => localStorage.setItem('refreshToken', token), refreshToken);
+    await page.goto(`${base}/devices`);
+    return devices;
+  }
+
+  heading = () => this.page.getByRole('heading', { level: 1, name: 'Devices' });
+  text = (text: string | RegExp) => this.page.getByText(text);
+  tile = (name: string): Locator => this.page.locator(`article[aria-label="${name}"]`);
+  tiles = () => this.page.locator('article.device-tile');
+  icon = (name: string) => this.tile(name).locator('[data-icon]');
+  pills = (name: string) => this.tile(name).locator('.pills .pill');
+  power = (name: string) => this.tile(name).getByRole('switch', { name: `Power ${name}` });
+  control = (name: string, label: string) => this.tile(name).getByLabel(label, { exact: true });
+  errorCard = () => this.page.locator('.error-card');
+
+  async pillTexts(name: string) {
+    return this.pills(name).allTextContents();
+  }
+
+  async rename(name: string, to: string) {
+    await this.tile(name)
+      .getByRole('button', { name: `Rename ${name}` })
+      .click();
+    const field = this.page.getByLabel('Device name');
+    await field.fill(to);
+    await field.press('Enter');
+  }
+
+  async close() {
+    await this.page.close().catch(() => {});
+  }
+}
+
+export interface HubDevice {
+  id: string;
+  name: string;
+  state: Record<string, unknown>;
+}
+
+/** What the server holds, read through the REST API. */
+export async function hubDevices(base: string, account: Account): Promise<HubDevice[]> {
+  const { accessToken } = await logIn(base, account.email, account.password);
+  const { status, data } = await apiCall<HubDevice[]>(
+    base,
+    'GET',
+    '/api/devicehub/devices',
+    undefined,
+    accessToken,
+  );
+  if (status !== 200) throw new Error(`GET /api/devicehub/devices answered ${status}`);
+  return data;
+}
+
+/** Polls until the check passes (the simulated devices answer asynchronously). */
+export async function eventually<T>(
+  read: () => Promise<T>,
+  check: (value: T) => boolean,
+  timeoutMs = 10_000,
+) {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!check(value)) {
+    if (Date.now() > deadline)
+      throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    value = await read();
+  }
+  return value;
+}
