@@ -7,6 +7,7 @@ import { seedAdmin } from './admin-seed.js';
 import { CodeMail } from './code-mail.js';
 import { OneTimeCodes } from './codes.js';
 import { CodesRepository } from './codes.repository.js';
+import { startHousekeeping } from './housekeeping.js';
 import { LoginLockout } from './lockout.js';
 import { LockoutRepository } from './lockout.repository.js';
 import { PasswordHasher } from './password-hasher.js';
@@ -32,5 +33,9 @@ export async function registerAccounts(app: FastifyInstance, context: AppContext
 
   await seedAdmin(config.adminEmail, config.adminPassword, users, hasher, log);
   registerAccountsRoutes(app, context, { accounts, signin, limit: authRateLimiter(config.authRateLimit) });
-  app.addHook('onClose', async () => mailer.close());
+  const stopHousekeeping = startHousekeeping(storage.db, log);
+  app.addHook('onClose', async () => {
+    stopHousekeeping();
+    mailer.close();
+  });
 }

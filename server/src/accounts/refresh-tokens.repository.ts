@@ -59,9 +59,4 @@ export class RefreshTokensRepository {
       .where('revoked_at', 'is', null)
       .execute();
   }
-
-  /** Housekeeping: rows whose family can no longer be used. */
-  async deleteExpired(before: string): Promise<void> {
-    await this.db.deleteFrom('refresh_tokens').where('family_expires_at', '<', before).execute();
-  }
 }
