@@ -111,17 +111,18 @@ describe.each(testDatabases())('OpenID Connect sign-in on $name', ({ create }) =
   let database: TestDatabase;
   let hearth: TestApp;
   let idp: Awaited<ReturnType<typeof startProvider>>;
+  const oidcEnv = () => ({
+    PUBLIC_URL,
+    OIDC_ISSUER: idp.issuer,
+    OIDC_CLIENT_ID: 'hearth',
+    OIDC_CLIENT_SECRET: 'hearth-client-secret',
+    OIDC_PROVIDER: PROVIDER,
+  });
 
   beforeAll(async () => {
     idp = await startProvider(people);
     database = await create();
-    hearth = await startTestApp(database, {
-      PUBLIC_URL,
-      OIDC_ISSUER: idp.issuer,
-      OIDC_CLIENT_ID: 'hearth',
-      OIDC_CLIENT_SECRET: 'hearth-client-secret',
-      OIDC_PROVIDER: PROVIDER,
-    });
+    hearth = await startTestApp(database, { ...oidcEnv(), AUTH_RATE_LIMIT: '1000' });
   });
   afterAll(async () => {
     await hearth?.close();
@@ -344,6 +345,21 @@ describe.each(testDatabases())('OpenID Connect sign-in on $name', ({ create }) =
       const response = await hearth.app.inject({ method: 'GET', url: path });
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual({ error: 'Unknown identity provider' });
+    }
+  });
+
+  it('limits sign-in starts per client address like the other unauthenticated auth calls', async () => {
+    const strict = await startTestApp(database, { ...oidcEnv(), AUTH_RATE_LIMIT: '3' });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        statuses.push(
+          (await strict.app.inject({ method: 'GET', url: `/api/auth/oauth/${PROVIDER}/login` })).statusCode,
+        );
+      }
+      expect(statuses).toEqual([302, 302, 302, 429]);
+    } finally {
+      await strict.close();
     }
   });
 

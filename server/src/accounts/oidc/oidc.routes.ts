@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../app.js';
 import { canUseSession } from '../authenticate.js';
+import { authRateLimiter } from '../rate-limit.js';
 import { IdentitiesRepository } from './identities.repository.js';
 import { OidcClient } from './oidc-client.js';
 import { type OidcErrorCode, OidcSignIn, OidcSignInError } from './oidc-sign-in.service.js';
@@ -46,34 +47,41 @@ export async function registerOidcRoutes(app: FastifyInstance, context: AppConte
   const identities = new IdentitiesRepository(context.storage.db);
   const signIn = new OidcSignIn(provider, context.users, identities, context.sessions, context.log);
   const secureCookie = context.config.publicUrl.startsWith('https:');
+  // Unauthenticated, and each login start writes a row: the same per-IP limit as the other auth calls.
+  const limited = { onRequest: authRateLimiter(context.config.authRateLimit) };
 
   const fail = (reply: FastifyReply, code: OidcErrorCode, reason: string) => {
     context.log.warn({ provider, code, reason }, 'identity provider sign-in failed');
     return reply.header('cache-control', 'no-store').redirect(`/?error=${code}`, 302);
   };
 
-  app.get<{ Params: { provider: string } }>('/api/auth/oauth/:provider/login', async (request, reply) => {
-    if (request.params.provider !== provider) return unknownProvider(reply);
-    let authorization: Awaited<ReturnType<OidcClient['authorizationUrl']>>;
-    try {
-      authorization = await oidc.authorizationUrl();
-    } catch (error) {
-      return fail(reply, 'oauth_failed', `provider discovery failed: ${(error as Error).message}`);
-    }
-    await identities.savePending({ provider, ...authorization.request }, LOGIN_TTL_SECONDS);
-    reply.setCookie(STATE_COOKIE, authorization.request.state, {
-      path: COOKIE_PATH,
-      httpOnly: true,
-      // Lax: the provider sends the browser back with a top-level GET from its own site.
-      sameSite: 'lax',
-      secure: secureCookie,
-      maxAge: LOGIN_TTL_SECONDS,
-    });
-    return reply.header('cache-control', 'no-store').redirect(authorization.url.href, 302);
-  });
+  app.get<{ Params: { provider: string } }>(
+    '/api/auth/oauth/:provider/login',
+    limited,
+    async (request, reply) => {
+      if (request.params.provider !== provider) return unknownProvider(reply);
+      let authorization: Awaited<ReturnType<OidcClient['authorizationUrl']>>;
+      try {
+        authorization = await oidc.authorizationUrl();
+      } catch (error) {
+        return fail(reply, 'oauth_failed', `provider discovery failed: ${(error as Error).message}`);
+      }
+      await identities.savePending({ provider, ...authorization.request }, LOGIN_TTL_SECONDS);
+      reply.setCookie(STATE_COOKIE, authorization.request.state, {
+        path: COOKIE_PATH,
+        httpOnly: true,
+        // Lax: the provider sends the browser back with a top-level GET from its own site.
+        sameSite: 'lax',
+        secure: secureCookie,
+        maxAge: LOGIN_TTL_SECONDS,
+      });
+      return reply.header('cache-control', 'no-store').redirect(authorization.url.href, 302);
+    },
+  );
 
   app.get<{ Params: { provider: string }; Querystring: Record<string, string | undefined> }>(
     '/api/auth/oauth/:provider/callback',
+    limited,
     async (request, reply) => {
       if (request.params.provider !== provider) return unknownProvider(reply);
       const query = new URLSearchParams(
