@@ -130,9 +130,6 @@ export const TEMPLATES: DeviceTemplate[] = [
     ],
     { state: 'ON', power: 4.2, energy: 12.37, voltage: 230.4, current: 0.02 },
   ),
-  router('TV socket', 'IKEA', 'E1603/E1702/E1708', 'Control outlet', [specific('switch', [onOff()])], {
-    state: 'OFF',
-  }),
   router(
     'Stairs wall switch',
     'TuYa',
@@ -190,11 +187,11 @@ export const TEMPLATES: DeviceTemplate[] = [
   ),
   sensor(
     'Bathroom humidity',
-    'SONOFF',
-    'SNZB-02',
-    'Temperature and humidity sensor',
-    [temperature(), humidity(), battery()],
-    { temperature: 23.1, humidity: 61.4, battery: 95 },
+    'TuYa',
+    'TS0201_H',
+    'Humidity sensor for the bathroom',
+    [humidity(), battery()],
+    { humidity: 61.4, battery: 95 },
   ),
   sensor(
     'Hallway motion',
@@ -203,14 +200,6 @@ export const TEMPLATES: DeviceTemplate[] = [
     'Hue motion sensor',
     [binary('occupancy'), numeric('illuminance_lux', 'lx'), temperature(), battery()],
     { occupancy: false, illuminance_lux: 120, temperature: 19.6, battery: 64 },
-  ),
-  sensor(
-    'Garage motion',
-    'Aqara',
-    'RTCGQ11LM',
-    'Human body movement and illuminance sensor',
-    [binary('occupancy'), numeric('illuminance', 'lx'), battery()],
-    { occupancy: true, illuminance: 30, battery: 71 },
   ),
   sensor(
     'Office presence',
