@@ -300,6 +300,7 @@ describe.each(testDatabases())('user administration on $name', ({ create }) => {
         lockoutReason: 'admin_lock',
       });
       expect((await call(resident, 'GET', '/api/auth/users')).status).toBe(401);
+      expect((await call(resident, 'GET', '/api/auth/me')).status).toBe(401);
 
       const unlocked = await call(admin, 'POST', `/api/auth/users/${resident.id}/lockout`, { locked: false });
       expect(unlocked.status).toBe(200);
@@ -312,21 +313,26 @@ describe.each(testDatabases())('user administration on $name', ({ create }) => {
       expect((await call(resident, 'GET', '/api/auth/users')).status).toBe(200);
     });
 
-    it('revokes the locked user’s refresh tokens', async () => {
+    it('revokes the locked user’s refresh tokens, and they stay revoked after unlock', async () => {
       const admin = await makeUser('admin');
       const target = await makeUser('user');
-      const revoked: string[] = [];
-      const original = hearth.context.sessions.revokeAllForUser.bind(hearth.context.sessions);
-      hearth.context.sessions.revokeAllForUser = async (userId) => {
-        revoked.push(userId);
-        await original(userId);
-      };
-      try {
-        await call(admin, 'POST', `/api/auth/users/${target.id}/lockout`, { lock: true });
-      } finally {
-        hearth.context.sessions.revokeAllForUser = original;
-      }
-      expect(revoked).toEqual([target.id]);
+      const { refresh_token } = await hearth.context.sessions.issue(target);
+      const spare = await hearth.context.sessions.issue(target);
+      const refresh = (token: string) =>
+        hearth.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: token } });
+      const rotated = await refresh(refresh_token);
+      expect(rotated.statusCode).toBe(200);
+
+      await call(admin, 'POST', `/api/auth/users/${target.id}/lockout`, { lock: true });
+      expect((await refresh(rotated.json().refresh_token)).statusCode).toBe(401);
+      await call(admin, 'POST', `/api/auth/users/${target.id}/lockout`, { lock: false });
+      expect((await refresh(spare.refresh_token)).statusCode).toBe(401);
+      const me = await hearth.app.inject({
+        method: 'GET',
+        url: '/api/auth/me',
+        headers: { authorization: `Bearer ${await tokenOf(target)}` },
+      });
+      expect(me.statusCode).toBe(200);
     });
 
     it.each([
