@@ -23,6 +23,7 @@ export async function registerAccounts(app: FastifyInstance, context: AppContext
       ? context.sessions
       : new RefreshSessions(storage.db, context.accessTokens);
   const hasher = new PasswordHasher();
+  void hasher.warmUp();
   const mailer = new Mailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log });
   const codes = new OneTimeCodes(new CodesRepository(storage.db), context.accessTokens);
   const codeMail = new CodeMail(codes, mailer, config.publicUrl, log);

@@ -11,11 +11,12 @@ export const ARGON2_OPTIONS: Options = {
 };
 
 /**
- * @node-rs/argon2 hashes on libuv's thread pool, so the event loop stays free. At most one hash
- * per core (and never more than the pool's 4 threads, which file I/O also needs) runs at a time;
- * the rest wait in line instead of thrashing memory and CPU.
+ * @node-rs/argon2 hashes on libuv's thread pool (4 threads unless UV_THREADPOOL_SIZE says
+ * otherwise), so the event loop stays free. At most one hash per core runs at a time, and never
+ * more than 3, so one pool thread stays free for what else uses it (WebCrypto behind the JWT
+ * checks of every signed-in call, file I/O); the rest wait in line instead of thrashing.
  */
-export const defaultHashConcurrency = () => Math.max(1, Math.min(os.availableParallelism(), 4));
+export const defaultHashConcurrency = () => Math.max(1, Math.min(os.availableParallelism(), 3));
 
 export class PasswordHasher {
   private running = 0;
@@ -33,10 +34,15 @@ export class PasswordHasher {
     return this.limited(() => verify(passwordHash, password).catch(() => false));
   }
 
+  /** Prepares the dummy hash ahead of the first unknown e-mail. */
+  warmUp(): Promise<string> {
+    this.dummy ??= this.hash(randomBytes(16).toString('base64url'));
+    return this.dummy;
+  }
+
   /** Spends the time of a real verification for an unknown account, so timing reveals nothing. */
   async verifyDummy(password: string): Promise<false> {
-    this.dummy ??= this.hash(randomBytes(16).toString('base64url'));
-    await this.verify(await this.dummy, password);
+    await this.verify(await this.warmUp(), password);
     return false;
   }
 
