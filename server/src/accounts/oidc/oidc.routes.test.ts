@@ -348,6 +348,34 @@ describe.each(testDatabases())('OpenID Connect sign-in on $name', ({ create }) =
     }
   });
 
+  it('answers token_failed when no session can be issued', async () => {
+    people.set('sub-notoken', { email: 'notoken@example.com', email_verified: true });
+    const issue = hearth.context.sessions.issue;
+    hearth.context.sessions.issue = async () => {
+      throw new Error('database unavailable');
+    };
+    try {
+      const result = await signIn('sub-notoken');
+      expect(result.get('error')).toBe('token_failed');
+      expect(result.get('access_token')).toBeNull();
+    } finally {
+      hearth.context.sessions.issue = issue;
+    }
+  });
+
+  it('answers oauth_failed when the provider cannot be reached, and keeps serving', async () => {
+    const down = await startTestApp(database, { ...oidcEnv(), OIDC_ISSUER: 'http://127.0.0.1:9' });
+    try {
+      const login = await down.app.inject({ method: 'GET', url: `/api/auth/oauth/${PROVIDER}/login` });
+      expect(login.statusCode).toBe(302);
+      expect(login.headers.location).toBe('/?error=oauth_failed');
+      const providers = await down.app.inject({ method: 'GET', url: '/api/auth/oauth/providers' });
+      expect(providers.statusCode).toBe(200);
+    } finally {
+      await down.close();
+    }
+  });
+
   it('limits sign-in starts per client address like the other unauthenticated auth calls', async () => {
     const strict = await startTestApp(database, { ...oidcEnv(), AUTH_RATE_LIMIT: '3' });
     try {
