@@ -71,10 +71,27 @@ export async function openSignedIn(browser: Browser, base: string, account: Acco
   return { page, errors };
 }
 
+let axeScript: string | undefined;
+const axeSource = () => {
+  axeScript ??= fs.readFileSync(
+    path.resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'),
+    'utf8',
+  );
+  return axeScript;
+};
+
 /** axe-core in the page; returns the serious and critical findings inside `selector`. */
 export async function axeFindings(page: Page, selector?: string) {
-  const axePath = path.resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js');
-  await page.addScriptTag({ path: axePath });
+  // Colours are judged once the opening fade has finished.
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Number.POSITIVE_INFINITY,
+      ),
+  );
+  // Evaluated through the DevTools protocol: the app's Content-Security-Policy forbids inline scripts.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource());
   return page.evaluate(async (include) => {
     const axe = (window as unknown as { axe: { run: (ctx: unknown) => Promise<{ violations: unknown[] }> } })
       .axe;

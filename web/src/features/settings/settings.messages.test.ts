@@ -3,8 +3,13 @@ import { failureMessage } from './settings.messages.js';
 
 describe('failure messages (SPEC 8.9)', () => {
   it.each([
-    // the e-mail verification request never carries ❌ and always shows its fallback
-    ['verifyRequest', 500, { error: 'mail down' }, 'Failed to request email verification'],
+    // the e-mail verification request never carries ❌
+    [
+      'verifyRequest',
+      429,
+      { error: 'Please wait 12s before requesting another code' },
+      'Please wait 12s before requesting another code',
+    ],
     ['verifyRequest', 0, {}, 'Failed to request email verification'],
     // ❌ failures show the server's error when there is one…
     ['verifyConfirm', 400, { error: 'Invalid or expired code' }, '❌ Invalid or expired code'],

@@ -56,15 +56,15 @@ export function serverError(result: Pick<ApiResult, 'data'>): string | undefined
 }
 
 /**
- * SPEC 8.9: failures whose fallback carries ❌ show the server's error (with ❌) when present,
- * otherwise the fallback; the e-mail verification request always shows its plain fallback.
- * SPEC 5: a 400 whose error mentions "password" is shown as is.
+ * SPEC 8.9: a failure shows the server's error when there is one, otherwise the action's
+ * fallback; the ❌ prefix goes only on the actions whose fallback carries it (the e-mail
+ * verification request has none). SPEC 5: a 400 whose error mentions "password" is shown as is.
  */
 export function failureMessage(action: SettingsAction, result: Pick<ApiResult, 'data' | 'status'>): string {
   const fallback: string = SETTINGS_MESSAGES[action].failure;
-  if (!fallback.startsWith('❌')) return fallback;
   const error = serverError(result);
   if (!error) return fallback;
+  if (!fallback.startsWith('❌')) return error;
   if (result.status === 400 && /password/i.test(error)) return error;
   return `❌ ${error}`;
 }
