@@ -84,7 +84,9 @@ export function useLoginFlow() {
     const answer = await authApi.requestTwoFactorCode(pending.userId);
     resend.current.inFlight = false;
     if (!answer.success) {
-      resend.current.cooldownUntil = 0;
+      // The server keeps its own 30 s between codes (counted from the one login sent): follow it.
+      const wait = answer.status === 429 ? /(\d+)s\b/.exec(answer.error ?? '') : null;
+      resend.current.cooldownUntil = wait ? Date.now() + Number(wait[1]) * 1000 : 0;
       return { message: answer.error || 'Failed to send new code', ok: false };
     }
     return { message: 'New code sent to your email', ok: true };

@@ -1,0 +1,292 @@
+import { SignJWT } from 'jose';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccountsApi, AuthModal, newPerson, type Person, Shell } from './support/auth.page.js';
+import { launchBrowser } from './support/browser.js';
+import { type MailCatcher, SUBJECTS, startMailCatcher } from './support/mail.js';
+import { type RunningServer, startServer } from './support/server.js';
+
+const AUTH_SECRET = 'e2e-secret-that-is-at-least-32-characters-long';
+
+describe('signing in and out in Chromium', () => {
+  let server: RunningServer;
+  let mail: MailCatcher;
+  let browser: Browser;
+  let accounts: AccountsApi;
+  let admin: Person;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    mail = await startMailCatcher();
+    server = await startServer({ SMTP_URL: mail.url, AUTH_SECRET });
+    browser = await launchBrowser();
+    accounts = new AccountsApi(server.url, mail);
+  });
+  afterAll(async () => {
+    await Promise.all(contexts.map((context) => context.close()));
+    await browser?.close();
+    await server?.stop();
+    await mail?.stop();
+  });
+
+  async function freshPage(width = 1280): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    contexts.push(context);
+    return context.newPage();
+  }
+
+  async function signedInPage(person: Person, width = 1280) {
+    const page = await freshPage(width);
+    await page.goto(server.url);
+    const modal = new AuthModal(page);
+    await modal.open();
+    await modal.logIn(person.email, person.password);
+    await new Shell(page).waitForToast('Logged in successfully');
+    return page;
+  }
+
+  it('signs up the first user, who becomes admin, then logs in', async () => {
+    admin = newPerson('Ada');
+    const page = await freshPage();
+    await page.goto(server.url);
+    const modal = new AuthModal(page);
+    const shell = new Shell(page);
+    await modal.open();
+    await modal.signUp(admin);
+    await shell.waitForToast('Account created successfully!');
+    // Back on Log In, the e-mail already filled in.
+    expect(await modal.field('Email').inputValue()).toBe(admin.email);
+    await modal.field('Password').fill(admin.password);
+    await modal.button('Log In').click();
+    await shell.waitForToast('Logged in successfully');
+    await modal.dialog.waitFor({ state: 'detached' });
+    expect(await shell.heading().textContent()).toBe('Welcome back, Ada!👋');
+    // An admin sees the management entries.
+    expect(await shell.sidebarLinks().allTextContents()).toEqual([
+      'Home',
+      'Devices',
+      'Map',
+      'Users',
+      'Spotify',
+    ]);
+    const me = await accounts.call<{ role: string }>(
+      'GET',
+      '/api/auth/me',
+      undefined,
+      (await accounts.logIn(admin)).access_token,
+    );
+    expect(me.data.role).toBe('admin');
+  });
+
+  it('shows "Invalid email or password" for a wrong password', async () => {
+    const page = await freshPage();
+    await page.goto(server.url);
+    const modal = new AuthModal(page);
+    await modal.open();
+    await modal.logIn(admin.email, 'not-the-password');
+    await modal.dialog.getByText('Invalid email or password').waitFor();
+    expect(await modal.button('Log In').isEnabled()).toBe(true);
+  });
+
+  it('counts down a lockout each second after repeated failures', async () => {
+    const page = await freshPage();
+    await page.goto(server.url);
+    const modal = new AuthModal(page);
+    await modal.open();
+    const email = newPerson('Locky').email;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await modal.logIn(email, 'wrong-password-1');
+      await modal.button('Log In').waitFor();
+      await page.waitForFunction(
+        () => !document.querySelector('button[type=submit]')?.hasAttribute('disabled'),
+      );
+    }
+    await modal.dialog.getByText('Account locked', { exact: true }).waitFor();
+    const countdown = modal.dialog.getByText(/^You can try again in \d+s$/);
+    await countdown.waitFor();
+    const first = Number(/(\d+)s/.exec((await countdown.textContent()) ?? '')?.[1]);
+    expect(first).toBeGreaterThan(800);
+    expect(first).toBeLessThanOrEqual(901);
+    await page.waitForTimeout(2100);
+    const later = Number(/(\d+)s/.exec((await countdown.textContent()) ?? '')?.[1]);
+    expect(first - later).toBeGreaterThanOrEqual(2);
+    expect(first - later).toBeLessThanOrEqual(3);
+  });
+
+  it('logs in with the 2FA code from the mail, and holds "Request New Code" for 30 s', async () => {
+    const person = newPerson('Tess');
+    await accounts.signUp(person);
+    await accounts.enableTwoFactor(person);
+    const page = await freshPage();
+    await page.goto(server.url);
+    const modal = new AuthModal(page);
+    const shell = new Shell(page);
+    await modal.open();
+    const mark = mail.count();
+    await modal.logIn(person.email, person.password);
+    await modal.dialog.getByRole('heading', { name: 'Enter 2FA Code' }).waitFor();
+    await modal.dialog.getByText('Check your email for the verification code').waitFor();
+    const firstCode = await mail.nextCode(person.email, mark, SUBJECTS.signIn);
+
+    // Right after the login mail, the server's 30 s between codes still runs.
+    const loginCodeAt = Date.now();
+    await modal.button('Request New Code').click();
+    await modal.dialog.getByText(/^Please wait \d+s before requesting another code$/).waitFor();
+    await page.waitForTimeout(Math.max(0, loginCodeAt + 31_000 - Date.now()));
+
+    const resendMark = mail.count();
+    await modal.button('Request New Code').click();
+    await modal.dialog.getByText('New code sent to your email').waitFor();
+    const newCode = await mail.nextCode(person.email, resendMark, SUBJECTS.signIn);
+    // A second request within 30 s is held by the page itself: no call goes out.
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    await modal.button('Request New Code').click();
+    await modal.dialog.getByText(/^Please wait (30|29)s before requesting another code$/).waitFor();
+    expect(requests.filter((url) => url.includes('/2fa/email/request'))).toEqual([]);
+
+    // The newer code is the one that counts.
+    expect(newCode).toMatch(/^\d{6}$/);
+    expect(firstCode).toMatch(/^\d{6}$/);
+    await modal.field('2FA Code').fill(newCode);
+    await modal.button('Verify').click();
+    await shell.waitForToast('Logged in successfully');
+    expect(await shell.heading().textContent()).toBe('Welcome back, Tess!👋');
+  }, 90_000);
+
+  it('cancels a pending 2FA login', async () => {
+    const person = newPerson('Cara');
+    await accounts.signUp(person);
+    await accounts.enableTwoFactor(person);
+    const page = await freshPage();
+    await page.goto(server.url);
+    const modal = new AuthModal(page);
+    await modal.open();
+    await modal.logIn(person.email, person.password);
+    await modal.button('Cancel Login').click();
+    await new Shell(page).waitForToast('Login cancelled');
+    await modal.dialog.getByRole('heading', { name: 'Welcome Back' }).waitFor();
+  });
+
+  it('resets a forgotten password with the mailed code', async () => {
+    const person = newPerson('Fern');
+    await accounts.signUp(person);
+    const page = await freshPage();
+    await page.goto(server.url);
+    const modal = new AuthModal(page);
+    const shell = new Shell(page);
+    await modal.open();
+    await modal.dialog.getByRole('button', { name: 'Forgot password?' }).click();
+    const forgot = page.getByRole('dialog', { name: 'Forgot Password' });
+    await forgot.getByRole('button', { name: 'Send Code' }).click();
+    await forgot.getByText('Email is required').waitFor();
+    await forgot.getByLabel('Email').fill(person.email);
+    const mark = mail.count();
+    await forgot.getByRole('button', { name: 'Send Code' }).click();
+    const reset = page.getByRole('dialog', { name: 'Reset Password' });
+    await reset.waitFor();
+    const code = await mail.nextCode(person.email, mark, SUBJECTS.passwordReset);
+    await reset.getByLabel('Verification Code').fill(code);
+    await reset.getByLabel('New Password').fill('A-new-password-42');
+    await reset.getByLabel('Confirm Password').fill('A-new-password-43');
+    await reset.getByRole('button', { name: 'Reset Password' }).click();
+    await reset.getByText('Passwords do not match').waitFor();
+    await reset.getByLabel('Confirm Password').fill('A-new-password-42');
+    await reset.getByRole('button', { name: 'Reset Password' }).click();
+    await shell.waitForToast('Password reset successful! Please log in with your new password.');
+    await reset.waitFor({ state: 'detached' });
+    await modal.logIn(person.email, 'A-new-password-42');
+    await shell.waitForToast('Logged in successfully');
+  });
+
+  it('keeps the session across a reload, and logs out', async () => {
+    const page = await signedInPage(admin);
+    const shell = new Shell(page);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Welcome back, Ada!👋' }).waitFor();
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'auth_token');
+    expect(cookie).toMatchObject({ path: '/', sameSite: 'Strict' });
+    expect(cookie?.expires ?? 0).toBeGreaterThan(Date.now() / 1000 + 800);
+
+    await shell.logout();
+    await shell.waitForToast('Logged out successfully');
+    expect(await shell.heading().textContent()).toBe('Welcome back!');
+    expect(await page.evaluate(() => localStorage.getItem('refreshToken'))).toBeNull();
+    expect((await page.context().cookies()).find((c) => c.name === 'auth_token')).toBeUndefined();
+    await page.reload();
+    await page.getByRole('button', { name: 'Log in', exact: true }).waitFor();
+    expect(await shell.heading().textContent()).toBe('Welcome back!');
+  });
+
+  it('answers an expired access token with exactly one silent refresh', async () => {
+    const page = await signedInPage(admin);
+    const refreshes: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/auth/refresh')) refreshes.push(request.url());
+    });
+    // A genuinely expired token, signed with the server's secret, presented on the first /me.
+    const me = await accounts.call<{ id: string }>(
+      'GET',
+      '/api/auth/me',
+      undefined,
+      (await accounts.logIn(admin)).access_token,
+    );
+    const expired = await new SignJWT({ role: 'admin' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(me.data.id)
+      .setIssuer('hearth')
+      .setAudience('hearth')
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 3600)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 1800)
+      .sign(new TextEncoder().encode(AUTH_SECRET));
+    let presented = false;
+    const meStatuses: number[] = [];
+    page.on('response', (response) => {
+      if (response.url().endsWith('/api/auth/me')) meStatuses.push(response.status());
+    });
+    await page.route('**/api/auth/me', async (route) => {
+      if (presented) return route.continue();
+      presented = true;
+      await route.continue({ headers: { ...route.request().headers(), authorization: `Bearer ${expired}` } });
+    });
+    await page.reload();
+    await page.getByRole('heading', { name: 'Welcome back, Ada!👋' }).waitFor();
+    // One refresh on load (SPEC 4.2), then exactly one for the 401.
+    expect(meStatuses).toEqual([401, 200]);
+    expect(refreshes).toHaveLength(2);
+  });
+
+  it('shows the sidebar permanently at 1600 px and as an overlay at 800 px', async () => {
+    const wide = await signedInPage(admin, 1600);
+    const nav = wide.getByRole('navigation', { name: 'Main menu' });
+    expect(await nav.isVisible()).toBe(true);
+    expect(await wide.getByRole('button', { name: 'Open menu' }).isVisible()).toBe(false);
+    await nav.getByRole('link', { name: 'Map' }).click();
+    await wide.waitForURL(`${server.url}/map`);
+    expect(await nav.getByRole('link', { name: 'Map' }).getAttribute('aria-current')).toBe('page');
+    expect(await nav.getByRole('link', { name: 'Home' }).getAttribute('aria-current')).toBeNull();
+    expect(await nav.isVisible()).toBe(true);
+
+    const narrow = await signedInPage(admin, 800);
+    const menu = narrow.getByRole('navigation', { name: 'Main menu' });
+    const button = narrow.getByRole('button', { name: 'Open menu' });
+    expect(await menu.isVisible()).toBe(false);
+    expect(await button.textContent()).toBe('☰');
+    await button.click();
+    await menu.waitFor({ state: 'visible' });
+    await narrow.mouse.click(780, 450);
+    await menu.waitFor({ state: 'hidden' });
+    await button.click();
+    await menu.getByRole('link', { name: 'Spotify' }).click();
+    await narrow.waitForURL(`${server.url}/spotify`);
+    await menu.waitFor({ state: 'hidden' });
+    expect(await narrow.getByText('Spotify integration placeholder').isVisible()).toBe(true);
+  });
+
+  it('hides Devices and Users from a plain user', async () => {
+    const person = newPerson('Uma');
+    await accounts.signUp(person);
+    const page = await signedInPage(person, 1600);
+    expect(await new Shell(page).sidebarLinks().allTextContents()).toEqual(['Home', 'Map', 'Spotify']);
+  });
+});

@@ -1,0 +1,41 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+
+const require = createRequire(import.meta.url);
+const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
+
+/**
+ * Runs axe-core in the page (evaluated, so the app's CSP does not block it) and returns the
+ * serious and critical violations.
+ */
+export async function seriousA11yViolations(page: Page, selector?: string): Promise<AxeViolation[]> {
+  await page.evaluate(axeSource);
+  return page.evaluate(async (context) => {
+    // biome-ignore lint/suspicious/noExplicitAny: axe is a global the evaluated source defines
+    const axe = (window as any).axe;
+    const result = await axe.run(context ?? document, { resultTypes: ['violations'] });
+    return (
+      result.violations as {
+        id: string;
+        impact: string | null;
+        help: string;
+        nodes: { target: string[] }[];
+      }[]
+    )
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.map((n) => n.target.join(' ')),
+      }));
+  }, selector);
+}
