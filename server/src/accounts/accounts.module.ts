@@ -38,5 +38,6 @@ export async function registerAccounts(app: FastifyInstance, context: AppContext
   app.addHook('onClose', async () => {
     stopHousekeeping();
     mailer.close();
+    await hasher.close();
   });
 }

@@ -1,0 +1,106 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { Options } from '@node-rs/argon2';
+
+/**
+ * The code each worker runs (CommonJS, evaluated, so the bundled server needs no extra file).
+ * The worker lowers its own thread's priority: when cores are short, the event loop (and the
+ * libuv pool behind WebCrypto and file I/O) go first, and hashing takes what is left.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const argon2 = require(workerData.argon2Path);
+try {
+  const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+  require('node:os').setPriority(tid, workerData.nice);
+} catch {}
+parentPort.on('message', (job) => {
+  let result;
+  try {
+    result = job.op === 'hash' ? argon2.hashSync(job.password, job.options) : argon2.verifySync(job.hash, job.password);
+  } catch (error) {
+    result = job.op === 'hash' ? { error: String((error && error.message) || error) } : false;
+  }
+  parentPort.postMessage(result);
+});
+`;
+
+type Job =
+  | { op: 'hash'; password: string; options: Options }
+  | { op: 'verify'; hash: string; password: string };
+
+interface Pending {
+  job: Job;
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+/** A fixed set of worker threads computing argon2id, one job each at a time, the rest queued. */
+export class Argon2Workers {
+  private readonly idle: Worker[] = [];
+  private readonly busy = new Map<Worker, Pending>();
+  private readonly queue: Pending[] = [];
+  private closed = false;
+
+  constructor(size: number, nice = 10) {
+    const argon2Path = createRequire(import.meta.url).resolve('@node-rs/argon2');
+    for (let i = 0; i < size; i++) {
+      const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { argon2Path, nice } });
+      worker.unref();
+      worker.on('message', (result: unknown) => this.done(worker, result));
+      worker.on('error', (error) => this.failed(worker, error));
+      this.idle.push(worker);
+    }
+  }
+
+  hash(password: string, options: Options): Promise<string> {
+    return this.run({ op: 'hash', password, options }).then((result) => {
+      if (typeof result === 'string') return result;
+      throw new Error(`argon2 hash failed: ${(result as { error?: string }).error}`);
+    });
+  }
+
+  verify(hash: string, password: string): Promise<boolean> {
+    return this.run({ op: 'verify', hash, password }).then((result) => result === true);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const pending of this.queue.splice(0)) pending.reject(new Error('argon2 workers closed'));
+    await Promise.all([...this.idle, ...this.busy.keys()].map((worker) => worker.terminate()));
+  }
+
+  private run(job: Job): Promise<unknown> {
+    if (this.closed) return Promise.reject(new Error('argon2 workers closed'));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ job, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  private dispatch() {
+    while (this.idle.length > 0 && this.queue.length > 0) {
+      const worker = this.idle.pop() as Worker;
+      const pending = this.queue.shift() as Pending;
+      this.busy.set(worker, pending);
+      worker.postMessage(pending.job);
+    }
+  }
+
+  private done(worker: Worker, result: unknown) {
+    const pending = this.busy.get(worker);
+    this.busy.delete(worker);
+    this.idle.push(worker);
+    pending?.resolve(result);
+    this.dispatch();
+  }
+
+  private failed(worker: Worker, error: Error) {
+    this.busy.get(worker)?.reject(error);
+    this.busy.delete(worker);
+    if (!this.closed) {
+      // A worker that died is not replaced silently: fail what is queued rather than hang.
+      for (const pending of this.queue.splice(0)) pending.reject(error);
+    }
+  }
+}
