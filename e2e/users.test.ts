@@ -125,6 +125,6 @@ describe('Users page in Chromium', () => {
     await users.waitForRows();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
-    await screenshotBothThemes(page, 'users-phone');
+    await screenshotBothThemes(page, 'users-phone', false);
   });
 });

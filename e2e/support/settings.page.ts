@@ -107,12 +107,12 @@ export async function axeFindings(page: Page, selector?: string) {
 }
 
 /** Light and dark screenshots of what is on screen now. */
-export async function screenshotBothThemes(page: Page, name: string) {
+export async function screenshotBothThemes(page: Page, name: string, fullPage = true) {
   fs.mkdirSync(artifactsDir, { recursive: true });
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     await page.waitForTimeout(100);
-    await page.screenshot({ path: path.join(artifactsDir, `${name}-${colorScheme}.png`), fullPage: true });
+    await page.screenshot({ path: path.join(artifactsDir, `${name}-${colorScheme}.png`), fullPage });
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }
