@@ -1,5 +1,5 @@
 import type { Device } from '@hearth/contracts';
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { DeviceDescription } from './adapters/adapter.js';
 import type { DevicesTable } from './devicehub.tables.js';
@@ -65,21 +65,29 @@ export class DevicesRepository {
 
   async all(): Promise<Device[]> {
     const rows = await this.db.selectFrom('devicehub_devices').selectAll().execute();
-    return rows.map(toDevice);
+    // Devices of one model share one copy of their capabilities and inputs.
+    const shared = new Map<string, Pick<Device, 'capabilities' | 'inputs'>>();
+    return rows.map((row) => {
+      const device = toDevice(row);
+      const key = JSON.stringify([device.capabilities, device.inputs]);
+      const model = shared.get(key) ?? { capabilities: device.capabilities, inputs: device.inputs };
+      shared.set(key, model);
+      return { ...device, ...model };
+    });
   }
 
   /**
-   * Inserts new devices and updates the metadata of known ones, in one transaction. The id of a
-   * known external_id never changes (several Hearth instances agree on it through the database).
+   * Inserts new devices and updates the metadata of known ones, many rows per statement and
+   * yielding between chunks (a first list of thousands must not stall the event loop). The id of
+   * a known external_id never changes: several instances agree on it through the database.
    */
-  async upsertMany(devices: DeviceDescription[], now: string): Promise<Device[]> {
-    if (devices.length === 0) return [];
-    return this.db.transaction().execute(async (trx) => {
-      const saved: Device[] = [];
-      for (const d of devices) {
-        const row = await trx
-          .insertInto('devicehub_devices')
-          .values({
+  async upsertMany(devices: DeviceDescription[], now: string, chunkSize = 100): Promise<Device[]> {
+    const saved: Device[] = [];
+    for (let start = 0; start < devices.length; start += chunkSize) {
+      const rows = await this.db
+        .insertInto('devicehub_devices')
+        .values(
+          devices.slice(start, start + chunkSize).map((d) => ({
             id: crypto.randomUUID(),
             external_id: d.external_id,
             protocol: d.protocol,
@@ -89,21 +97,22 @@ export class DevicesRepository {
             last_seen: null,
             created_at: now,
             updated_at: now,
-          })
-          .onConflict((oc) =>
-            oc.column('external_id').doUpdateSet({
-              protocol: d.protocol,
-              name: d.name,
-              metadata: metadataOf(d),
-              updated_at: now,
-            }),
-          )
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        saved.push(toDevice(row));
-      }
-      return saved;
-    });
+          })),
+        )
+        .onConflict((oc) =>
+          oc.column('external_id').doUpdateSet((eb) => ({
+            protocol: eb.ref('excluded.protocol'),
+            name: eb.ref('excluded.name'),
+            metadata: eb.ref('excluded.metadata'),
+            updated_at: eb.ref('excluded.updated_at'),
+          })),
+        )
+        .returningAll()
+        .execute();
+      saved.push(...rows.map(toDevice));
+      if (start + chunkSize < devices.length) await new Promise((resolve) => setImmediate(resolve));
+    }
+    return saved;
   }
 
   async rename(id: string, name: string, now: string) {
@@ -118,17 +127,31 @@ export class DevicesRepository {
     await this.db.deleteFrom('devicehub_devices').where('id', '=', id).execute();
   }
 
-  /** Writes many devices' last state in one transaction (the state writer's periodic flush). */
-  async saveStates(entries: StateEntry[]) {
-    if (entries.length === 0) return;
-    await this.db.transaction().execute(async (trx) => {
-      for (const entry of entries) {
-        await trx
-          .updateTable('devicehub_devices')
-          .set({ state: JSON.stringify(entry.state), last_seen: entry.lastSeen })
-          .where('id', '=', entry.id)
-          .execute();
-      }
-    });
+  /**
+   * Writes many devices' last state (the state writer's periodic flush): one UPDATE per chunk of
+   * devices, yielding to the event loop between chunks so that live traffic is not held up.
+   */
+  async saveStates(entries: StateEntry[], chunkSize = 25) {
+    for (let start = 0; start < entries.length; start += chunkSize) {
+      const chunk = entries.slice(start, start + chunkSize);
+      const cases = (value: (entry: StateEntry) => string | null) =>
+        sql.join(
+          chunk.map((entry) => sql`when ${entry.id} then ${value(entry)}`),
+          sql` `,
+        );
+      await this.db
+        .updateTable('devicehub_devices')
+        .set({
+          state: sql<string>`case id ${cases((e) => JSON.stringify(e.state))} else state end`,
+          last_seen: sql<string | null>`case id ${cases((e) => e.lastSeen)} else last_seen end`,
+        })
+        .where(
+          'id',
+          'in',
+          chunk.map((entry) => entry.id),
+        )
+        .execute();
+      if (start + chunkSize < entries.length) await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 }

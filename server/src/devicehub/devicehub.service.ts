@@ -175,12 +175,18 @@ export class DeviceHubService implements AdapterEvents {
       return !known || metadataDiffers(known, d);
     });
     const saved = await this.options.repository.upsertMany(changed, nowIso());
+    const descriptions = new Map(changed.map((d) => [d.external_id, d]));
     for (const row of saved) {
       const known = this.devices.get(row.id);
-      // Keep what lives only in memory (online, the newest state) across a metadata update.
-      const device: Device = known
-        ? { ...row, online: known.online, state: known.state, last_seen: known.last_seen }
-        : row;
+      const description = descriptions.get(row.external_id)!;
+      // Keep what lives only in memory (online, the newest state) across a metadata update, and
+      // the adapter's shared capability objects rather than fresh copies parsed from the row.
+      const device: Device = {
+        ...row,
+        capabilities: description.capabilities,
+        inputs: description.inputs,
+        ...(known ? { online: known.online, state: known.state, last_seen: known.last_seen } : {}),
+      };
       this.track(device);
       const early = this.earlyState.get(device.external_id);
       this.earlyState.delete(device.external_id);

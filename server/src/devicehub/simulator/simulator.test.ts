@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../../../test/app.js';
 import { sqliteDatabase } from '../../../test/databases.js';
 import { TEMPLATES } from './catalog.js';
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 8000): Promise<T> {
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

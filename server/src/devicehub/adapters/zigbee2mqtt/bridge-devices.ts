@@ -36,6 +36,8 @@ export function parseBridgeDevices(payload: unknown): ParsedDeviceList {
   const devices: ListedDevice[] = [];
   const seenIeee = new Set<string>();
   const seenNames = new Set<string>();
+  // Devices of one model share one (never mutated) capabilities/inputs model: 2000 bulbs, one copy.
+  const models = new Map<string, ReturnType<typeof mapExposes>>();
   for (const entry of payload) {
     if (!isObject(entry)) {
       problems.push('bridge/devices entry is not an object');
@@ -62,7 +64,9 @@ export function parseBridgeDevices(payload: unknown): ParsedDeviceList {
       );
       continue;
     }
-    const model = mapExposes(definition.exposes);
+    const key = JSON.stringify(definition.exposes ?? null);
+    const model = models.get(key) ?? mapExposes(definition.exposes);
+    models.set(key, model);
     if (model.skipped.length > 0)
       problems.push(`${friendlyName}: exposes skipped: ${model.skipped.join(', ')}`);
     if (model.capabilities.length === 0) continue;
