@@ -172,6 +172,31 @@ describe.each(testDatabases())(
       expect(verify.json().access_token).toMatch(/^ey/);
     });
 
+    it('keeps the code already sent when sign-in starts again within the cooldown', async () => {
+      const { who, access_token } = await signedIn();
+      await enableTwoFactor(who, access_token);
+      const again = await api.post('/2fa/email/setup', {}, access_token);
+      expect(again.statusCode).toBe(400);
+      expect(again.json().error).toBe('Two-factor authentication is already enabled');
+      await api.post('/login/start', { email: who.email, password: who.password });
+      const second = await api.post('/login/start', { email: who.email, password: who.password });
+      expect(second.json()['2fa_required']).toBe(true);
+      const { code } = await mail.next(who.email, /sign-in code/i);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(mail.count(who.email)).toBe(0);
+      expect((await api.post('/login/finish', { user_id: who.id, code })).statusCode).toBe(200);
+    });
+
+    it('refuses to verify an address twice', async () => {
+      const { who, access_token } = await signedIn();
+      await api.post('/email/verify/request', {}, access_token);
+      const { code } = await mail.next(who.email, /verify/i);
+      await api.post('/email/verify/confirm', { code }, access_token);
+      const again = await api.post('/email/verify/request', {}, access_token);
+      expect(again.statusCode).toBe(400);
+      expect(again.json().error).toBe('Email is already verified');
+    });
+
     it('answers "No pending 2FA request" without a pending sign-in', async () => {
       const { who } = await signedIn();
       for (const path of ['/2fa/email/request', '/login/finish', '/2fa/email/verify']) {
