@@ -51,11 +51,12 @@ export function ProfileMenu({ onOpenSettings }: { onOpenSettings(): void }) {
       <button
         type="button"
         className="avatar-button"
-        aria-label={`Account menu for ${displayName}`}
         aria-haspopup="menu"
         aria-expanded={open}
         onClick={() => setOpen((value) => !value)}
       >
+        {/* Named by hidden text, not aria-label: the initials shown are decoration. */}
+        <span className="visually-hidden">Account menu for {displayName}</span>
         <Avatar user={user} size={40} />
       </button>
       {open && (

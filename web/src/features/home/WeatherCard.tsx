@@ -75,6 +75,8 @@ export function WeatherCard() {
         </button>
         <ul
           ref={row}
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable row must be reachable by keyboard (arrow keys scroll it)
+          tabIndex={0}
           className="forecast-row"
           onMouseDown={onMouseDown}
           aria-label={tab === 'today' ? 'Today' : 'Week'}
