@@ -1,0 +1,117 @@
+import type { Server } from 'node:http';
+import Provider from 'oidc-provider';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './support/browser.js';
+import { freePort, type RunningServer, startServer } from './support/server.js';
+
+const CLIENT_ID = 'hearth-e2e';
+const CLIENT_SECRET = 'e2e-client-secret-0123456789';
+
+/** A real OpenID provider (oidc-provider) with its development login and consent screens. */
+async function startOpenIdProvider(redirectUri: string) {
+  const port = await freePort();
+  const issuer = `http://localhost:${port}`;
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: CLIENT_ID,
+        client_secret: CLIENT_SECRET,
+        redirect_uris: [redirectUri],
+        response_types: ['code'],
+        grant_types: ['authorization_code'],
+      },
+    ],
+    cookies: { keys: ['e2e-cookie-signing-key'] },
+    claims: {
+      openid: ['sub'],
+      email: ['email', 'email_verified'],
+      profile: ['name', 'given_name', 'family_name', 'preferred_username'],
+    },
+    findAccount: async (_ctx, sub) => ({
+      accountId: sub,
+      claims: async () => ({
+        sub,
+        email: `${sub}@example.com`,
+        email_verified: true,
+        given_name: 'Olive',
+        family_name: 'Openid',
+        name: 'Olive Openid',
+        preferred_username: sub,
+      }),
+    }),
+  });
+  const server: Server = await new Promise((resolve) => {
+    const listening = provider.listen(port, () => resolve(listening));
+  });
+  return { issuer, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe('sign-in through an OpenID provider in Chromium', () => {
+  let hearth: RunningServer;
+  let idp: Awaited<ReturnType<typeof startOpenIdProvider>>;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    idp = await startOpenIdProvider(`http://localhost:${port}/api/auth/oauth/testidp/callback`);
+    hearth = await startServer({
+      PORT: String(port),
+      OIDC_ISSUER: idp.issuer,
+      OIDC_CLIENT_ID: CLIENT_ID,
+      OIDC_CLIENT_SECRET: CLIENT_SECRET,
+      OIDC_PROVIDER: 'testidp',
+    });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await hearth?.stop();
+    await idp?.stop();
+  });
+
+  it('signs in with "Continue with …", spends the returned refresh token and cleans the address', async () => {
+    const page = await browser.newPage();
+    const refreshBodies: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/auth/refresh')) refreshBodies.push(request.postData() ?? '');
+    });
+    await page.goto(hearth.url);
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await page.getByRole('button', { name: 'Continue with Testidp' }).click();
+
+    // The provider's own development screens: any login, then consent.
+    await page.waitForURL(new RegExp(`^${idp.issuer}/interaction/`));
+    await page.locator('input[name=login]').fill('olive');
+    await page.locator('input[name=password]').fill('anything');
+    await page.locator('button[type=submit]').click();
+    await page.locator('button[type=submit]', { hasText: /continue/i }).click();
+
+    await page.waitForURL(`${hearth.url}/`);
+    await page.getByRole('heading', { name: 'Welcome back, Olive!👋' }).waitFor();
+    expect(page.url()).toBe(`${hearth.url}/`);
+    expect(refreshBodies).toHaveLength(1);
+
+    // The refresh token that travelled in the URL has been spent: it no longer refreshes.
+    const spent = JSON.parse(refreshBodies[0] ?? '{}').refresh_token as string;
+    const again = await fetch(`${hearth.url}/api/auth/refresh`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ refresh_token: spent }),
+    });
+    expect(again.status).toBe(401);
+    const stored = await page.evaluate(() => localStorage.getItem('refreshToken'));
+    expect(stored).toBeTruthy();
+    expect(stored).not.toBe(spent);
+  });
+
+  it('logs a provider error as its message and removes it from the address', async () => {
+    const page = await browser.newPage();
+    const logged: string[] = [];
+    page.on('console', (message) => logged.push(message.text()));
+    await page.goto(`${hearth.url}/map?error=oauth_cancelled`);
+    await page.waitForURL(`${hearth.url}/map`);
+    await expect.poll(() => logged).toContain('Testidp login was cancelled');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).not.toContain('cancelled');
+  });
+});
