@@ -9,13 +9,18 @@ import { connectHooks } from './edge-connect.js';
 import { DEFAULT_EDGE_LIMITS, type EdgeLimits } from './edge-limits.js';
 import { EdgeTopics } from './edge-topics.js';
 import { listenForUpgrades } from './edge-upgrade.js';
+import { encodePublish } from './publish-packet.js';
 import { startUserRecheck } from './user-recheck.js';
-import { WebSocketTransport } from './ws-transport.js';
+import { type ConnectionSession, WebSocketTransport } from './ws-transport.js';
 
 /** A command a browser published on P/commands/device.set or P/commands/device.rename. */
 export type EdgeCommand =
   | { kind: 'device.set'; payload: unknown }
   | { kind: 'device.rename'; payload: unknown };
+
+interface RetainedStore {
+  storeRetained(packet: Record<string, unknown>): Promise<void>;
+}
 
 export type EdgeCommandHandler = (command: EdgeCommand, user: UserRecord) => void | Promise<void>;
 
@@ -73,6 +78,14 @@ export async function createEdgeBroker(
   );
 
   const transportOf = new WeakMap<WebSocket, WebSocketTransport>();
+  // Browsers whose MQTT session is established: the hub's messages go straight to them.
+  const live = new Set<WebSocketTransport>();
+  aedes.on('clientReady', (client) => {
+    const transport = client.conn as unknown as WebSocketTransport;
+    transport.session.client = client as unknown as ConnectionSession['client'];
+    if (!transport.destroyed) live.add(transport);
+  });
+  const persistence = (aedes as unknown as { persistence: RetainedStore }).persistence;
   const parseCookie = (header: string) => app.parseCookie(header) as Record<string, string | undefined>;
   const upgrades = listenForUpgrades({
     server: app.server,
@@ -94,6 +107,7 @@ export async function createEdgeBroker(
         },
       );
       transportOf.set(socket, transport);
+      transport.once('close', () => live.delete(transport));
       aedes.handle(transport, request);
     },
   });
@@ -150,20 +164,28 @@ export async function createEdgeBroker(
   }
 
   return {
-    publish: (topic, payload, options = {}) =>
-      new Promise<void>((resolve, reject) => {
-        aedes.publish(
-          {
-            cmd: 'publish',
-            topic: topics.absolute(topic),
-            payload: typeof payload === 'string' ? Buffer.from(payload) : payload,
-            qos: 0,
-            retain: options.retain ?? false,
-            dup: false,
-          },
-          (error) => (error ? reject(error) : resolve()),
-        );
-      }),
+    // The hub's messages bypass Aedes' per-subscriber path (a packet object, a timer tick and a
+    // re-encoding for every browser): encoded once, the same bytes go to every subscriber.
+    // Retained state is stored in Aedes, which replays it to late subscribers.
+    async publish(topic, payload, options = {}) {
+      const absolute = topics.absolute(topic);
+      if (!topics.mayDeliver(absolute)) throw new Error(`browsers may not receive "${topic}"`);
+      const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
+      const packet = encodePublish(absolute, body);
+      for (const transport of live) if (transport.subscribedTo(absolute)) transport.writePacket(packet);
+      if (options.retain) {
+        await persistence.storeRetained({
+          cmd: 'publish',
+          topic: absolute,
+          payload: body,
+          qos: 0,
+          retain: true,
+          dup: false,
+          brokerId: aedes.id,
+          brokerCounter: 0,
+        });
+      }
+    },
     onCommand: (handler) => {
       handlers.push(handler);
     },

@@ -1,0 +1,374 @@
+// Device stream: Zigbee2MQTT state updates for 2000 devices published on a Mosquitto bus, measured
+// side by side (a) straight from Mosquitto's own WebSocket listener and (b) through Hearth's
+// /ws/devicehub, each to 10 MQTT.js subscribers. Reports publish-to-receive latency, the highest
+// rate delivered without falling behind, Hearth's RSS and the memory of extra idle connections.
+// The subscribers run in a worker thread so that the publisher's timing is not disturbed.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import mqtt from 'mqtt';
+import { freePort, percentile, report, rssMb, startHearth } from './lib.mjs';
+
+const DEVICES = 2000;
+const SUBSCRIBERS = 10;
+const STEP_MS = 4000;
+const RATES = [1000, 2000, 4000, 8000, 16000, 32000];
+const EXTRA_CONNECTIONS = 100;
+// A step keeps up when (nearly) every message arrives within the grace time and the queue does
+// not grow: p99 latency stays under LAG_MS.
+const GRACE_MS = 1500;
+const LAG_MS = 250;
+const DELIVERED_MIN = 0.995;
+const BASE = 'zigbee2mqtt';
+const P = 'hearth/devicehub';
+
+const now = () => performance.timeOrigin + performance.now();
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// ---- worker: the subscribers ------------------------------------------------------------------
+
+async function runSubscribers({ url, filter, password, count }) {
+  const latencies = [];
+  let received = 0;
+  const clients = await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      mqtt.connectAsync(url, {
+        protocolVersion: 4,
+        clean: true,
+        reconnectPeriod: 0,
+        clientId: `rt-${Date.now()}-${i}`,
+        ...(password ? { username: 'bench', password } : {}),
+      }),
+    ),
+  );
+  for (const client of clients) {
+    client.on('message', (_topic, payload, packet) => {
+      if (packet.retain) return;
+      // The send time is the last field; reading it needs no JSON.parse of the whole state.
+      const text = payload.toString('latin1');
+      const at = text.lastIndexOf('"bench_ts":');
+      if (at < 0) return;
+      received++;
+      latencies.push(now() - Number.parseFloat(text.slice(at + 11)));
+    });
+    await client.subscribeAsync(filter, { qos: 0 });
+  }
+  parentPort.on('message', async (message) => {
+    if (message === 'collect') {
+      parentPort.postMessage({ received, latencies: Float64Array.from(latencies) });
+      await Promise.all(clients.map((client) => client.endAsync(true)));
+      process.exit(0);
+    }
+  });
+  // Retained state (Hearth sends 2000 devices on subscribe) must be drained before measuring.
+  await sleep(1000);
+  parentPort.postMessage('ready');
+}
+
+// ---- main: brokers, publisher, measurements ---------------------------------------------------
+
+async function main() {
+  const admin = { email: 'bench@example.com', password: 'bench-password-1' };
+  const mosquitto = await startMosquitto();
+  let hearth;
+  let publisher;
+  try {
+    hearth = await startHearth({
+      MQTT_URL: `mqtt://127.0.0.1:${mosquitto.port}`,
+      SIMULATOR: 'off',
+      ADMIN_EMAIL: admin.email,
+      ADMIN_PASSWORD: admin.password,
+      // e.g. BENCH_NODE_OPTIONS=--import=<profiler preload> to look inside Hearth during the run.
+      ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+    });
+    publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${mosquitto.port}`, {
+      clientId: 'bench-z2m',
+      protocolVersion: 4,
+    });
+    const token = await login(hearth.url, admin);
+    await publisher.publishAsync(`${BASE}/bridge/devices`, JSON.stringify(deviceList()), { retain: true });
+    await waitForDevices(hearth.url, token);
+
+    const targets = [
+      {
+        name: 'Mosquitto WebSocket (baseline)',
+        url: `ws://127.0.0.1:${mosquitto.wsPort}`,
+        filter: `${BASE}/+`,
+      },
+      {
+        name: 'Hearth /ws/devicehub',
+        url: `ws://${hearth.url.slice(7)}/ws/devicehub`,
+        filter: `${P}/devices/+`,
+        password: token,
+      },
+    ];
+    // Warm-up: JIT, database writer, first deliveries.
+    for (const target of targets) await step(publisher, target, 1000, 1500);
+
+    const rows = [];
+    const sustained = {};
+    let hearthPeakRss = 0;
+    for (const target of targets) {
+      sustained[target.name] = 0;
+      for (const rate of RATES) {
+        let peak = 0;
+        const sampler = setInterval(() => {
+          peak = Math.max(peak, rssMb(hearth.pid));
+        }, 250);
+        const result = await step(publisher, target, rate, STEP_MS);
+        clearInterval(sampler);
+        if (target.password) hearthPeakRss = Math.max(hearthPeakRss, peak);
+        rows.push({ target: target.name, 'rate /s': rate, ...result.row });
+        if (!result.keptUp) break;
+        sustained[target.name] = rate;
+      }
+    }
+
+    const hearthRss = rssMb(hearth.pid);
+    const memory = {
+      mosquitto: await extraConnections(mosquitto.pid, targets[0]),
+      hearth: await extraConnections(hearth.pid, targets[1]),
+    };
+
+    const at1000 = (name) => rows.find((r) => r.target === name && r['rate /s'] === 1000) ?? {};
+    const summary = targets.map((target) => ({
+      target: target.name,
+      'p50 ms @1000/s': at1000(target.name)['p50 ms'],
+      'p99 ms @1000/s': at1000(target.name)['p99 ms'],
+      'sustained /s': sustained[target.name],
+      'RSS MB': target.password ? hearthRss : rssMb(mosquitto.pid),
+      'KB per extra connection': target.password ? memory.hearth : memory.mosquitto,
+    }));
+    console.log('\nPer step:');
+    console.table(rows);
+    const [baseline, through] = summary;
+    const targetsMet = {
+      'hearth p99 <= 5 ms @1000/s': through['p99 ms @1000/s'] <= 5,
+      'hearth sustained >= 0.5 x mosquitto': through['sustained /s'] >= 0.5 * baseline['sustained /s'],
+      'hearth RSS <= 150 MB (2000 devices)': hearthRss <= 150 && hearthPeakRss <= 150,
+      'hearth <= 64 KB per extra connection': memory.hearth <= 64,
+    };
+    console.log('\nSummary:');
+    report('devicehub-stream', summary, {
+      devices: DEVICES,
+      subscribers: SUBSCRIBERS,
+      stepMs: STEP_MS,
+      hearthPeakRssMb: hearthPeakRss,
+      steps: rows,
+      targetsMet,
+      note: `the ${SUBSCRIBERS} subscribers share one worker thread on the same ${os.cpus().length} CPUs, so at the highest rates the measuring client itself may be what falls behind`,
+    });
+    console.table(targetsMet);
+  } finally {
+    await publisher?.endAsync(true).catch(() => {});
+    await hearth?.stop();
+    await mosquitto.stop();
+  }
+}
+
+/** One rate step: fresh subscribers, STEP_MS of publishing at `rate`, then what arrived. */
+async function step(publisher, target, rate, ms) {
+  const worker = new Worker(new URL(import.meta.url), {
+    workerData: { url: target.url, filter: target.filter, password: target.password, count: SUBSCRIBERS },
+  });
+  const messages = [];
+  let notify;
+  worker.on('message', (message) => {
+    messages.push(message);
+    notify?.();
+  });
+  worker.on('error', (error) => {
+    messages.push({ error });
+    notify?.();
+  });
+  const next = async () => {
+    while (messages.length === 0) await new Promise((resolve) => (notify = resolve));
+    const message = messages.shift();
+    if (message.error) throw message.error;
+    return message;
+  };
+  await next(); // ready
+
+  const sent = await publishAt(publisher, rate, ms);
+  await sleep(GRACE_MS);
+  worker.postMessage('collect');
+  const { received, latencies } = await next();
+  await new Promise((resolve) => worker.once('exit', resolve));
+
+  const sorted = latencies.sort();
+  const expected = sent.count * SUBSCRIBERS;
+  const delivered = received / expected;
+  const p99 = percentile(sorted, 99);
+  const publisherKeptUp = sent.count >= (0.98 * (rate * ms)) / 1000;
+  return {
+    keptUp: publisherKeptUp && delivered >= DELIVERED_MIN && p99 <= LAG_MS,
+    row: {
+      'sent /s': Math.round((sent.count * 1000) / sent.ms),
+      'delivered %': Math.round(delivered * 1000) / 10,
+      'p50 ms': round(percentile(sorted, 50)),
+      'p99 ms': round(p99),
+      'max ms': round(sorted[sorted.length - 1]),
+    },
+  };
+}
+
+/** Publishes state updates round-robin over the devices at `rate` per second for `ms`. */
+async function publishAt(publisher, rate, ms) {
+  const started = now();
+  let count = 0;
+  let device = 0;
+  for (;;) {
+    const elapsed = now() - started;
+    if (elapsed >= ms) break;
+    const due = Math.floor((elapsed * rate) / 1000) - count;
+    for (let i = 0; i < due; i++) {
+      device = (device + 1) % DEVICES;
+      const temperature = (18 + ((count * 7) % 80) / 10).toFixed(1);
+      publisher.publish(
+        `${BASE}/${name(device)}`,
+        `{"temperature":${temperature},"humidity":${40 + (count % 20)},"linkquality":${100 + (count % 50)},"bench_ts":${now()}}`,
+      );
+      count++;
+    }
+    await sleep(2);
+  }
+  return { count, ms: now() - started };
+}
+
+/** RSS growth of `pid` per connection for EXTRA_CONNECTIONS idle, subscribed clients, in KB. */
+async function extraConnections(pid, target) {
+  await sleep(2000);
+  const before = rssMb(pid);
+  const clients = [];
+  for (let i = 0; i < EXTRA_CONNECTIONS; i++) {
+    const client = await mqtt.connectAsync(target.url, {
+      protocolVersion: 4,
+      clean: true,
+      reconnectPeriod: 0,
+      clientId: `rt-idle-${Date.now()}-${i}`,
+      ...(target.password ? { username: 'bench', password: target.password } : {}),
+    });
+    client.on('message', () => {});
+    await client.subscribeAsync(target.password ? [`${P}/devices/#`, `${P}/events/#`] : `${BASE}/+`);
+    clients.push(client);
+  }
+  await sleep(3000);
+  const after = rssMb(pid);
+  await Promise.all(clients.map((client) => client.endAsync(true)));
+  return Math.round(((after - before) * 1024) / EXTRA_CONNECTIONS);
+}
+
+// ---- fixtures and helpers ---------------------------------------------------------------------
+
+const name = (i) => `bench_sensor_${String(i).padStart(4, '0')}`;
+
+/** Zigbee2MQTT's retained bridge/devices: DEVICES temperature/humidity sensors. */
+function deviceList() {
+  const numeric = (property, unit) => ({
+    type: 'numeric',
+    name: property,
+    property,
+    access: 1,
+    unit,
+    description: property,
+  });
+  return Array.from({ length: DEVICES }, (_, i) => ({
+    ieee_address: `0x00124b00${i.toString(16).padStart(8, '0')}`,
+    friendly_name: name(i),
+    type: 'EndDevice',
+    supported: true,
+    disabled: false,
+    interview_completed: true,
+    software_build_id: '1.0.0',
+    definition: {
+      model: 'WSDCGQ11LM',
+      vendor: 'Aqara',
+      description: 'Temperature, humidity and pressure sensor',
+      exposes: [numeric('temperature', '°C'), numeric('humidity', '%'), numeric('linkquality', 'lqi')],
+    },
+  }));
+}
+
+async function login(url, { email, password }) {
+  const response = await fetch(`${url}/api/auth/login/start`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  const body = await response.json();
+  if (!response.ok || !body.access_token)
+    throw new Error(`login failed: ${response.status} ${JSON.stringify(body)}`);
+  return body.access_token;
+}
+
+async function waitForDevices(url, token) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const response = await fetch(`${url}/api/devicehub/devices`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    if (response.ok) {
+      const devices = await response.json();
+      if (Array.isArray(devices) && devices.length >= DEVICES) return;
+    }
+    await sleep(250);
+  }
+  throw new Error(`Hearth did not list ${DEVICES} devices within 60 s`);
+}
+
+async function startMosquitto() {
+  const port = await freePort();
+  const wsPort = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-mosquitto-'));
+  const config = path.join(dir, 'mosquitto.conf');
+  fs.writeFileSync(
+    config,
+    [
+      'per_listener_settings false',
+      'allow_anonymous true',
+      'persistence false',
+      'log_dest none',
+      `listener ${port} 127.0.0.1`,
+      `listener ${wsPort} 127.0.0.1`,
+      'protocol websockets',
+      '',
+    ].join('\n'),
+  );
+  const child = spawn('/usr/sbin/mosquitto', ['-c', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      const probe = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, {
+        reconnectPeriod: 0,
+        connectTimeout: 1000,
+      });
+      await probe.endAsync(true);
+      break;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await sleep(100);
+    }
+  }
+  return {
+    port,
+    wsPort,
+    pid: child.pid,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => {
+          fs.rmSync(dir, { recursive: true, force: true });
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+function round(value) {
+  return Number.isFinite(value) ? Math.round(value * 100) / 100 : value;
+}
+
+if (!isMainThread) await runSubscribers(workerData);
+else await main();
