@@ -42,15 +42,13 @@ export class Argon2Workers {
   private readonly queue: Pending[] = [];
   private closed = false;
 
-  constructor(size: number, nice = 10) {
-    const argon2Path = createRequire(import.meta.url).resolve('@node-rs/argon2');
-    for (let i = 0; i < size; i++) {
-      const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { argon2Path, nice } });
-      worker.unref();
-      worker.on('message', (result: unknown) => this.done(worker, result));
-      worker.on('error', (error) => this.failed(worker, error));
-      this.idle.push(worker);
-    }
+  private readonly argon2Path = createRequire(import.meta.url).resolve('@node-rs/argon2');
+
+  constructor(
+    size: number,
+    private readonly nice = 10,
+  ) {
+    for (let i = 0; i < size; i++) this.spawn();
   }
 
   hash(password: string, options: Options): Promise<string> {
@@ -95,12 +93,26 @@ export class Argon2Workers {
     this.dispatch();
   }
 
-  private failed(worker: Worker, error: Error) {
-    this.busy.get(worker)?.reject(error);
+  private spawn() {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { argon2Path: this.argon2Path, nice: this.nice },
+    });
+    worker.unref();
+    worker.on('message', (result: unknown) => this.done(worker, result));
+    worker.on('error', () => {}); // followed by 'exit', handled there
+    worker.on('exit', () => this.exited(worker));
+    this.idle.push(worker);
+  }
+
+  /** A worker that ended fails its job; unless closing, a new one takes its place. */
+  private exited(worker: Worker) {
+    this.busy.get(worker)?.reject(new Error('argon2 worker exited'));
     this.busy.delete(worker);
-    if (!this.closed) {
-      // A worker that died is not replaced silently: fail what is queued rather than hang.
-      for (const pending of this.queue.splice(0)) pending.reject(error);
-    }
+    const index = this.idle.indexOf(worker);
+    if (index >= 0) this.idle.splice(index, 1);
+    if (this.closed) return;
+    this.spawn();
+    this.dispatch();
   }
 }
