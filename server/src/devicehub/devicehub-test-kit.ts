@@ -1,0 +1,100 @@
+import net from 'node:net';
+import type { Device } from '@hearth/contracts';
+import { startTestApp, type TestApp } from '../../test/app.js';
+import type { TestDatabase } from '../../test/databases.js';
+import { serviceUrl } from '../../test/services.js';
+import type { Role } from '../users/users.repository.js';
+import { ScriptedZigbee2mqtt } from './adapters/zigbee2mqtt/fixtures/scripted-zigbee2mqtt.js';
+
+// Test support for the device hub: a Hearth on a bus with a scripted Zigbee2MQTT beside it.
+
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 5000,
+): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export interface Household {
+  app: TestApp;
+  z2m: ScriptedZigbee2mqtt;
+  token: (role: Role) => Promise<string>;
+  list: () => Promise<Device[]>;
+  close(): Promise<void>;
+}
+
+/** A Hearth on the bus (embedded broker exposed on a port, or an external one) and a scripted Zigbee2MQTT. */
+export async function startHousehold(
+  database: TestDatabase,
+  busUrl: string | undefined,
+  ids = { base: '', prefix: '' },
+) {
+  const unique = crypto.randomUUID().slice(0, 8);
+  const base = ids.base || `z2m-test-${unique}`;
+  const prefix = ids.prefix || `hearth-test-${unique}`;
+  const port = busUrl ? undefined : await freePort();
+  const app = await startTestApp(database, {
+    ZIGBEE2MQTT_BASE_TOPIC: base,
+    DEVICEHUB_TOPIC_PREFIX: prefix,
+    ...(busUrl ? { MQTT_URL: busUrl } : { MQTT_LISTEN_PORT: String(port) }),
+  });
+  const z2m = await ScriptedZigbee2mqtt.connect(busUrl ?? `mqtt://127.0.0.1:${port}`, base);
+  let counter = 0;
+  const token = async (role: Role) => {
+    const n = `${role}${++counter}${unique}`;
+    const user = await app.context.users.create({
+      email: `${n}@example.com`,
+      userName: n,
+      firstName: 'Test',
+      lastName: role,
+      passwordHash: null,
+      role,
+    });
+    return app.context.accessTokens.sign({ userId: user.id, role });
+  };
+  const resident = await token('resident');
+  const household: Household = {
+    app,
+    z2m,
+    token,
+    list: async () =>
+      (
+        await app.app.inject({
+          url: '/api/devicehub/devices',
+          headers: { authorization: `Bearer ${resident}` },
+        })
+      ).json(),
+    close: async () => {
+      await z2m.close();
+      await app.close();
+    },
+  };
+  return { household, resident, base, prefix };
+}
+
+export const byName = (devices: Device[], name: string) => devices.find((d) => d.name === name);
+
+/** The buses every device hub suite runs on: the embedded broker, and Mosquitto when TEST_MQTT_URL is set. */
+export function testBuses(): { name: string; url: string | undefined }[] {
+  const mosquitto = serviceUrl('TEST_MQTT_URL');
+  if (!mosquitto) console.warn('[skipped] device hub on an external broker: TEST_MQTT_URL is not set');
+  return [
+    { name: 'embedded broker', url: undefined },
+    ...(mosquitto ? [{ name: `Mosquitto ${mosquitto}`, url: mosquitto }] : []),
+  ];
+}
