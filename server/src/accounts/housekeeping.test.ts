@@ -71,6 +71,12 @@ describe.each(testDatabases())('accounts housekeeping on $name', ({ create }) =>
       ])
       .execute();
 
+    await db
+      .updateTable('users')
+      .set({ lockout_enabled: 1, lockout_reason: 'login_lockout', lockout_until: ago(1000) })
+      .where('id', '=', user.id)
+      .execute();
+
     await sweepAccounts(db, now);
 
     const ids = async (table: 'login_failures' | 'one_time_codes' | 'refresh_tokens') =>

@@ -5,7 +5,8 @@ import { nowIso } from '../storage/time.js';
 import { LOCKOUT_WINDOW_MS } from './lockout.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const EVERY_MS = 60 * 60 * 1000;
+// Often enough that an ended login lockout soon stops showing as Locked on the Users page.
+const EVERY_MS = 60 * 1000;
 
 /** Deletes rows that can no longer matter (expired codes, sessions, failures and lockouts). */
 export async function sweepAccounts(db: Kysely<Database>, now = Date.now()): Promise<void> {
@@ -14,6 +15,12 @@ export async function sweepAccounts(db: Kysely<Database>, now = Date.now()): Pro
     .where('failed_at', '<', nowIso(now - LOCKOUT_WINDOW_MS))
     .execute();
   await db.deleteFrom('login_lockouts').where('locked_until', '<', nowIso(now)).execute();
+  await db
+    .updateTable('users')
+    .set({ lockout_enabled: 0, lockout_reason: null, lockout_until: null, updated_at: nowIso(now) })
+    .where('lockout_reason', '=', 'login_lockout')
+    .where('lockout_until', '<', nowIso(now))
+    .execute();
   // Codes are kept a day past expiry: the hourly mail limit counts them.
   await db
     .deleteFrom('one_time_codes')
@@ -22,7 +29,7 @@ export async function sweepAccounts(db: Kysely<Database>, now = Date.now()): Pro
   await db.deleteFrom('refresh_tokens').where('family_expires_at', '<', nowIso(now)).execute();
 }
 
-/** Sweeps once an hour; any instance may do it, the deletes are idempotent. */
+/** Sweeps once a minute; any instance may do it, the statements are idempotent. */
 export function startHousekeeping(db: Kysely<Database>, log: Logger): () => void {
   const timer = setInterval(() => {
     sweepAccounts(db).catch((error) => log.warn({ err: error }, 'accounts housekeeping failed'));

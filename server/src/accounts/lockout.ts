@@ -33,8 +33,15 @@ export class LoginLockout {
 
   /** Throws the 423 while the address is locked. */
   async assertOpen(email: string): Promise<void> {
-    const until = await this.repository.lockedUntil(normaliseEmail(email));
-    if (until && Date.parse(until) > Date.now()) throw loginLockedError(Date.parse(until));
+    const key = normaliseEmail(email);
+    const { lockedUntil, account } = await this.repository.state(key);
+    if (!lockedUntil || Date.parse(lockedUntil) <= Date.now()) return;
+    if (account && account.lockoutReason === null) {
+      // An administrator unlocked the account meanwhile: their word stands.
+      await this.repository.clear(key);
+      return;
+    }
+    throw loginLockedError(Date.parse(lockedUntil));
   }
 
   /** Counts a failure; throws the 423 when it is the one that locks the address. */

@@ -152,6 +152,28 @@ describe.each(testDatabases())('sign-up and sign-in on $name', ({ create }) => {
     }
   });
 
+  it('shows a login lockout on the account, and an administrator’s unlock ends it', async () => {
+    const who = await api.signup();
+    for (let i = 0; i < 5; i++)
+      await api.post('/login/start', { email: who.email, password: 'not the password' });
+    const locked = await app.context.users.findById(who.id);
+    expect(locked).toMatchObject({ lockoutEnabled: true, lockoutReason: 'login_lockout' });
+    expect(Date.parse(locked?.lockoutUntil ?? '')).toBeGreaterThan(Date.now() + 14 * 60_000);
+    // What the user-admin unlock does to the row:
+    await app.context.storage.db
+      .updateTable('users')
+      .set({ lockout_enabled: 0, lockout_reason: null, lockout_until: null })
+      .where('id', '=', who.id)
+      .execute();
+    expect((await api.post('/login/start', { email: who.email, password: who.password })).statusCode).toBe(
+      200,
+    );
+    expect(await app.context.users.findById(who.id)).toMatchObject({
+      lockoutEnabled: false,
+      lockoutReason: null,
+    });
+  });
+
   it('resets the failure count after a successful sign-in', async () => {
     const who = await api.signup();
     for (let i = 0; i < 4; i++)
