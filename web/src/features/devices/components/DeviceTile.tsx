@@ -10,6 +10,7 @@ import { humanise, truncateDescription } from '../model/format.js';
 import { deviceIconKind } from '../model/icon.js';
 import { deviceMetrics } from '../model/metrics.js';
 import { Switch } from './ControlView.js';
+import { useCommitProbe } from './commit-probe.js';
 import { DeviceIcon } from './DeviceIcon.js';
 import { useDevicesContext } from './devices-context.js';
 import { LastSeen } from './LastSeen.js';
@@ -21,6 +22,7 @@ import { TileMetrics } from './TileMetrics.js';
 export const DeviceTile = memo(function DeviceTile({ deviceKey }: { deviceKey: string }) {
   const { store, actions } = useDevicesContext();
   const { device, pending } = useDevice(store, deviceKey);
+  useCommitProbe();
   if (!device) return null;
   return <TileBody device={device} pending={pending} actions={actions} />;
 });
@@ -46,7 +48,11 @@ function TileBody({
       power,
       others,
       readings,
-      metrics: deviceMetrics(device),
+      // A value the user sets with a control is not repeated as a metric.
+      metrics: deviceMetrics(device).filter(
+        (metric) =>
+          metric.property !== power?.property && !others.some((c) => c.property === metric.property),
+      ),
       alert: readings.some((r) => r.tone === 'danger')
         ? 'danger'
         : readings.some((r) => r.tone === 'warning')

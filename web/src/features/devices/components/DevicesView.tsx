@@ -1,19 +1,7 @@
-import { Profiler, type ProfilerOnRenderCallback } from 'react';
 import { MESSAGES } from '../devices.messages.js';
 import { useDeviceIds, useDeviceStats, useHubStatus } from '../hooks/useDeviceStore.js';
 import { DeviceGrid } from './DeviceGrid.js';
 import { useDevicesContext } from './devices-context.js';
-
-declare global {
-  interface Window {
-    /** Set by the benchmark: the grid's React commits are recorded here. */
-    __HEARTH_PROFILE__?: { commits: { duration: number; at: number }[] };
-  }
-}
-
-const onRender: ProfilerOnRenderCallback = (_id, _phase, duration, _base, _start, commitTime) => {
-  window.__HEARTH_PROFILE__?.commits.push({ duration, at: commitTime });
-};
 
 function Header() {
   const { store } = useDevicesContext();
@@ -79,14 +67,7 @@ function Body() {
     );
   }
   if (ids.length === 0) return <p className="devices-empty">{MESSAGES.empty}</p>;
-  const grid = <DeviceGrid ids={ids} />;
-  return window.__HEARTH_PROFILE__ ? (
-    <Profiler id="device-grid" onRender={onRender}>
-      {grid}
-    </Profiler>
-  ) : (
-    grid
-  );
+  return <DeviceGrid ids={ids} />;
 }
 
 export function DevicesView() {
