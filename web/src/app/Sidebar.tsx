@@ -1,5 +1,5 @@
 import { Flame, House, Map as MapIcon, Music, Users, Zap } from 'lucide-react';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useSession } from '../shared/session/session-context.js';
 import { isCurrent, type NavItem, navGroupsFor } from './nav-items.js';
@@ -23,9 +23,11 @@ export function Sidebar({ overlayOpen, onClose }: Props) {
   const { user } = useSession();
   const { pathname } = useLocation();
   const navigate = useNavigate();
+  const nav = useRef<HTMLElement>(null);
 
   useEffect(() => {
     if (!overlayOpen) return;
+    nav.current?.querySelector<HTMLElement>('[aria-current=page], a')?.focus();
     const onKey = (event: KeyboardEvent) => event.key === 'Escape' && onClose();
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
@@ -34,7 +36,12 @@ export function Sidebar({ overlayOpen, onClose }: Props) {
   return (
     <>
       {overlayOpen && <div className="sidebar-scrim" onMouseDown={onClose} aria-hidden="true" />}
-      <nav id="sidebar" className={`sidebar${overlayOpen ? ' sidebar--open' : ''}`} aria-label="Main menu">
+      <nav
+        ref={nav}
+        id="sidebar"
+        className={`sidebar${overlayOpen ? ' sidebar--open' : ''}`}
+        aria-label="Main menu"
+      >
         <button
           type="button"
           className="sidebar-logo"

@@ -1,0 +1,109 @@
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useSession } from '../../shared/session/session-context.js';
+import { getAccessToken, REFRESH_TOKEN_KEY, setAccessToken } from '../../shared/session/token-store.js';
+import { ToastProvider } from '../../shared/toast/ToastProvider.js';
+import { REFRESH_INTERVAL_MS, SessionProvider } from './SessionProvider.js';
+
+function Probe() {
+  const { user, loading, logout } = useSession();
+  return (
+    <div>
+      <p>{loading ? 'loading' : (user?.user_name ?? 'signed out')}</p>
+      <button type="button" onClick={() => void logout()}>
+        logout
+      </button>
+    </div>
+  );
+}
+
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status });
+
+describe('SessionProvider (SPEC 4.1, 4.2)', () => {
+  let calls: { path: string; body: unknown }[];
+  let serial: number;
+
+  beforeEach(() => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    localStorage.clear();
+    setAccessToken(null);
+    calls = [];
+    serial = 0;
+    vi.stubGlobal('fetch', async (input: URL, init: RequestInit) => {
+      const path = new URL(String(input)).pathname;
+      calls.push({ path, body: init.body ? JSON.parse(String(init.body)) : undefined });
+      if (path === '/api/auth/refresh') {
+        serial += 1;
+        return json(200, { access_token: `a${serial}`, refresh_token: `r${serial}` });
+      }
+      if (path === '/api/auth/me') return json(200, { id: '1', user_name: 'ada', role: 'admin' });
+      return json(200, {});
+    });
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+    window.history.replaceState(null, '', '/');
+  });
+
+  const mount = () =>
+    render(
+      <ToastProvider>
+        <SessionProvider>
+          <Probe />
+        </SessionProvider>
+      </ToastProvider>,
+    );
+
+  it('restores the session from the stored refresh token, and refreshes every 13 minutes', async () => {
+    localStorage.setItem(REFRESH_TOKEN_KEY, 'r0');
+    mount();
+    await screen.findByText('ada');
+    expect(calls.map((c) => c.path)).toEqual(['/api/auth/refresh', '/api/auth/me']);
+    expect(calls[0]?.body).toEqual({ refresh_token: 'r0' });
+    expect(getAccessToken()).toBe('a1');
+    await act(async () => {}); // let the signed-in effects start their timer
+
+    await act(async () => vi.advanceTimersByTime(REFRESH_INTERVAL_MS - 1000));
+    expect(calls.filter((c) => c.path === '/api/auth/refresh')).toHaveLength(1);
+    await act(async () => vi.advanceTimersByTime(2000));
+    expect(calls.filter((c) => c.path === '/api/auth/refresh')).toHaveLength(2);
+    expect(localStorage.getItem(REFRESH_TOKEN_KEY)).toBe('r2');
+  });
+
+  it('stays signed out without a refresh token, making no call', async () => {
+    mount();
+    await screen.findByText('signed out');
+    expect(calls).toEqual([]);
+  });
+
+  it('takes the identity-provider return: spends the refresh token at once and cleans the address', async () => {
+    window.history.replaceState(null, '', '/devices?access_token=url-a&refresh_token=url-r&keep=1');
+    mount();
+    await screen.findByText('ada');
+    expect(window.location.pathname + window.location.search).toBe('/devices?keep=1');
+    expect(calls[0]).toEqual({ path: '/api/auth/refresh', body: { refresh_token: 'url-r' } });
+    expect(localStorage.getItem(REFRESH_TOKEN_KEY)).toBe('r1');
+  });
+
+  it('logs out: server logout with the refresh token, then everything cleared', async () => {
+    localStorage.setItem(REFRESH_TOKEN_KEY, 'r0');
+    mount();
+    await screen.findByText('ada');
+    await act(async () => screen.getByRole('button', { name: 'logout' }).click());
+    await screen.findByText('signed out');
+    expect(calls.at(-1)).toEqual({ path: '/api/auth/logout', body: { refresh_token: 'r1' } });
+    expect(localStorage.getItem(REFRESH_TOKEN_KEY)).toBeNull();
+    expect(getAccessToken()).toBeNull();
+    expect(screen.getByRole('status').textContent).toBe('Logged out successfully');
+  });
+
+  it('clears the session when the refresh on load fails', async () => {
+    localStorage.setItem(REFRESH_TOKEN_KEY, 'stale');
+    vi.stubGlobal('fetch', async () => json(401, { error: 'Invalid or expired refresh token' }));
+    mount();
+    await screen.findByText('signed out');
+    expect(localStorage.getItem(REFRESH_TOKEN_KEY)).toBeNull();
+  });
+});
