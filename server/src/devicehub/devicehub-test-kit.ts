@@ -80,7 +80,7 @@ export async function startHousehold(
         })
       ).json(),
     close: async () => {
-      await z2m.close();
+      await household.z2m.close();
       await app.close();
     },
   };
