@@ -156,9 +156,12 @@ export const isListed = (device: Device) =>
   device.inputs.length > 0 ||
   device.stateHasValues;
 
+// One collator for every comparison: sorting 2000 names with localeCompare would build one per call.
+const collator = new Intl.Collator(undefined, { numeric: true });
+
 /** Case-insensitive by display name; the key breaks ties so the order is stable. */
 export function compareDevices(a: Device, b: Device): number {
-  const byName = a.displayName.toLowerCase().localeCompare(b.displayName.toLowerCase());
+  const byName = collator.compare(a.displayName.toLowerCase(), b.displayName.toLowerCase());
   return byName !== 0 ? byName : a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
 

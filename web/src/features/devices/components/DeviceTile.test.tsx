@@ -1,0 +1,151 @@
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { HubActions } from '../hooks/useDeviceHub.js';
+import type { Json } from '../model/device.types.js';
+import { DeviceStore } from '../store/device-store.js';
+import { DeviceTile } from './DeviceTile.js';
+import { DevicesContext } from './devices-context.js';
+
+afterEach(cleanup);
+
+const writable = { readOnly: false, write: true, set: true };
+
+function setup(raw: Json) {
+  const store = new DeviceStore((flush) => queueMicrotask(flush));
+  const actions = {
+    send: vi.fn(async () => {}),
+    rename: vi.fn(async () => ({ status: 'unchanged' as const })),
+  } satisfies HubActions;
+  store.loadList([raw]);
+  store.flush();
+  render(
+    <DevicesContext.Provider value={{ store, actions }}>
+      <DeviceTile deviceKey={String(raw.id)} />
+    </DevicesContext.Provider>,
+  );
+  return { store, actions };
+}
+
+const sliders = (count: number) =>
+  Array.from({ length: count }, (_, index) => ({
+    id: `level_${index}`,
+    type: 'slider',
+    property: `level_${index}`,
+    access: writable,
+  }));
+
+describe('DeviceTile', () => {
+  it('shows the first 5 controls, then "Show N more" / "Show fewer controls"', () => {
+    setup({ id: 'd', name: 'Dimmer', inputs: sliders(7) });
+    expect(screen.getAllByRole('slider')).toHaveLength(5);
+    fireEvent.click(screen.getByRole('button', { name: 'Show 2 more' }));
+    expect(screen.getAllByRole('slider')).toHaveLength(7);
+    fireEvent.click(screen.getByRole('button', { name: 'Show fewer controls' }));
+    expect(screen.getAllByRole('slider')).toHaveLength(5);
+  });
+
+  it('shows the first 5 metrics, then "Show N more" / "Show fewer details"', () => {
+    setup({
+      id: 's',
+      name: 'Sensor',
+      state: {
+        temperature: 21.456,
+        humidity: 40,
+        battery: 90,
+        linkquality: 100,
+        pressure: 1000,
+        voltage: 3000,
+      },
+    });
+    expect(screen.getByText('21.46')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Show 1 more' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Show fewer details' }));
+  });
+
+  it('renames inline: Enter saves, Escape cancels', async () => {
+    const { actions } = setup({ id: 'l', name: 'Lamp' });
+    fireEvent.click(screen.getByRole('button', { name: 'Rename Lamp' }));
+    const field = screen.getByLabelText('Device name');
+    fireEvent.change(field, { target: { value: 'Desk lamp' } });
+    await act(async () => {
+      fireEvent.keyDown(field, { key: 'Enter' });
+    });
+    expect(actions.rename).toHaveBeenCalledWith(expect.objectContaining({ id: 'l' }), 'Desk lamp');
+    expect(screen.queryByLabelText('Device name')).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Rename Lamp' }));
+    fireEvent.keyDown(screen.getByLabelText('Device name'), { key: 'Escape' });
+    expect(screen.queryByLabelText('Device name')).toBeNull();
+    expect(actions.rename).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows the rename error line', async () => {
+    const { actions } = setup({ id: 'l', name: 'Lamp' });
+    actions.rename.mockRejectedValue(new Error('Name cannot be empty'));
+    fireEvent.click(screen.getByRole('button', { name: 'Rename Lamp' }));
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    });
+    expect(screen.getByRole('alert').textContent).toBe('Name cannot be empty');
+  });
+
+  it('disables controls and shows "Updating…" while a command is pending', () => {
+    const { store } = setup({
+      id: 'b',
+      name: 'Bulb',
+      state: { state: 'ON', brightness: 10 },
+      inputs: [
+        { id: 'state', type: 'toggle', property: 'state', access: writable },
+        { id: 'brightness', type: 'slider', property: 'brightness', access: writable },
+      ],
+    });
+    expect(screen.queryByText('Updating…')).toBeNull();
+    act(() => store.setPending('b', true));
+    expect(screen.getByText('Updating…')).toBeTruthy();
+    expect((screen.getByRole('slider') as HTMLInputElement).disabled).toBe(true);
+    expect((screen.getByRole('switch', { name: 'Power Bulb' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('sends the power toggle and applies a colour from the hex field', () => {
+    const { actions } = setup({
+      id: 'b',
+      name: 'Bulb',
+      state: { state: 'OFF' },
+      inputs: [
+        { id: 'state', type: 'toggle', property: 'state', access: writable },
+        { id: 'color', type: 'color', property: 'color', label: 'Color', access: writable },
+      ],
+    });
+    fireEvent.click(screen.getByRole('switch', { name: 'Power Bulb' }));
+    expect(actions.send).toHaveBeenLastCalledWith(expect.objectContaining({ id: 'b' }), {
+      input: { id: 'state', value: true },
+      state: { on: true },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Adjust color' }));
+    fireEvent.change(screen.getByLabelText('Color hex'), { target: { value: 'ff8800' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    expect(actions.send).toHaveBeenLastCalledWith(expect.objectContaining({ id: 'b' }), {
+      input: { id: 'color', value: '#FF8800' },
+      state: { color: '#FF8800', on: true },
+    });
+    // the server holds no valid colour (xy): the picked one is kept
+    expect(screen.getByTitle('#FF8800')).toBeTruthy();
+  });
+
+  it('shows Online/Offline when there is no power toggle, and the pills', () => {
+    setup({
+      id: 'c',
+      name: 'Door',
+      protocol: 'zigbee',
+      firmware: '1.2',
+      online: false,
+      state: { contact: true },
+      capabilities: [{ id: 'contact', property: 'contact', kind: 'binary', access: { readOnly: true } }],
+    });
+    expect(screen.getByText('Offline')).toBeTruthy();
+    expect(screen.getByText('ZIGBEE')).toBeTruthy();
+    expect(screen.getByText('1 capabilities')).toBeTruthy();
+    expect(screen.getByText('FW 1.2')).toBeTruthy();
+    expect(screen.getByText('Contact: Closed')).toBeTruthy();
+  });
+});
