@@ -4,6 +4,7 @@ import { ClimateTile } from './ClimateTile.js';
 import { DeviceCard } from './DeviceCard.js';
 import { Greeting } from './Greeting.js';
 import { MapTile } from './MapTile.js';
+import { Masonry } from './Masonry.js';
 import { MusicTile } from './MusicTile.js';
 import { WeatherCard } from './WeatherCard.js';
 import './home.css';
@@ -14,14 +15,14 @@ export function HomePage() {
   return (
     <>
       <Greeting user={user} />
-      <div className="masonry">
+      <Masonry>
         <WeatherCard />
         <DeviceCard />
         <MusicTile />
         <ClimateTile />
         <MapTile />
         <AddDeviceTile />
-      </div>
+      </Masonry>
     </>
   );
 }
