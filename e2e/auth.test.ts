@@ -283,6 +283,23 @@ describe('signing in and out in Chromium', () => {
     expect(await narrow.getByText('Spotify integration placeholder').isVisible()).toBe(true);
   });
 
+  it('opens Account Settings from the profile popover, by keyboard too', async () => {
+    const page = await signedInPage(admin);
+    const avatar = page.getByRole('button', { name: /^Account menu for/ });
+    await avatar.click();
+    const menu = page.getByRole('menu', { name: 'Account' });
+    expect(await menu.getByText(admin.userName).isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('avatar-button'))).toBe(true);
+    await page.keyboard.press('Enter');
+    await menu.getByRole('menuitem', { name: 'Settings' }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Settings');
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').first().waitFor();
+    expect(await page.getByRole('dialog').first().textContent()).toContain(admin.email);
+  });
+
   it('hides Devices and Users from a plain user', async () => {
     const person = newPerson('Uma');
     await accounts.signUp(person);

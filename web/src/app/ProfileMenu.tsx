@@ -14,7 +14,20 @@ export function ProfileMenu({ onOpenSettings }: { onOpenSettings(): void }) {
     const onDown = (event: MouseEvent) => {
       if (!ref.current?.contains(event.target as Node)) setOpen(false);
     };
-    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setOpen(false);
+    const items = () => [...(ref.current?.querySelectorAll<HTMLElement>('[role=menuitem]') ?? [])];
+    items()[0]?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        setOpen(false);
+        ref.current?.querySelector<HTMLElement>('.avatar-button')?.focus();
+      } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        const list = items();
+        const at = list.indexOf(document.activeElement as HTMLElement);
+        const step = event.key === 'ArrowDown' ? 1 : -1;
+        list[(at + step + list.length) % list.length]?.focus();
+        event.preventDefault();
+      }
+    };
     document.addEventListener('mousedown', onDown);
     document.addEventListener('keydown', onKey);
     return () => {
