@@ -40,9 +40,13 @@ export async function startDeviceHub(app: FastifyInstance, context: AppContext):
         log,
       })
     : undefined;
+  // The simulator starts once the adapter listens: its first retained list must not race the
+  // adapter's subscription.
   const simulatorStarted = simulator
-    ?.start()
-    .catch((error) => log.error({ err: error }, 'simulator failed to start'));
+    ? adapterStarted
+        .then(() => simulator.start())
+        .catch((error) => log.error({ err: error }, 'simulator failed to start'))
+    : undefined;
 
   return {
     ready: () => adapter.ready(),

@@ -56,6 +56,7 @@ function hexToXy(hex: string) {
 export class Zigbee2mqttSimulator {
   private readonly devices: VirtualDevice[] = [];
   private readonly byName = new Map<string, VirtualDevice>();
+  private readonly offline = new Set<VirtualDevice>();
   private readonly random: () => number;
   private timer: NodeJS.Timeout | undefined;
   private unsubscribers: (() => void)[] = [];
@@ -155,9 +156,10 @@ export class Zigbee2mqttSimulator {
   }
 
   private flipAvailability(now: number, tickMs: number) {
-    for (const device of this.devices) {
-      if (device.offlineUntil !== 0 && device.offlineUntil <= now) {
+    for (const device of this.offline) {
+      if (device.offlineUntil <= now) {
         device.offlineUntil = 0;
+        this.offline.delete(device);
         void this.publishAvailability(device, true);
       }
     }
@@ -166,6 +168,7 @@ export class Zigbee2mqttSimulator {
     const device = this.devices[Math.floor(this.random() * this.devices.length)];
     if (device === undefined || device.offlineUntil > 0) return;
     device.offlineUntil = now + 10_000 + this.random() * 30_000;
+    this.offline.add(device);
     void this.publishAvailability(device, false);
   }
 
