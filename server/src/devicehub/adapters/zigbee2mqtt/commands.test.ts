@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseBridgeDevices } from './bridge-devices.js';
 import { buildSetPayload } from './commands.js';
+import { mapExposes } from './exposes.js';
 
 const fixture = JSON.parse(
   fs.readFileSync(new URL('./fixtures/bridge-devices.json', import.meta.url), 'utf8'),
@@ -11,6 +12,22 @@ const capabilitiesOf = (name: string) => devices.find((d) => d.friendly_name ===
 const lamp = capabilitiesOf('Living room/Lamp');
 const stairs = capabilitiesOf('Stairs switch');
 const door = capabilitiesOf('Front door');
+const fan = mapExposes([
+  {
+    type: 'fan',
+    features: [
+      {
+        type: 'binary',
+        name: 'fan_state',
+        property: 'fan_state',
+        access: 7,
+        value_on: 'ON',
+        value_off: 'OFF',
+      },
+      { type: 'enum', name: 'fan_mode', property: 'fan_mode', access: 7, values: ['off', 'auto'] },
+    ],
+  },
+]).capabilities;
 
 describe('commands become the /set payload Zigbee2MQTT expects', () => {
   it.each([
@@ -56,6 +73,7 @@ describe('commands become the /set payload Zigbee2MQTT expects', () => {
     ],
     ['numeric string', lamp, { input: { id: 'color_temp', value: '300' } }, { color_temp: 300 }],
     ['number clamped to range', lamp, { input: { id: 'brightness', value: 999 } }, { brightness: 254 }],
+    ['power toggle of a fan', fan, { state: { on: true } }, { fan_state: 'ON' }],
     ['endpoint toggle', stairs, { input: { id: 'state_left', value: true } }, { state_left: 'ON' }],
     [
       'stream state with several properties',

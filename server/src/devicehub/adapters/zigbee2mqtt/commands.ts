@@ -78,7 +78,12 @@ function powerCapability(capabilities: Capability[], endpoint: unknown): Capabil
     const own = binaries.find((c) => c.property === `state_${endpoint}`);
     if (own) return own;
   }
-  return binaries.find((c) => c.property === 'state') ?? binaries.find((c) => c.property === 'on');
+  return (
+    binaries.find((c) => c.property === 'state') ??
+    binaries.find((c) => c.property === 'on') ??
+    // e.g. a fan's `fan_state`: the on/off feature of a specific expose.
+    binaries.find((c) => c.type !== 'binary' && c.property.endsWith('state'))
+  );
 }
 
 /**
