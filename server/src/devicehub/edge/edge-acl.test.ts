@@ -57,6 +57,22 @@ describe.each(testDatabases())('edge broker: what a browser may read and write (
     ]);
   });
 
+  it('forgets retained state cleared with an empty payload, and publishes only to browser topics', async () => {
+    h = await startEdgeHarness(await create());
+    const { token } = await h.user('resident');
+    await h.edge.publish('devices/gone', '{"state":"ON"}', { retain: true });
+    await h.edge.publish('devices/kept', '{"state":"OFF"}', { retain: true });
+    await h.edge.publish('devices/gone', '', { retain: true });
+    await expect(h.edge.publish('commands/device.set', '{}')).rejects.toThrow(/may not receive/);
+    await expect(h.edge.publish('devices/#', '{}')).rejects.toThrow(/invalid edge topic/);
+    const late = await h.connect({ token });
+    const messages = inbox(late);
+    await late.subscribeAsync(`${P}/devices/#`);
+    await eventually(() => messages.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(messages.map((m) => m.topic)).toEqual([`${P}/devices/kept`]);
+  });
+
   it('hands commands to the hub with the user who sent them, and not to other browsers', async () => {
     h = await startEdgeHarness(await create());
     const { record, token } = await h.user('resident');
