@@ -25,6 +25,7 @@ export function AuthModal() {
   const flow = useLoginFlow();
   const providers = useOAuthProviders(authModal.open);
   const [forgotOpen, setForgotOpen] = useState(false);
+  const [forgotEmail, setForgotEmail] = useState('');
   const [email, setEmail] = useState('');
   const ref = useRef<HTMLDivElement>(null);
   const { open, tab } = authModal;
@@ -105,14 +106,17 @@ export function AuthModal() {
               key={email}
               flow={flow}
               initialEmail={email}
-              onForgotPassword={() => setForgotOpen(true)}
+              onForgotPassword={(typed) => {
+                setForgotEmail(typed);
+                setForgotOpen(true);
+              }}
             >
               <ProviderButtons providers={providers} />
             </LoginForm>
           )}
         </div>
       </div>
-      {forgotOpen && <ForgotPassword initialEmail={email} onClose={() => setForgotOpen(false)} />}
+      {forgotOpen && <ForgotPassword initialEmail={forgotEmail} onClose={() => setForgotOpen(false)} />}
     </div>
   );
 }

@@ -6,7 +6,8 @@ import type { LoginFlow } from './use-login-flow.js';
 
 interface Props {
   flow: LoginFlow;
-  onForgotPassword(): void;
+  /** Opens the forgot-password overlay with the e-mail typed so far. */
+  onForgotPassword(email: string): void;
   children?: React.ReactNode;
   initialEmail?: string;
 }
@@ -67,7 +68,11 @@ export function LoginForm({ flow, onForgotPassword, children, initialEmail = '' 
           </p>
         )}
       </div>
-      <button type="button" className="link-button auth-forgot" onClick={onForgotPassword}>
+      <button
+        type="button"
+        className="link-button auth-forgot"
+        onClick={() => onForgotPassword(email.trim())}
+      >
         Forgot password?
       </button>
       <button type="submit" className="button button--primary button--block" disabled={flow.loading}>
