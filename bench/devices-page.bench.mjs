@@ -77,8 +77,10 @@ try {
       window.__HEARTH_PROFILE__ = { commits: [] };
       const probe = { firstTile: null, frames: [], longTasks: [], seen: new Map(), recording: false };
       window.__probe = probe;
-      const frame = (time) => {
-        if (probe.recording) probe.frames.push(time);
+      // performance.now() rather than the frame's begin time: it is taken before this frame's
+      // other callbacks (the store's flush), so every commit falls between two marks.
+      const frame = () => {
+        if (probe.recording) probe.frames.push(performance.now());
         requestAnimationFrame(frame);
       };
       requestAnimationFrame(frame);
@@ -115,6 +117,19 @@ try {
   await page.getByText(`· ${DEVICES} discovered`).waitFor({ timeout: 30_000 });
   const allListedMs = await page.evaluate(() => performance.now());
   const firstTileMs = await page.evaluate(() => window.__probe.firstTile);
+  // Where the time to first tile goes: when each request the page needed had finished.
+  const loadSteps = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .filter((entry) => /api\/auth\/(refresh|me)|api\/devicehub\/devices|DevicesPage|mqtt/.test(entry.name))
+      .map((entry) => ({
+        request: new URL(entry.name).pathname,
+        startMs: Math.round(entry.startTime),
+        doneMs: Math.round(entry.responseEnd),
+        kB: Math.round(entry.decodedBodySize / 1024),
+      })),
+  );
+  console.table(loadSteps);
   await page.getByText('State: connected').waitFor({ timeout: 30_000 });
   await page.waitForTimeout(2000); // retained state of every device has arrived
 
@@ -322,6 +337,7 @@ try {
     seconds: SECONDS,
     bus: upstream ? 'upstream' : 'embedded',
     watchedTiles: watched.length,
+    loadSteps,
     tilesPerCommitMax: Math.max(0, ...probe.commits.map((commit) => commit.tiles)),
     slowCommits: probe.commits.filter((commit) => commit.duration > 8),
     longTasksDuringUpdates: probe.longTasks,

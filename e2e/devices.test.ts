@@ -180,32 +180,32 @@ describe('Devices page in Chromium against the simulator', () => {
 
   it('shows "State stream offline" when the stream is refused, and renames over HTTP', async () => {
     const devices = await open(admin, { blockStream: true });
-    await devices.tile('TV socket').waitFor();
+    await devices.tile('Bedroom blind').waitFor();
     await devices.text('State stream offline').waitFor();
     await devices.text('Unable to connect to device stream').waitFor();
     const patch = devices.page.waitForRequest(
       (request) => request.method() === 'PATCH' && request.url().includes('/api/devicehub/devices/'),
     );
-    await devices.rename('TV socket', 'Television socket');
-    expect((await patch).postDataJSON()).toEqual({ name: 'Television socket' });
-    await devices.tile('Television socket').waitFor();
+    await devices.rename('Bedroom blind', 'Bedroom roller blind');
+    expect((await patch).postDataJSON()).toEqual({ name: 'Bedroom roller blind' });
+    await devices.tile('Bedroom roller blind').waitFor();
     await eventually(
       () => hubDevices(server.url, admin),
-      (list) => list.some((device) => device.name === 'Television socket'),
+      (list) => list.some((device) => device.name === 'Bedroom roller blind'),
     );
-    expect(await devices.tile('Television socket').locator('.rename-error').count()).toBe(0);
+    expect(await devices.tile('Bedroom roller blind').locator('.rename-error').count()).toBe(0);
   });
 
   it('refuses an empty name with "Name cannot be empty" and Escape cancels', async () => {
     const devices = await open(admin);
-    const tile = devices.tile('Garage motion');
-    await tile.getByRole('button', { name: 'Rename Garage motion' }).click();
+    const tile = devices.tile('Hallway motion');
+    await tile.getByRole('button', { name: 'Rename Hallway motion' }).click();
     const field = devices.page.getByLabel('Device name');
     await field.fill('   ');
     await tile.getByRole('button', { name: 'Save' }).click();
     await tile.getByText('Name cannot be empty').waitFor();
     await field.press('Escape');
-    await tile.getByRole('heading', { name: 'Garage motion' }).waitFor();
+    await tile.getByRole('heading', { name: 'Hallway motion' }).waitFor();
   });
 
   it('shows a role `user` the permission message and opens no WebSocket', async () => {

@@ -1,4 +1,3 @@
-import mqtt from 'mqtt';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { fetchDevices, renameDevice as patchRename, postCommand } from '../api/devices.api.js';
 import { type ActionDeps, renameDevice, sendCommand } from '../device-actions.js';
@@ -6,13 +5,50 @@ import { MESSAGES } from '../devices.messages.js';
 import type { DeviceCommand } from '../model/commands.js';
 import type { Device } from '../model/device.types.js';
 import { DeviceStore } from '../store/device-store.js';
-import { type ConnectFn, DeviceStream } from '../stream/device-stream.js';
+import { type ConnectFn, DeviceStream, type StreamClientLike } from '../stream/device-stream.js';
 import { streamUrl } from '../stream/topics.js';
 
 export interface HubActions {
   send(device: Device, command: DeviceCommand | null): Promise<void>;
   rename(device: Device, name: string): ReturnType<typeof renameDevice>;
 }
+
+/**
+ * MQTT.js (most of this page's code) is fetched while the device list loads instead of before
+ * the page can render; the stream client gets a client whose calls wait for it.
+ */
+const lazyConnect: ConnectFn = (url, options) => {
+  const listeners: [string, (...args: never[]) => void][] = [];
+  const calls: ((client: StreamClientLike) => void)[] = [];
+  let real: StreamClientLike | null = null;
+  let ended = false;
+  void import('mqtt').then(
+    ({ default: mqtt }) => {
+      if (ended) return;
+      real = (mqtt.connect as unknown as ConnectFn)(url, options);
+      for (const [event, listener] of listeners) real.on(event as 'close', listener as () => void);
+      for (const call of calls) call(real);
+    },
+    () => {
+      for (const [event, listener] of listeners) if (event === 'close') (listener as () => void)();
+    },
+  );
+  const later = (call: (client: StreamClientLike) => void) => (real ? call(real) : calls.push(call));
+  return {
+    on(event: string, listener: (...args: never[]) => void) {
+      if (real) real.on(event as 'close', listener as () => void);
+      else listeners.push([event, listener]);
+      return this;
+    },
+    subscribe: (topics, subscribeOptions) => later((client) => client.subscribe(topics, subscribeOptions)),
+    publish: (topic, message, publishOptions, callback) =>
+      later((client) => client.publish(topic, message, publishOptions, callback)),
+    end: (force) => {
+      ended = true;
+      later((client) => client.end(force));
+    },
+  } as StreamClientLike;
+};
 
 interface HubViewer {
   enabled: boolean;
@@ -52,7 +88,7 @@ export function useDeviceHub({ enabled, accessToken, username }: HubViewer) {
     let everConnected = false;
     const stream = new DeviceStream({
       url: streamUrl(window.location),
-      connect: mqtt.connect as unknown as ConnectFn,
+      connect: lazyConnect,
       credentials: () =>
         tokenRef.current ? { username: username ?? 'hearth', password: tokenRef.current } : {},
       handlers: {

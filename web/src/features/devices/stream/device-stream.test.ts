@@ -77,6 +77,7 @@ describe('DeviceStream (SPEC 7.3, 9)', () => {
       clean: true,
       connectTimeout: 6000,
       reconnectPeriod: 0,
+      timerVariant: 'native',
       username: 'ada',
       password: 'token-1',
     });

@@ -28,6 +28,8 @@ export interface StreamConnectOptions {
   clean: true;
   connectTimeout: number;
   reconnectPeriod: 0;
+  /** Plain timers: MQTT.js's worker timers would need a blob: worker the page's CSP refuses. */
+  timerVariant: 'native';
   username?: string;
   password?: string;
 }
@@ -121,6 +123,7 @@ export class DeviceStream {
       clean: true,
       connectTimeout: CONNECT_TIMEOUT_MS,
       reconnectPeriod: 0,
+      timerVariant: 'native',
       ...this.options.credentials?.(),
     });
     this.client = client;
