@@ -64,7 +64,11 @@ try {
     devices = answer.data;
     if (devices.length < DEVICES) await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  if (devices.length < DEVICES) throw new Error(`hub lists ${devices.length} of ${DEVICES} devices`);
+  if (devices.length < DEVICES)
+    throw new Error(
+      `hub lists ${devices.length} of ${DEVICES} devices after 30 s` +
+        (upstream ? '' : ' on the embedded bus (try BENCH_MQTT_URL=mqtt://127.0.0.1:1883)'),
+    );
 
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const cdp = await page.context().newCDPSession(page);
