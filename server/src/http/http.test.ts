@@ -40,7 +40,12 @@ describe('HTTP surface', () => {
   it('answers /healthz with 200 {"status":"ok"} when database and bus are ready', async () => {
     // app.inject does not listen, so the "http" part is only ready after listen().
     await hearth.app.listen({ port: 0, host: '127.0.0.1' });
-    const response = await hearth.app.inject('/healthz');
+    // The device hub subscribes in the background; /healthz turns 200 once every part is ready.
+    let response = await hearth.app.inject('/healthz');
+    for (let tries = 0; response.statusCode !== 200 && tries < 50; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      response = await hearth.app.inject('/healthz');
+    }
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ status: 'ok' });
   });
