@@ -1,8 +1,8 @@
 import { Duplex } from 'node:stream';
 import { WebSocket } from 'ws';
-import { topicMatches } from '../../bus/bus.js';
 import type { UserRecord } from '../../users/users.repository.js';
 import { PacketLengthGuard } from './packet-length-guard.js';
+import { matchesFilter } from './topic-matcher.js';
 
 export type DropReason = 'packet too large' | 'text frame' | 'slow consumer';
 
@@ -87,7 +87,7 @@ export class WebSocketTransport extends Duplex {
   subscribedTo(topic: string): boolean {
     const subscriptions = this.session.client?.subscriptions;
     if (!subscriptions) return false;
-    for (const filter in subscriptions) if (topicMatches(filter, topic)) return true;
+    for (const filter in subscriptions) if (matchesFilter(filter, topic)) return true;
     return false;
   }
 
