@@ -57,6 +57,7 @@ export async function startDeviceHub(app: FastifyInstance, context: AppContext):
       ]);
       await simulator?.stop();
       await adapter.stop();
+      service.stop();
       await service.settled();
       await writer.close();
       await edge.close();

@@ -33,6 +33,8 @@ const METADATA_KEYS = [
   'inputs',
 ] as const;
 
+const LIST_RETRY_MS = 2000;
+
 const metadataDiffers = (device: Device, description: DeviceDescription) =>
   METADATA_KEYS.some((key) => JSON.stringify(device[key]) !== JSON.stringify(description[key]));
 
@@ -51,6 +53,9 @@ export class DeviceHubService implements AdapterEvents {
   /** Devices whose availability the bus has reported (the others go online when they report state). */
   private readonly availabilityKnown = new Set<string>();
   private queue: Promise<void> = Promise.resolve();
+  private latestList: DeviceDescription[] | undefined;
+  private listRetry: NodeJS.Timeout | undefined;
+  private closed = false;
   private readonly once: LogOnce;
 
   constructor(private readonly options: DeviceHubServiceOptions) {
@@ -116,7 +121,28 @@ export class DeviceHubService implements AdapterEvents {
   // ── adapter events ──────────────────────────────────────────────────────────────────────────
 
   devicesListed(listed: DeviceDescription[]) {
-    this.enqueue(() => this.applyList(listed));
+    this.latestList = listed;
+    if (this.listRetry) clearTimeout(this.listRetry);
+    this.listRetry = undefined;
+    this.enqueue(async () => {
+      try {
+        await this.applyList(listed);
+      } catch (error) {
+        // The database may be away for a moment: try the newest list again rather than stay
+        // empty until Zigbee2MQTT happens to publish its list again.
+        if (this.latestList === listed && !this.closed) {
+          this.listRetry = setTimeout(() => this.devicesListed(listed), LIST_RETRY_MS);
+          this.listRetry.unref();
+        }
+        throw error;
+      }
+    });
+  }
+
+  /** Stops retrying; the queue settles with what it has. */
+  stop() {
+    this.closed = true;
+    if (this.listRetry) clearTimeout(this.listRetry);
   }
 
   deviceRemoved(externalId: string) {

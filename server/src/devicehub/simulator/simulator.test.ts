@@ -71,6 +71,14 @@ describe('simulator (SIMULATOR=on)', () => {
       return all.length === TEMPLATES.length && all.filter((d) => d.online).length >= all.length - 1
         ? all
         : undefined;
+    }).catch((error) => {
+      // Show what the hub said, to tell a slow machine from a fault.
+      console.log(
+        app.logs.lines
+          .filter((l) => !l.includes('incoming request') && !l.includes('request completed'))
+          .map((l) => l.slice(0, 400)),
+      );
+      throw error;
     });
     expect(devices.length).toBeGreaterThanOrEqual(24);
     expect(new Set(devices.map(iconOf))).toEqual(
