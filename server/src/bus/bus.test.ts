@@ -68,6 +68,22 @@ describe.each(buses)('bus on the $name', ({ url }) => {
     await bus.publish(`${root}/retained`, '', { retain: true, qos: 1 });
   });
 
+  it('delivers a retained message followed at once by others to a live subscriber', async () => {
+    // Zigbee2MQTT publishes its retained device list and then a burst of state messages.
+    const received: string[] = [];
+    await other.subscribe(`${root}/burst/#`, (topic) => received.push(topic.slice(root.length + 7)));
+    await new Promise((r) => setTimeout(r, 100));
+    await Promise.all([
+      bus.publish(`${root}/burst/list`, JSON.stringify({ devices: 'x'.repeat(50_000) }), { retain: true }),
+      ...Array.from({ length: 20 }, (_, i) => bus.publish(`${root}/burst/state${i}`, '{}')),
+    ]);
+    for (let tries = 0; received.length < 21 && tries < 50; tries++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(received).toContain('list');
+    expect(received).toHaveLength(21);
+    await bus.publish(`${root}/burst/list`, '', { retain: true });
+  });
+
   it('keeps dispatching when one handler throws', async () => {
     await bus.subscribe(`${root}/boom`, () => {
       throw new Error('handler bug');

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { Aedes } from 'aedes';
 import type { Logger } from 'pino';
+import { keepRetainedInOrder } from './retained-order.js';
 
 export interface EmbeddedBroker {
   /** mqtt:// URL the hub's own client connects to. */
@@ -21,6 +22,7 @@ export async function startEmbeddedBroker(options: {
   log: Logger;
 }): Promise<EmbeddedBroker> {
   const broker = await Aedes.createBroker({ drainTimeout: 10_000 });
+  keepRetainedInOrder(broker);
   broker.on('clientError', (client, error) => {
     options.log.debug({ clientId: client?.id, err: error.message }, 'bus client error');
   });
