@@ -11,8 +11,9 @@ import type { Aedes } from 'aedes';
  * store step synchronously keeps packets in arrival order.
  */
 export function keepRetainedInOrder(broker: Aedes): void {
-  const persistence = broker.persistence as {
-    storeRetained(packet: unknown): Promise<void>;
+  // `persistence` is public at run time but missing from Aedes' type declarations.
+  const { persistence } = broker as unknown as {
+    persistence: { storeRetained(packet: unknown): Promise<void> };
   };
   const store = persistence.storeRetained.bind(persistence);
   persistence.storeRetained = (packet: unknown) => {
