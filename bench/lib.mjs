@@ -22,7 +22,8 @@ export async function freePort() {
 export async function startHearth(env = {}) {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-'));
-  const child = spawn(process.execPath, [path.join(root, 'server/dist/main.js')], {
+  // The same V8 flags as `npm start` (package.json), so the figures are those of a real install.
+  const child = spawn(process.execPath, ['--max-semi-space-size=2', path.join(root, 'server/dist/main.js')], {
     env: {
       PATH: process.env.PATH,
       HOST: '127.0.0.1',

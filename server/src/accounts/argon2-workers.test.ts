@@ -33,6 +33,18 @@ describe('argon2id worker threads', () => {
     expect(worstGap).toBeLessThan(elapsed / 3);
   });
 
+  it('starts workers on demand and retires them when idle', async () => {
+    const lazy = new Argon2Workers(2, 10, 200);
+    expect(lazy.threads).toBe(0);
+    const hash = await lazy.hash('on demand', ARGON2_OPTIONS);
+    await Promise.all([lazy.verify(hash, 'on demand'), lazy.verify(hash, 'on demand')]);
+    expect(lazy.threads).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(lazy.threads).toBe(0);
+    expect(await lazy.verify(hash, 'on demand')).toBe(true);
+    await lazy.close();
+  });
+
   it('fails pending work when closed instead of hanging', async () => {
     const closing = new Argon2Workers(1);
     const settled = Promise.allSettled([

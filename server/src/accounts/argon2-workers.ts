@@ -35,9 +35,14 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
-/** A fixed set of worker threads computing argon2id, one job each at a time, the rest queued. */
+/**
+ * Up to `size` worker threads computing argon2id, one job each at a time, the rest queued.
+ * Workers start on demand and retire after `idleMs` without work: each holds about 11 MB, which
+ * a small home box should not pay while nobody is signing in.
+ */
 export class Argon2Workers {
   private readonly idle: Worker[] = [];
+  private readonly retireTimers = new Map<Worker, NodeJS.Timeout>();
   private readonly busy = new Map<Worker, Pending>();
   private readonly queue: Pending[] = [];
   private closed = false;
@@ -45,10 +50,14 @@ export class Argon2Workers {
   private readonly argon2Path = createRequire(import.meta.url).resolve('@node-rs/argon2');
 
   constructor(
-    size: number,
+    private readonly size: number,
     private readonly nice = 10,
-  ) {
-    for (let i = 0; i < size; i++) this.spawn();
+    private readonly idleMs = 60_000,
+  ) {}
+
+  /** Running worker threads (for tests and diagnostics). */
+  get threads(): number {
+    return this.idle.length + this.busy.size;
   }
 
   hash(password: string, options: Options): Promise<string> {
@@ -64,6 +73,8 @@ export class Argon2Workers {
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const timer of this.retireTimers.values()) clearTimeout(timer);
+    this.retireTimers.clear();
     for (const pending of this.queue.splice(0)) pending.reject(new Error('argon2 workers closed'));
     await Promise.all([...this.idle, ...this.busy.keys()].map((worker) => worker.terminate()));
   }
@@ -77,8 +88,12 @@ export class Argon2Workers {
   }
 
   private dispatch() {
-    while (this.idle.length > 0 && this.queue.length > 0) {
-      const worker = this.idle.pop() as Worker;
+    while (this.queue.length > 0) {
+      if (this.idle.length === 0 && this.threads < this.size) this.spawn();
+      const worker = this.idle.pop();
+      if (!worker) return;
+      clearTimeout(this.retireTimers.get(worker));
+      this.retireTimers.delete(worker);
       const pending = this.queue.shift() as Pending;
       this.busy.set(worker, pending);
       worker.postMessage(pending.job);
@@ -91,6 +106,19 @@ export class Argon2Workers {
     this.idle.push(worker);
     pending?.resolve(result);
     this.dispatch();
+    if (this.idle.includes(worker) && !this.closed) {
+      const timer = setTimeout(() => this.retire(worker), this.idleMs);
+      timer.unref();
+      this.retireTimers.set(worker, timer);
+    }
+  }
+
+  private retire(worker: Worker) {
+    this.retireTimers.delete(worker);
+    const index = this.idle.indexOf(worker);
+    if (index < 0) return;
+    this.idle.splice(index, 1);
+    void worker.terminate();
   }
 
   private spawn() {
@@ -111,8 +139,9 @@ export class Argon2Workers {
     this.busy.delete(worker);
     const index = this.idle.indexOf(worker);
     if (index >= 0) this.idle.splice(index, 1);
-    if (this.closed) return;
-    this.spawn();
-    this.dispatch();
+    clearTimeout(this.retireTimers.get(worker));
+    this.retireTimers.delete(worker);
+    // dispatch() starts a replacement if work is waiting.
+    if (!this.closed) this.dispatch();
   }
 }

@@ -1,9 +1,16 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
+import type PG from 'pg';
 import type { Database } from './schema.js';
+
+// Each driver loads only when its database is chosen (pg alone is ~16 MB resident on a SQLite box).
+const require = createRequire(import.meta.url);
+const loadPg = (): typeof PG => require('pg');
+const loadSqlite = (): typeof BetterSqlite3 => require('better-sqlite3');
+let pgTypesSet = false;
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -24,11 +31,14 @@ export interface StorageOptions {
   pgSchema?: string;
 }
 
-// COUNT(*) and other int8 results arrive as strings by default; our counts and epoch values fit in a double.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
-
 export function openStorage(options: StorageOptions): Storage {
   if (options.databaseUrl) {
+    const pg = loadPg();
+    if (!pgTypesSet) {
+      // COUNT(*) and other int8 results arrive as strings by default; ours fit in a double.
+      pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+      pgTypesSet = true;
+    }
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: 10,
@@ -50,6 +60,7 @@ export function openStorage(options: StorageOptions): Storage {
 
   const file = options.sqliteFile ?? ':memory:';
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const SQLite = loadSqlite();
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');

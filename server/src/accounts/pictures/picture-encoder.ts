@@ -1,6 +1,6 @@
-import { pixelArt } from '@dicebear/collection';
-import { createAvatar } from '@dicebear/core';
-import sharp from 'sharp';
+// sharp and DiceBear weigh about 50 MB once loaded and are needed only when someone changes
+// their picture, so they load on first use instead of at start (a small home box has little RAM).
+const loadSharp = () => import('sharp').then((module) => module.default);
 
 export const MAX_PICTURE_SIDE = 512;
 const AVATAR_SIDE = 256;
@@ -14,6 +14,7 @@ export class UnreadablePicture extends Error {}
  * sharp writes no metadata unless asked to, so EXIF, GPS, ICC comments and the like are gone.
  */
 export async function reencodePicture(bytes: Buffer): Promise<Buffer> {
+  const sharp = await loadSharp();
   try {
     const image = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, animated: false }).rotate();
     const { width, height } = await image.metadata();
@@ -30,6 +31,11 @@ export async function reencodePicture(bytes: Buffer): Promise<Buffer> {
 
 /** A DiceBear pixel-art avatar with a random seed, rasterised to PNG. */
 export async function generatePixelAvatar(): Promise<Buffer> {
+  const [{ createAvatar }, { pixelArt }, sharp] = await Promise.all([
+    import('@dicebear/core'),
+    import('@dicebear/collection'),
+    loadSharp(),
+  ]);
   const svg = createAvatar(pixelArt, { seed: crypto.randomUUID(), size: AVATAR_SIDE }).toString();
   return sharp(Buffer.from(svg)).resize(AVATAR_SIDE, AVATAR_SIDE, { kernel: 'nearest' }).png().toBuffer();
 }
