@@ -49,8 +49,14 @@ export class AccountsService {
     const passwordHash = await hasher.hash(password);
     let user: UserRecord;
     try {
-      const role = (await users.count()) === 0 ? 'admin' : 'user';
-      user = await users.create({ email, userName, firstName, lastName, passwordHash, role });
+      user = await users.create({
+        email,
+        userName,
+        firstName,
+        lastName,
+        passwordHash,
+        role: 'admin-if-first',
+      });
     } catch (error) {
       await this.assertFree(email, userName); // lost a race for the same address or name
       throw error;

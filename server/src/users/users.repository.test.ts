@@ -74,3 +74,33 @@ describe.each(testDatabases())('users repository on $name', ({ create }) => {
     expect(await users.count()).toBe(before + 1);
   });
 });
+
+describe.each(testDatabases())('first account on $name', ({ name, create }) => {
+  it('makes exactly one admin when several accounts are created at once on an empty database', async () => {
+    const database = await create();
+    // Concurrent requests; on PostgreSQL through separate connection pools, like separate
+    // instances. (A SQLite install is one process with one connection.)
+    const storages =
+      name === 'postgres' ? [database.open(), database.open(), database.open()] : [database.open()];
+    try {
+      await migrateToLatest(storages[0]!.db);
+      const created = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          new UsersRepository(storages[i % storages.length]!.db).create({
+            email: `first${i}@example.com`,
+            userName: `first${i}`,
+            firstName: 'F',
+            lastName: 'A',
+            passwordHash: null,
+            role: 'admin-if-first',
+          }),
+        ),
+      );
+      expect(created.filter((user) => user.role === 'admin')).toHaveLength(1);
+      expect(created.filter((user) => user.role === 'user')).toHaveLength(5);
+    } finally {
+      await Promise.all(storages.map((storage) => storage.close()));
+      await database.drop();
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely';
 import type { Database, UsersTable } from '../storage/schema.js';
 import { fromBool, nowIso, toBool } from '../storage/time.js';
 
@@ -29,7 +29,8 @@ export interface NewUser {
   firstName: string;
   lastName: string;
   passwordHash: string | null;
-  role: Role;
+  /** 'admin-if-first': admin when no account exists yet, else user — decided atomically. */
+  role: Role | 'admin-if-first';
   emailConfirmed?: boolean;
 }
 
@@ -59,6 +60,20 @@ export class UsersRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async create(user: NewUser): Promise<UserRecord> {
+    if (user.role !== 'admin-if-first') return this.insert(this.db, { ...user, role: user.role });
+    return this.db.transaction().execute(async (trx) => {
+      // Two sign-ups on an empty PostgreSQL database must not both become admin: this lock
+      // conflicts with itself, so first-account decisions run one at a time. (SQLite runs one
+      // write transaction at a time anyway.)
+      if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+        await sql`lock table users in share row exclusive mode`.execute(trx);
+      }
+      const existing = await trx.selectFrom('users').select('id').limit(1).executeTakeFirst();
+      return this.insert(trx, { ...user, role: existing ? 'user' : 'admin' });
+    });
+  }
+
+  private async insert(db: Kysely<Database>, user: NewUser & { role: Role }): Promise<UserRecord> {
     const now = nowIso();
     const row = {
       id: user.id ?? crypto.randomUUID(),
@@ -73,10 +88,10 @@ export class UsersRepository {
       created_at: now,
       updated_at: now,
     };
-    await this.db.insertInto('users').values(row).execute();
-    const created = await this.findById(row.id);
+    await db.insertInto('users').values(row).execute();
+    const created = await db.selectFrom('users').selectAll().where('id', '=', row.id).executeTakeFirst();
     if (!created) throw new Error('user vanished after insert');
-    return created;
+    return toRecord(created);
   }
 
   async findById(id: string): Promise<UserRecord | undefined> {

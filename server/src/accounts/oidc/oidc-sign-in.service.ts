@@ -100,7 +100,7 @@ export class OidcSignIn {
     const firstName = (profile.givenName ?? first ?? base).slice(0, MAX_NAME);
     const lastName = (profile.familyName ?? rest.join(' ')).slice(0, MAX_NAME);
     // The first account ever becomes admin, like the first sign-up.
-    const role = (await this.users.count()) === 0 ? 'admin' : 'user';
+    const role = 'admin-if-first';
 
     let userName = base;
     for (let attempt = 0; attempt < USER_NAME_TRIES; attempt++) {
