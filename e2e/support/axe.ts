@@ -17,6 +17,15 @@ export interface AxeViolation {
  * serious and critical violations.
  */
 export async function seriousA11yViolations(page: Page, selector?: string): Promise<AxeViolation[]> {
+  // Colours are judged mid-fade otherwise (a dialog fading in has low contrast for a moment).
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   await page.evaluate(axeSource);
   return page.evaluate(async (context) => {
     // biome-ignore lint/suspicious/noExplicitAny: axe is a global the evaluated source defines

@@ -1,12 +1,24 @@
-import { StrictMode, startTransition } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './app/App.js';
 import './app/global.css';
 
-const root = document.getElementById('root');
-if (root) {
-  // A transition lets React yield between components, so the first render is many short tasks
-  // rather than one long one (bench/web.bench.mjs: no task over 50 ms while home settles).
+/** Lets the browser run other work (paint, input) before the next step. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Boots in steps so no single task runs long (bench/web.bench.mjs: no task over 50 ms while
+ * home settles): evaluating React, then the app's modules, then the first render each get a
+ * task of their own.
+ */
+async function boot() {
+  const root = document.getElementById('root');
+  if (!root) return;
+  const [{ createRoot }, { StrictMode, startTransition }] = await Promise.all([
+    import('react-dom/client'),
+    import('react'),
+  ]);
+  await nextTask();
+  const { App } = await import('./app/App.js');
+  await nextTask();
+  // A transition lets React yield between components: the first render is many short tasks.
   startTransition(() => {
     createRoot(root).render(
       <StrictMode>
@@ -15,3 +27,5 @@ if (root) {
     );
   });
 }
+
+void boot();
