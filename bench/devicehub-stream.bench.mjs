@@ -80,8 +80,6 @@ async function main() {
       SIMULATOR: 'off',
       ADMIN_EMAIL: admin.email,
       ADMIN_PASSWORD: admin.password,
-      // e.g. BENCH_NODE_OPTIONS=--import=<profiler preload> to look inside Hearth during the run.
-      ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
     });
     publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${mosquitto.port}`, {
       clientId: 'bench-z2m',

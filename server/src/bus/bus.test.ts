@@ -1,3 +1,5 @@
+import net from 'node:net';
+import mqtt from 'mqtt';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceUrl } from '../../test/services.js';
@@ -94,5 +96,45 @@ describe.each(buses)('bus on the $name', ({ url }) => {
     await new Promise((r) => setTimeout(r, 100));
     await bus.publish(`${root}/boom`, 'still here');
     expect(await delivered).toBe('still here');
+  });
+});
+
+describe('the embedded broker with a Zigbee2MQTT on its TCP port', () => {
+  it('forwards a steady stream of state messages without holding them back (no Nagle delay)', async () => {
+    // Zigbee2MQTT publishes state while the hub publishes too (commands, the simulator). With
+    // Nagle's algorithm on the broker's socket to the hub, a message then waits for the hub's
+    // delayed ACK (40 ms on Linux) whenever the one before it is still unacknowledged.
+    const port = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const hub = await connectBus({ host: '127.0.0.1', listenPort: port, log });
+    const z2m = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { protocolVersion: 4 });
+    (z2m.stream as net.Socket).setNoDelay(true);
+    const chatter = setInterval(() => {
+      for (let i = 0; i < 5; i++) void hub.publish(`hearth-test/chatter${i}`, 'x');
+    }, 100);
+    try {
+      const latencies: number[] = [];
+      await hub.subscribe('zigbee2mqtt/+', (_topic, payload) => {
+        latencies.push(performance.now() - Number(payload.toString()));
+      });
+      // About 1000 messages a second for one second, in bursts of five.
+      for (let round = 0; round < 200; round++) {
+        for (let i = 0; i < 5; i++) z2m.publish(`zigbee2mqtt/sensor${i}`, String(performance.now()));
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(latencies).toHaveLength(1000);
+      // A loaded test machine delays the odd message; with Nagle about one in five waits.
+      const slow = latencies.filter((ms) => ms > 25).length;
+      expect(slow, `${slow} of 1000 messages took over 25 ms`).toBeLessThan(50);
+    } finally {
+      clearInterval(chatter);
+      await z2m.endAsync(true);
+      await hub.close();
+    }
   });
 });

@@ -68,6 +68,9 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
 
   let reconnectDelay = 1000;
   client.on('connect', () => {
+    // Small packets go out at once: with Nagle's algorithm a publish waits for the broker's
+    // delayed ACK (40 ms on Linux) whenever another one is still unacknowledged.
+    (client.stream as { setNoDelay?: (noDelay: boolean) => void }).setNoDelay?.(true);
     reconnectDelay = 1000;
     client.options.reconnectPeriod = reconnectDelay;
     log.info('bus connected');

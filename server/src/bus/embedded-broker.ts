@@ -26,7 +26,8 @@ export async function startEmbeddedBroker(options: {
   broker.on('clientError', (client, error) => {
     options.log.debug({ clientId: client?.id, err: error.message }, 'bus client error');
   });
-  const server = net.createServer((socket) => broker.handle(socket));
+  // No Nagle: a state message must not wait for the ACK of the previous one (up to 40 ms).
+  const server = net.createServer({ noDelay: true }, (socket) => broker.handle(socket));
   const host = options.listenPort ? options.host : '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
