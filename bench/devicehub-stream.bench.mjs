@@ -14,7 +14,10 @@ import { freePort, percentile, report, rssMb, startHearth } from './lib.mjs';
 const DEVICES = 2000;
 const SUBSCRIBERS = 10;
 const STEP_MS = 4000;
-const RATES = [1000, 2000, 4000, 8000, 16000, 32000];
+// BENCH_RATES=1000 measures one rate only, for a quick look.
+const RATES = process.env.BENCH_RATES
+  ? process.env.BENCH_RATES.split(',').map(Number)
+  : [1000, 2000, 4000, 8000, 16000, 32000];
 const EXTRA_CONNECTIONS = 100;
 // A step keeps up when (nearly) every message arrives within the grace time and no queue builds
 // up: the median latency of the step's last quarter exceeds its first quarter's by < LAG_MS.
