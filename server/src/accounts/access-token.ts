@@ -24,6 +24,8 @@ export interface AccessStamp {
 
 export class AccessTokens {
   private readonly key: Uint8Array;
+  /** Imported once: jose would import raw key bytes into WebCrypto on every sign and verify. */
+  private cryptoKey: Promise<CryptoKey> | undefined;
 
   constructor(secret: string) {
     this.key = new TextEncoder().encode(secret);
@@ -38,7 +40,7 @@ export class AccessTokens {
   }
 
   /** HS256 is deterministic: the same claims and stamp give the same token (refresh grace). */
-  signStamped(claims: AccessClaims, stamp: AccessStamp): Promise<string> {
+  async signStamped(claims: AccessClaims, stamp: AccessStamp): Promise<string> {
     return new SignJWT({ role: claims.role })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(claims.userId)
@@ -47,7 +49,15 @@ export class AccessTokens {
       .setIssuedAt(stamp.issuedAt)
       .setJti(stamp.jti)
       .setExpirationTime(stamp.issuedAt + stamp.ttlSeconds)
-      .sign(this.key);
+      .sign(await this.hmacKey());
+  }
+
+  private hmacKey(): Promise<CryptoKey> {
+    this.cryptoKey ??= crypto.subtle.importKey('raw', this.key, { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+      'verify',
+    ]);
+    return this.cryptoKey;
   }
 
   /** A keyed digest (HMAC-SHA256, base64url) for secrets that are stored or derived server-side. */
@@ -58,7 +68,7 @@ export class AccessTokens {
   /** The claims of a valid token, or undefined for a forged, expired, malformed or alg:none one. */
   async verify(token: string): Promise<AccessClaims | undefined> {
     try {
-      const { payload } = await jwtVerify(token, this.key, {
+      const { payload } = await jwtVerify(token, await this.hmacKey(), {
         algorithms: ['HS256'],
         issuer: ISSUER,
         audience: AUDIENCE,
