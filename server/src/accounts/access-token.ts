@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, webcrypto } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import type { Role } from '../users/users.repository.js';
 
@@ -25,7 +25,7 @@ export interface AccessStamp {
 export class AccessTokens {
   private readonly key: Uint8Array;
   /** Imported once: jose would import raw key bytes into WebCrypto on every sign and verify. */
-  private cryptoKey: Promise<CryptoKey> | undefined;
+  private cryptoKey: Promise<webcrypto.CryptoKey> | undefined;
 
   constructor(secret: string) {
     this.key = new TextEncoder().encode(secret);
@@ -52,8 +52,8 @@ export class AccessTokens {
       .sign(await this.hmacKey());
   }
 
-  private hmacKey(): Promise<CryptoKey> {
-    this.cryptoKey ??= crypto.subtle.importKey('raw', this.key, { name: 'HMAC', hash: 'SHA-256' }, false, [
+  private hmacKey(): Promise<webcrypto.CryptoKey> {
+    this.cryptoKey ??= webcrypto.subtle.importKey('raw', this.key, { name: 'HMAC', hash: 'SHA-256' }, false, [
       'sign',
       'verify',
     ]);

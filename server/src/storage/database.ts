@@ -5,6 +5,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type PG from 'pg';
 import type { Database } from './schema.js';
+import { StatementCache } from './statement-cache.js';
 
 // Each driver loads only when its database is chosen (pg alone is ~16 MB resident on a SQLite box).
 const require = createRequire(import.meta.url);
@@ -66,7 +67,7 @@ export function openStorage(options: StorageOptions): Storage {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new StatementCache(sqlite) }) });
   return {
     db,
     dialect: 'sqlite',
