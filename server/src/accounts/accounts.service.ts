@@ -1,25 +1,14 @@
 import type { MessageWithUser, PasswordChangeResponse, User } from '@hearth/contracts';
 import type { Logger } from 'pino';
 import { toUserView } from '../users/user.view.js';
-import { normaliseEmail, type UserRecord, type UsersRepository } from '../users/users.repository.js';
+import { normaliseEmail, type UserRecord } from '../users/users.repository.js';
 import { AccountsError, MESSAGES } from './accounts.errors.js';
 import type { CodePurpose } from './accounts.tables.js';
-import type { CodeMail } from './code-mail.js';
-import type { OneTimeCodes } from './codes.js';
 import { field, isEmail, NAME_MAX_LENGTH, USER_NAME } from './fields.js';
-import type { LoginLockout } from './lockout.js';
-import type { PasswordHasher } from './password-hasher.js';
 import { passwordProblem } from './password-rules.js';
-import type { RefreshSessions } from './refresh-sessions.js';
-import { codeError, type SigninService } from './signin.service.js';
+import { codeError, type SigninDeps, type SigninService } from './signin.service.js';
 
-export interface AccountsDeps {
-  users: UsersRepository;
-  sessions: RefreshSessions;
-  hasher: PasswordHasher;
-  codes: OneTimeCodes;
-  codeMail: CodeMail;
-  lockout: LoginLockout;
+export interface AccountsDeps extends SigninDeps {
   signin: SigninService;
   log: Logger;
 }
