@@ -1,50 +1,44 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { RouteOptions } from 'fastify';
 import type { Logger } from 'pino';
-import { AccessTokens } from './accounts/access-token.js';
-import { registerAccounts } from './accounts/accounts.module.js';
-import { Authenticator } from './accounts/authenticate.js';
-import { registerOidcRoutes } from './accounts/oidc/oidc.routes.js';
-import { registerPictureRoutes } from './accounts/pictures/pictures.routes.js';
-import { RefreshSessions } from './accounts/refresh-sessions.js';
-import type { SessionTokens } from './accounts/session-tokens.js';
+import {
+  accountsModule,
+  oidcModule,
+  picturesModule,
+  type SessionTokens,
+  type TokenReader,
+} from './accounts/index.js';
 import { type Bus, connectBus } from './bus/bus.js';
 import type { Config } from './config/config.js';
-import { startDeviceHub } from './devicehub/devicehub.module.js';
-import { registerHealthRoutes } from './health/health.routes.js';
-import { registerErrorHandling } from './http/errors.js';
+import { deviceHubModule } from './devicehub/index.js';
+import { type HealthCheck, healthModule } from './health/index.js';
+import { createHttpApp, type HttpApp } from './http/http-app.js';
+import { registerRateLimit } from './http/rate-limit.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
-import { registerWebApp } from './http/web-app.js';
+import { webAppModule } from './http/web-app.js';
+import { Lifecycle, type Module } from './lifecycle/module.js';
 import { createLogger } from './logging/logger.js';
+import { Mailer } from './mail/index.js';
 import { openStorage, type Storage } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
 import { loadOrCreateSecret } from './storage/secrets.js';
-import { registerUserAdmin } from './users/users.module.js';
-import { UsersRepository } from './users/users.repository.js';
+import { UsersRepository, usersModule } from './users/index.js';
 
-/** Everything a domain needs, built once by the composition root. */
-export interface AppContext {
+export interface Hearth {
+  app: HttpApp;
   config: Config;
   log: Logger;
   storage: Storage;
   bus: Bus;
-  authSecret: string;
+  /** The parts tests and main.ts reach for; domains get theirs through their module's deps. */
   users: UsersRepository;
-  accessTokens: AccessTokens;
-  /** Who is calling: pre-handlers requireUser/requireRole and userForToken (for the WebSocket). */
-  auth: Authenticator;
-  /** Issuing and revoking sign-in sessions (access + rotating refresh tokens). */
   sessions: SessionTokens;
-}
-
-export interface Hearth {
-  app: FastifyInstance;
-  context: AppContext;
+  auth: TokenReader;
   /** Listens on config.port/host; resolves with the bound address. */
   listen(): Promise<string>;
-  /** Stops accepting, lets in-flight requests finish (up to graceMs), closes bus and database. */
+  /** Stops accepting, lets in-flight requests finish (up to graceMs), closes modules, bus and database. */
   close(graceMs?: number): Promise<void>;
 }
 
@@ -54,11 +48,16 @@ export interface BuildOptions {
   webRoot?: string;
   /** PostgreSQL schema (tests isolate themselves in one). */
   pgSchema?: string;
+  /** Sees every route as it is added (the route-table test). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 const defaultWebRoot = () => path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
-/** The composition root: config → database → bus → domains → HTTP. */
+/**
+ * The composition root, and the only place that wires: config → database → bus → modules → HTTP.
+ * Each module declares the dependencies it needs; it is registered, started and closed here, in order.
+ */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<Hearth> {
   const log = options.logger ?? createLogger(config.logLevel);
 
@@ -67,7 +66,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     sqliteFile: path.join(config.dataDir, 'hearth.db'),
     ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}),
   });
-  let bus: Bus | undefined;
+  let bus: Bus;
   try {
     const applied = await migrateToLatest(storage.db);
     if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
@@ -82,29 +81,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     throw error;
   }
 
-  const authSecret = config.authSecret ?? loadOrCreateSecret(config.dataDir, 'auth-secret');
-  const users = new UsersRepository(storage.db);
-  const accessTokens = new AccessTokens(authSecret);
-  const context: AppContext = {
-    config,
+  const app = createHttpApp({
     log,
-    storage,
-    bus,
-    authSecret,
-    users,
-    accessTokens,
-    auth: new Authenticator(accessTokens, users),
-    sessions: new RefreshSessions(storage.db, accessTokens),
-  };
-
-  const app = Fastify({
-    loggerInstance: log as FastifyBaseLogger,
-    trustProxy: config.trustProxy ?? false,
-    bodyLimit: 1024 * 1024,
-    forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    trustProxy: config.trustProxy,
+    ...(options.onRoute ? { onRoute: options.onRoute } : {}),
   });
-
   let draining = false;
   // While draining, answer in-flight requests with "Connection: close" so keep-alive sockets end
   // with their last response instead of holding the shutdown open.
@@ -113,24 +94,79 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await registerSecurityHeaders(app, config.publicUrl);
   await app.register(cookie);
-  registerErrorHandling(app);
-  await registerAccounts(app, context);
-  await registerUserAdmin(app, context);
-  await registerPictureRoutes(app, context);
-  await registerOidcRoutes(app, context);
-  const hub = await startDeviceHub(app, context);
-  registerHealthRoutes(app, [
+  const limits = await registerRateLimit(app, { db: storage.db, log, authPerMinute: config.authRateLimit });
+
+  const { db } = storage;
+  const users = new UsersRepository(db);
+  const mailer = new Mailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log });
+  const accounts = accountsModule({
+    db,
+    log,
+    users,
+    mailer,
+    authSecret: config.authSecret ?? loadOrCreateSecret(config.dataDir, 'auth-secret'),
+    publicUrl: config.publicUrl,
+    admin: { email: config.adminEmail, password: config.adminPassword },
+    limit: limits.auth,
+  });
+  const guards = accounts.auth;
+  const features: Module[] = [
+    { name: 'mail', close: () => mailer.close() },
+    accounts,
+    picturesModule({ db, dataDir: config.dataDir, log, users, guards }),
+    oidcModule({
+      settings: config.oidc,
+      publicUrl: config.publicUrl,
+      db,
+      log,
+      users,
+      sessions: accounts.sessions,
+      limit: limits.auth,
+    }),
+    usersModule({ db, dialect: storage.dialect, users, guards, sessions: accounts.sessions }),
+    deviceHubModule({
+      db,
+      bus,
+      log,
+      guards,
+      auth: accounts.auth,
+      publicUrl: config.publicUrl,
+      zigbee2mqttBaseTopic: config.zigbee2mqttBaseTopic,
+      devicehubTopicPrefix: config.devicehubTopicPrefix,
+      simulatorDevices: config.simulator ? config.simulatorDevices : undefined,
+    }),
+  ];
+  const checks = (): HealthCheck[] => [
     { name: 'database', check: () => storage.ping().then(() => true) },
-    { name: 'bus', check: () => context.bus.connected },
-    { name: 'devicehub', check: () => hub.ready() },
+    { name: 'bus', check: () => bus.connected },
+    ...features.flatMap((module) => (module.ready ? [{ name: module.name, check: module.ready }] : [])),
     { name: 'http', check: () => app.server.listening },
-  ]);
-  await registerWebApp(app, options.webRoot ?? defaultWebRoot());
+  ];
+  const lifecycle = new Lifecycle(
+    [...features, healthModule(checks), webAppModule(options.webRoot ?? defaultWebRoot())],
+    log,
+  );
+
+  try {
+    await lifecycle.register(app);
+    await lifecycle.start();
+  } catch (error) {
+    await app.close().catch(() => {});
+    await bus.close().catch(() => {});
+    await storage.close().catch(() => {});
+    throw error;
+  }
 
   let closing: Promise<void> | undefined;
   return {
     app,
-    context,
+    config,
+    log,
+    storage,
+    bus,
+    users,
+    sessions: accounts.sessions,
+    auth: accounts.auth,
     listen: () => app.listen({ port: config.port, host: config.host }),
     close(graceMs = 10_000) {
       closing ??= (async () => {
@@ -142,8 +178,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         force.unref();
         await app.close();
         clearTimeout(force);
-        await hub.close().catch((error) => log.warn({ err: error }, 'device hub close failed'));
-        await context.bus.close().catch((error) => log.warn({ err: error }, 'bus close failed'));
+        await lifecycle.close();
+        await bus.close().catch((error) => log.warn({ err: error }, 'bus close failed'));
         await storage.close().catch((error) => log.warn({ err: error }, 'database close failed'));
       })();
       return closing;

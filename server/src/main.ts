@@ -21,7 +21,7 @@ async function main() {
     process.stderr.write(`Hearth could not start: ${(error as Error).message}\n`);
     process.exit(1);
   }
-  const { log } = hearth.context;
+  const { log } = hearth;
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -51,10 +51,7 @@ async function main() {
   const address = hearth.app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = config.publicUrl.replace(`:${config.port}`, `:${port}`);
-  log.info(
-    { url, database: hearth.context.storage.dialect, bus: hearth.context.bus.description },
-    'Hearth is ready',
-  );
+  log.info({ url, database: hearth.storage.dialect, bus: hearth.bus.description }, 'Hearth is ready');
   process.stdout.write(`Hearth is ready on ${url}\n`);
 }
 

@@ -1,8 +1,14 @@
 import { Writable } from 'node:stream';
+import type { RouteOptions } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type Hearth } from '../src/app.js';
-import { type Config, parseConfig } from '../src/config/config.js';
+import { parseConfig } from '../src/config/config.js';
+import type { HttpApp } from '../src/http/http-app.js';
 import { createLogger } from '../src/logging/logger.js';
-import type { TestDatabase } from './databases.js';
+import type { NewUser, Role, UserRecord } from '../src/users/index.js';
+import { AccountsClient } from './accounts-client.js';
+import { sqliteDatabase, type TestDatabase } from './databases.js';
+import { MailCatcher } from './mail-catcher.js';
 
 /** Captures every JSON log line a test server writes. */
 export class LogCapture extends Writable {
@@ -17,18 +23,25 @@ export class LogCapture extends Writable {
 }
 
 export interface TestApp extends Hearth {
-  config: Config;
   logs: LogCapture;
 }
 
+export interface TestAppOptions {
+  /** Built web app to serve (default: none). */
+  webRoot?: string;
+  /** Routes a test adds before the app is ready. */
+  routes?: (app: HttpApp) => void;
+  onRoute?: (route: RouteOptions) => void;
+}
+
 /**
- * A whole Hearth (database, bus, routes) on a test database, for app.inject() or listen().
+ * A whole Hearth (database, bus, every module) on a test database, for app.inject() or listen().
  * `env` holds extra configuration as environment variables, parsed like the real server does.
  */
 export async function startTestApp(
   database: TestDatabase,
   env: Record<string, string> = {},
-  options: { webRoot?: string; routes?: (app: Hearth['app']) => void } = {},
+  options: TestAppOptions = {},
 ): Promise<TestApp> {
   const { databaseUrl, dataDir, pgSchema } = database.appOptions();
   const config = parseConfig({
@@ -45,8 +58,117 @@ export async function startTestApp(
     logger: createLogger(config.logLevel, logs),
     webRoot: options.webRoot ?? '/nonexistent-web-root',
     ...(pgSchema ? { pgSchema } : {}),
+    ...(options.onRoute ? { onRoute: options.onRoute } : {}),
   });
   options.routes?.(hearth.app);
   await hearth.app.ready();
-  return Object.assign(hearth, { config, logs });
+  return Object.assign(hearth, { logs });
+}
+
+export interface UseTestAppOptions extends TestAppOptions {
+  /** Where the app keeps its data: a `create` from testDatabases() (default: a fresh SQLite file). */
+  database?: () => Promise<TestDatabase>;
+  /** Starts a real SMTP catcher and points SMTP_URL at it. */
+  mail?: boolean;
+  /** Extra configuration; a function when it depends on something started in another beforeAll. */
+  env?: Record<string, string> | (() => Record<string, string>);
+}
+
+/** What a suite works with; `hearth` and `database` exist from beforeAll on. */
+export interface TestContext {
+  readonly hearth: TestApp;
+  readonly app: HttpApp;
+  readonly database: TestDatabase;
+  /** The real SMTP catcher (with `mail: true`). */
+  readonly mail: MailCatcher;
+  /** /api/auth calls through app.inject(). */
+  readonly api: AccountsClient;
+  /** A user stored directly (no sign-up mail), with unique names. */
+  user(role: Role, fields?: Partial<NewUser>): Promise<UserRecord>;
+  /** A valid access token of the user (a fresh session). */
+  tokenFor(user: UserRecord): Promise<string>;
+  /** An API call as `user` (or signed out), answered as status and JSON body. */
+  call(
+    user: UserRecord | undefined,
+    method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: unknown,
+    // biome-ignore lint/suspicious/noExplicitAny: a test reads answers of every shape
+  ): Promise<{ status: number; body: any }>;
+}
+
+let users = 0;
+
+/** A user stored directly (no sign-up mail), with unique names unless `fields` gives them. */
+export function createUser(hearth: Hearth, role: Role, fields: Partial<NewUser> = {}): Promise<UserRecord> {
+  const n = `${++users}${Date.now().toString(36)}`;
+  return hearth.users.create({
+    email: `person${n}@example.com`,
+    userName: `person${n}`,
+    firstName: `First${n}`,
+    lastName: `Last${n}`,
+    passwordHash: null,
+    role,
+    ...fields,
+  });
+}
+
+/** A valid access token of the user: a fresh session, as a sign-in would give. */
+export const accessToken = async (hearth: Hearth, user: UserRecord): Promise<string> =>
+  (await hearth.sessions.issue(user)).access_token;
+
+/**
+ * The one test fixture: a Hearth per suite, started in beforeAll and closed (with its database and
+ * mail catcher) in afterAll. Storage suites pass `database: create` from `describe.each(testDatabases())`.
+ */
+export function useTestApp(options: UseTestAppOptions = {}): TestContext {
+  const mail = new MailCatcher();
+  let hearth: TestApp | undefined;
+  let database: TestDatabase | undefined;
+  const started = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`the test app's ${what} exists from beforeAll on`);
+    return value;
+  };
+
+  beforeAll(async () => {
+    database = options.database ? await options.database() : sqliteDatabase();
+    if (options.mail) await mail.start();
+    const env = typeof options.env === 'function' ? options.env() : (options.env ?? {});
+    hearth = await startTestApp(
+      database,
+      { ...(options.mail ? { SMTP_URL: mail.url } : {}), ...env },
+      options,
+    );
+  });
+  afterAll(async () => {
+    await hearth?.close();
+    if (options.mail) await mail.stop();
+    await database?.drop();
+  });
+
+  const context: TestContext = {
+    get hearth() {
+      return started(hearth, 'app');
+    },
+    get app() {
+      return started(hearth, 'app').app;
+    },
+    get database() {
+      return started(database, 'database');
+    },
+    mail,
+    api: new AccountsClient(() => context.app),
+    user: (role, fields) => createUser(context.hearth, role, fields),
+    tokenFor: (user) => accessToken(context.hearth, user),
+    async call(user, method, url, payload) {
+      const response = await context.app.inject({
+        method,
+        url,
+        headers: user ? { authorization: `Bearer ${await context.tokenFor(user)}` } : {},
+        ...(payload !== undefined ? { payload: payload as object } : {}),
+      });
+      return { status: response.statusCode, body: response.body ? response.json() : undefined };
+    },
+  };
+  return context;
 }

@@ -1,6 +1,6 @@
 import { createHmac, webcrypto } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
-import type { Role } from '../users/users.repository.js';
+import type { Role } from '../users/index.js';
 
 /**
  * Access tokens: HS256 JWTs signed with AUTH_SECRET, 15 minutes by default. The role claim is

@@ -1,5 +1,3 @@
-import type { FastifyReply } from 'fastify';
-
 /** The texts the web app shows or matches (SPEC sections 5 and 8); asserted in tests. */
 export const MESSAGES = {
   allFieldsRequired: 'All fields are required',
@@ -28,33 +26,6 @@ export const MESSAGES = {
   wrongPassword: 'Current password is incorrect',
   samePassword: 'New password must be different from current password',
   mailFailed: 'Failed to send email, please try again later',
-  tooManyRequests: 'Too many requests, please try again later',
 } as const;
 
 export const cooldownMessage = (seconds: number) => `Please wait ${seconds}s before requesting another code`;
-
-/** A client-facing failure: status, the `{error}` text and any extra body fields or headers. */
-export class AccountsError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly extra: Record<string, unknown> = {},
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-}
-
-/** Runs a route's work and turns an AccountsError into its JSON answer. */
-export async function answer<T>(reply: FastifyReply, work: () => Promise<T>, status = 200) {
-  try {
-    const body = await work();
-    return reply.code(status).send(body);
-  } catch (error) {
-    if (!(error instanceof AccountsError)) throw error;
-    return reply
-      .code(error.statusCode)
-      .headers(error.headers)
-      .send({ error: error.message, ...error.extra });
-  }
-}

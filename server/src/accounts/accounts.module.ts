@@ -1,9 +1,15 @@
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../app.js';
-import { Mailer } from '../mail/mailer.js';
+import type { FastifyContextConfig } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Module } from '../lifecycle/module.js';
+import type { Mailer } from '../mail/index.js';
+import type { Database } from '../storage/schema.js';
+import type { UsersRepository } from '../users/index.js';
+import { AccessTokens } from './access-token.js';
 import { registerAccountsRoutes } from './accounts.routes.js';
 import { AccountsService } from './accounts.service.js';
 import { seedAdmin } from './admin-seed.js';
+import { Authenticator } from './authenticate.js';
 import { CodeMail } from './code-mail.js';
 import { OneTimeCodes } from './codes.js';
 import { CodesRepository } from './codes.repository.js';
@@ -11,33 +17,58 @@ import { startHousekeeping } from './housekeeping.js';
 import { LoginLockout } from './lockout.js';
 import { LockoutRepository } from './lockout.repository.js';
 import { PasswordHasher } from './password-hasher.js';
-import { authRateLimiter } from './rate-limit.js';
 import { RefreshSessions } from './refresh-sessions.js';
-import { SigninService } from './signin.service.js';
+import type { SessionTokens } from './session-tokens.js';
+import { SignInService } from './sign-in.service.js';
 
-/** Registers /api/auth/* (sign-up, sign-in, sessions, codes, settings). */
-export async function registerAccounts(app: FastifyInstance, context: AppContext): Promise<void> {
-  const { config, storage, users, log } = context;
-  const sessions =
-    context.sessions instanceof RefreshSessions
-      ? context.sessions
-      : new RefreshSessions(storage.db, context.accessTokens);
+export interface AccountsModuleDeps {
+  db: Kysely<Database>;
+  log: Logger;
+  users: UsersRepository;
+  mailer: Mailer;
+  /** The key access tokens are signed with; it stays inside this module. */
+  authSecret: string;
+  publicUrl: string;
+  admin: { email: string | undefined; password: string | undefined };
+  /** Route config limiting unauthenticated calls per client address (AUTH_RATE_LIMIT). */
+  limit: FastifyContextConfig;
+}
+
+/** What the accounts module offers the others: who is calling, and sign-in sessions. */
+export interface AccountsModule extends Module {
+  /** Route guards and token reading (for the device stream). */
+  auth: Authenticator;
+  /** Issuing and revoking sessions (user administration, identity providers). */
+  sessions: SessionTokens;
+}
+
+/** /api/auth/*: sign-up, sign-in, sessions, codes and the account's own settings. */
+export function accountsModule(deps: AccountsModuleDeps): AccountsModule {
+  const { db, log, users } = deps;
+  const tokens = new AccessTokens(deps.authSecret);
+  const sessions = new RefreshSessions(db, tokens);
+  const auth = new Authenticator(tokens, users);
   const hasher = new PasswordHasher();
-  void hasher.warmUp();
-  const mailer = new Mailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log });
-  const codes = new OneTimeCodes(new CodesRepository(storage.db), context.accessTokens);
-  const codeMail = new CodeMail(codes, mailer, config.publicUrl, log);
-  const lockout = new LoginLockout(new LockoutRepository(storage.db));
+  const codes = new OneTimeCodes(new CodesRepository(db), tokens);
+  const codeMail = new CodeMail(codes, deps.mailer, deps.publicUrl, log);
+  const lockout = new LoginLockout(new LockoutRepository(db));
+  const signIn = new SignInService({ users, sessions, hasher, codes, codeMail, lockout });
+  const accounts = new AccountsService({ users, sessions, hasher, codes, codeMail, lockout, signIn, log });
+  let stopHousekeeping: (() => void) | undefined;
 
-  const signin = new SigninService({ users, sessions, hasher, codes, codeMail, lockout });
-  const accounts = new AccountsService({ users, sessions, hasher, codes, codeMail, lockout, signin, log });
-
-  await seedAdmin(config.adminEmail, config.adminPassword, users, hasher, log);
-  registerAccountsRoutes(app, context, { accounts, signin, limit: authRateLimiter(config.authRateLimit) });
-  const stopHousekeeping = startHousekeeping(storage.db, log);
-  app.addHook('onClose', async () => {
-    stopHousekeeping();
-    mailer.close();
-    await hasher.close();
-  });
+  return {
+    name: 'accounts',
+    auth,
+    sessions,
+    register: (app) => registerAccountsRoutes(app, { accounts, signIn, auth, limit: deps.limit }),
+    async start() {
+      void hasher.warmUp();
+      await seedAdmin(deps.admin.email, deps.admin.password, users, hasher, log);
+      stopHousekeeping = startHousekeeping(db, log);
+    },
+    async close() {
+      stopHousekeeping?.();
+      await hasher.close();
+    },
+  };
 }

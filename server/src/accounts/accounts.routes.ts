@@ -1,63 +1,84 @@
-import type { FastifyInstance, RouteShorthandOptions } from 'fastify';
-import type { AppContext } from '../app.js';
-import { toUserView } from '../users/user.view.js';
-import type { UserRecord } from '../users/users.repository.js';
-import { answer } from './accounts.errors.js';
+import type { FastifyContextConfig } from 'fastify';
+import type { HttpApp } from '../http/http-app.js';
+import { noQuery } from '../http/validation.js';
+import { callerOf, toUserView } from '../users/index.js';
+import {
+  codeBody,
+  disableTwoFactorBody,
+  loginStartBody,
+  ownAccountBody,
+  ownCodeBody,
+  passwordChangeBody,
+  pendingUserBody,
+  refreshTokenBody,
+  resetConfirmBody,
+  resetRequestBody,
+  signupBody,
+} from './accounts.schemas.js';
 import type { AccountsService } from './accounts.service.js';
-import type { SigninService } from './signin.service.js';
+import type { Authenticator } from './authenticate.js';
+import type { SignInService } from './sign-in.service.js';
 
-interface Services {
+export interface AccountsRoutesDeps {
   accounts: AccountsService;
-  signin: SigninService;
-  /** onRequest hook limiting unauthenticated calls per IP (AUTH_RATE_LIMIT). */
-  limit: NonNullable<RouteShorthandOptions['onRequest']>;
+  signIn: SignInService;
+  auth: Authenticator;
+  /** Route config limiting unauthenticated calls per client address (AUTH_RATE_LIMIT). */
+  limit: FastifyContextConfig;
 }
 
 /** SPEC 7.1: every /api/auth call of sign-up, sign-in, sessions, codes and passwords. */
-export function registerAccountsRoutes(app: FastifyInstance, context: AppContext, services: Services) {
-  const { accounts, signin, limit } = services;
-  const open: RouteShorthandOptions = { onRequest: limit };
-  const signedIn: RouteShorthandOptions = { preHandler: context.auth.requireUser };
-  const caller = (request: { caller?: UserRecord }): UserRecord => {
-    if (!request.caller) throw new Error('requireUser did not run');
-    return request.caller;
-  };
+export function registerAccountsRoutes(app: HttpApp, { accounts, signIn, auth, limit }: AccountsRoutesDeps) {
+  const open = { config: limit };
+  const signedIn = { onRequest: auth.user };
+  const post = <Body>(body: Body) => ({ querystring: noQuery, body });
 
-  app.post('/api/auth/signup', open, (req, reply) => answer(reply, () => accounts.signup(req.body), 201));
-  app.post('/api/auth/login/start', open, (req, reply) => answer(reply, () => signin.loginStart(req.body)));
-  app.post('/api/auth/login/finish', open, (req, reply) => answer(reply, () => signin.loginFinish(req.body)));
-  app.post('/api/auth/refresh', open, (req, reply) => answer(reply, () => signin.refresh(req.body)));
-  app.post('/api/auth/logout', open, (req, reply) => answer(reply, () => signin.logout(req.body)));
-  app.get('/api/auth/me', signedIn, async (req) => toUserView(caller(req)));
-
-  app.post('/api/auth/email/verify/request', signedIn, (req, reply) =>
-    answer(reply, () => accounts.requestEmailVerification(caller(req), req.body)),
+  app.post('/api/auth/signup', { ...open, schema: post(signupBody) }, async (request, reply) =>
+    reply.code(201).send(await accounts.signup(request.body)),
   );
-  app.post('/api/auth/email/verify/confirm', signedIn, (req, reply) =>
-    answer(reply, () => accounts.confirmEmail(caller(req), req.body)),
+  app.post('/api/auth/login/start', { ...open, schema: post(loginStartBody) }, (request) =>
+    signIn.loginStart(request.body),
   );
-
-  app.post('/api/auth/2fa/email/setup', signedIn, (req, reply) =>
-    answer(reply, () => accounts.setupTwoFactor(caller(req), req.body)),
+  app.post('/api/auth/login/finish', { ...open, schema: post(codeBody) }, (request) =>
+    signIn.loginFinish(request.body),
   );
-  app.post('/api/auth/2fa/email/request', open, (req, reply) =>
-    answer(reply, () => signin.resendLoginCode(req.body)),
+  app.post('/api/auth/refresh', { ...open, schema: post(refreshTokenBody) }, (request) =>
+    signIn.refresh(request.body),
   );
-  app.post('/api/auth/2fa/email/verify', open, async (req, reply) => {
-    const user = await context.auth.caller(req);
-    return answer(reply, () => accounts.verifyTwoFactor(user, req.body));
-  });
-  app.post('/api/auth/2fa/disable', signedIn, (req, reply) =>
-    answer(reply, () => accounts.disableTwoFactor(caller(req), req.body)),
+  app.post('/api/auth/logout', { ...open, schema: post(refreshTokenBody) }, (request) =>
+    signIn.logout(request.body),
+  );
+  app.get('/api/auth/me', { ...signedIn, schema: { querystring: noQuery } }, async (request) =>
+    toUserView(callerOf(request)),
   );
 
-  app.post('/api/auth/password/reset/request', open, (req, reply) =>
-    answer(reply, () => accounts.requestPasswordReset(req.body)),
+  app.post('/api/auth/email/verify/request', { ...signedIn, schema: post(ownAccountBody) }, (request) =>
+    accounts.requestEmailVerification(callerOf(request), request.body),
   );
-  app.post('/api/auth/password/reset/confirm', open, (req, reply) =>
-    answer(reply, () => accounts.confirmPasswordReset(req.body)),
+  app.post('/api/auth/email/verify/confirm', { ...signedIn, schema: post(ownCodeBody) }, (request) =>
+    accounts.confirmEmail(callerOf(request), request.body),
   );
-  app.post('/api/auth/password/change', signedIn, (req, reply) =>
-    answer(reply, () => accounts.changePassword(caller(req), req.body)),
+
+  app.post('/api/auth/2fa/email/setup', { ...signedIn, schema: post(ownAccountBody) }, (request) =>
+    accounts.setupTwoFactor(callerOf(request), request.body),
+  );
+  app.post('/api/auth/2fa/email/request', { ...open, schema: post(pendingUserBody) }, (request) =>
+    signIn.resendLoginCode(request.body),
+  );
+  app.post('/api/auth/2fa/email/verify', { ...open, schema: post(codeBody) }, async (request) =>
+    accounts.verifyTwoFactor(await auth.caller(request), request.body),
+  );
+  app.post('/api/auth/2fa/disable', { ...signedIn, schema: post(disableTwoFactorBody) }, (request) =>
+    accounts.disableTwoFactor(callerOf(request), request.body),
+  );
+
+  app.post('/api/auth/password/reset/request', { ...open, schema: post(resetRequestBody) }, (request) =>
+    accounts.requestPasswordReset(request.body),
+  );
+  app.post('/api/auth/password/reset/confirm', { ...open, schema: post(resetConfirmBody) }, (request) =>
+    accounts.confirmPasswordReset(request.body),
+  );
+  app.post('/api/auth/password/change', { ...signedIn, schema: post(passwordChangeBody) }, (request) =>
+    accounts.changePassword(callerOf(request), request.body),
   );
 }

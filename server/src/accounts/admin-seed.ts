@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { UsersRepository } from '../users/users.repository.js';
+import type { UsersRepository } from '../users/index.js';
 import type { PasswordHasher } from './password-hasher.js';
 
 /** ADMIN_EMAIL/ADMIN_PASSWORD: create this administrator at start when there is no user yet. */

@@ -1,28 +1,29 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Role, UserRecord, UsersRepository } from '../users/users.repository.js';
+import type { FastifyRequest } from 'fastify';
+import { HttpError } from '../http/errors.js';
+import type { Guards, Role, UserRecord, UsersRepository } from '../users/index.js';
 import type { AccessTokens } from './access-token.js';
 
 export const AUTH_COOKIE = 'auth_token';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The signed-in caller, set by the requireUser/requireRole pre-handlers. */
-    caller?: UserRecord;
-  }
-}
 
 /** Whether a user may use a session at all (an administrator's lock ends every session). */
 export const canUseSession = (user: UserRecord): boolean =>
   !(user.lockoutEnabled && user.lockoutReason === 'admin_lock');
 
+/** Reads who is behind an access token (the device hub's stream uses it too). */
+export interface TokenReader {
+  userForToken(token: string | undefined): Promise<UserRecord | undefined>;
+}
+
+const signedOut = () => new HttpError(401, 'Authentication required');
+
 /**
  * Resolves who is calling: the Bearer access token, else the `auth_token` cookie. The user is
  * read from the database on every call, so role changes, locks and deletions apply at once.
  */
-export class Authenticator {
+export class Authenticator implements Guards, TokenReader {
   constructor(
-    private readonly tokens: AccessTokens,
-    private readonly users: UsersRepository,
+    private readonly tokens: Pick<AccessTokens, 'verify'>,
+    private readonly users: Pick<UsersRepository, 'findById'>,
   ) {}
 
   /** The user behind an access token, if the token is valid and the user may use a session. */
@@ -43,24 +44,23 @@ export class Authenticator {
     return request.cookies?.[AUTH_COOKIE] || undefined;
   }
 
+  /** The caller, if signed in (for calls that also work signed out). */
   async caller(request: FastifyRequest): Promise<UserRecord | undefined> {
     return this.userForToken(this.tokenFromRequest(request));
   }
 
-  /** Pre-handler: 401 {"error":"Authentication required"} unless signed in. */
-  requireUser = async (request: FastifyRequest, reply: FastifyReply) => {
+  user = async (request: FastifyRequest): Promise<void> => {
     const user = await this.caller(request);
-    if (!user) return reply.code(401).send({ error: 'Authentication required' });
+    if (!user) throw signedOut();
     request.caller = user;
   };
 
-  /** Pre-handler: 401 when signed out, 403 when the caller's role is not among `roles`. */
-  requireRole =
+  role =
     (...roles: Role[]) =>
-    async (request: FastifyRequest, reply: FastifyReply) => {
+    async (request: FastifyRequest): Promise<void> => {
       const user = await this.caller(request);
-      if (!user) return reply.code(401).send({ error: 'Authentication required' });
-      if (!roles.includes(user.role)) return reply.code(403).send({ error: 'Forbidden' });
+      if (!user) throw signedOut();
+      if (!roles.includes(user.role)) throw new HttpError(403, 'Forbidden');
       request.caller = user;
     };
 }

@@ -1,28 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/app.js';
-import { type TestDatabase, testDatabases } from '../../test/databases.js';
-import { AccountsClient, type Person } from './testing/accounts-client.js';
-import { MailCatcher } from './testing/mail-catcher.js';
+import { describe, expect, it } from 'vitest';
+import type { Person } from '../../test/accounts-client.js';
+import { useTestApp } from '../../test/app.js';
+import { testDatabases } from '../../test/databases.js';
 
 describe.each(testDatabases())(
   'codes, e-mail verification, 2FA and password reset on $name',
   ({ create }) => {
-    let database: TestDatabase;
-    let app: TestApp;
-    let mail: MailCatcher;
-    let api: AccountsClient;
-
-    beforeAll(async () => {
-      database = await create();
-      mail = new MailCatcher();
-      app = await startTestApp(database, { AUTH_RATE_LIMIT: '0', SMTP_URL: await mail.start() });
-      api = new AccountsClient(app);
-    });
-    afterAll(async () => {
-      await app?.close();
-      await mail?.stop();
-      await database?.drop();
-    });
+    const t = useTestApp({ database: create, mail: true, env: { AUTH_RATE_LIMIT: '0' } });
+    const { api, mail } = t;
 
     /** Signs up (taking the sign-up mail) and signs in. */
     async function signedIn() {
@@ -34,13 +19,13 @@ describe.each(testDatabases())(
 
     /** Lets the 30 s resend cooldown pass by ageing the user's codes. */
     async function ageCodes(userId: string, ms = 31_000) {
-      const rows = await app.context.storage.db
+      const rows = await t.hearth.storage.db
         .selectFrom('one_time_codes')
         .select(['id', 'created_at'])
         .where('user_id', '=', userId)
         .execute();
       for (const row of rows) {
-        await app.context.storage.db
+        await t.hearth.storage.db
           .updateTable('one_time_codes')
           .set({ created_at: new Date(Date.parse(row.created_at) - ms).toISOString() })
           .where('id', '=', row.id)

@@ -1,7 +1,8 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
-import { nowIso } from '../storage/time.js';
+import { HttpError } from '../http/errors.js';
+import { nowIso } from '../storage/columns.js';
 import type { AccessTokens } from './access-token.js';
-import { AccountsError, cooldownMessage, MESSAGES } from './accounts.errors.js';
+import { cooldownMessage, MESSAGES } from './accounts.errors.js';
 import type { CodePurpose } from './accounts.tables.js';
 import { CODE_ATTEMPT_LIMIT, type CodesRepository } from './codes.repository.js';
 
@@ -29,17 +30,12 @@ export class OneTimeCodes {
     const since = last ? now - Date.parse(last.created_at) : Number.POSITIVE_INFINITY;
     if (since < CODE_RESEND_COOLDOWN_MS) {
       const wait = Math.ceil((CODE_RESEND_COOLDOWN_MS - since) / 1000);
-      throw new AccountsError(
-        429,
-        cooldownMessage(wait),
-        { retry_after: wait },
-        { 'retry-after': String(wait) },
-      );
+      throw new HttpError(429, cooldownMessage(wait), { retry_after: wait }, { 'retry-after': String(wait) });
     }
     if (
       (await this.repository.countSince(userId, purpose, nowIso(now - 60 * 60 * 1000))) >= CODE_MAILS_PER_HOUR
     ) {
-      throw new AccountsError(429, MESSAGES.tooManyCodes);
+      throw new HttpError(429, MESSAGES.tooManyCodes);
     }
     const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
     const id = crypto.randomUUID();

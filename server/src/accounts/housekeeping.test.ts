@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestDatabase, testDatabases } from '../../test/databases.js';
+import { nowIso } from '../storage/columns.js';
 import type { Storage } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrate.js';
-import { nowIso } from '../storage/time.js';
-import { UsersRepository } from '../users/users.repository.js';
+import { UsersRepository } from '../users/index.js';
 import { sweepAccounts } from './housekeeping.js';
 
 describe.each(testDatabases())('accounts housekeeping on $name', ({ create }) => {

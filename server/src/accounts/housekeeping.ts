@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import { nowIso } from '../storage/columns.js';
 import type { Database } from '../storage/schema.js';
-import { nowIso } from '../storage/time.js';
 import { LOCKOUT_WINDOW_MS } from './lockout.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
+import { nowIso } from '../storage/columns.js';
 import type { Database } from '../storage/schema.js';
-import { nowIso } from '../storage/time.js';
 
 export interface LockState {
   lockedUntil: string | undefined;

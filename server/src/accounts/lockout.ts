@@ -1,6 +1,7 @@
-import { nowIso } from '../storage/time.js';
-import { normaliseEmail } from '../users/users.repository.js';
-import { AccountsError, MESSAGES } from './accounts.errors.js';
+import { HttpError } from '../http/errors.js';
+import { nowIso } from '../storage/columns.js';
+import { normaliseEmail } from '../users/index.js';
+import { MESSAGES } from './accounts.errors.js';
 import type { LockoutRepository } from './lockout.repository.js';
 
 export const LOCKOUT_MAX_FAILURES = 5;
@@ -8,8 +9,8 @@ export const LOCKOUT_WINDOW_MS = 15 * 60 * 1000;
 export const LOCKOUT_DURATION_MS = 15 * 60 * 1000;
 
 /** SPEC 3.6: `423 {error, lockout_remaining, unlock_at (epoch s), reason}`. */
-export function loginLockedError(until: number, now = Date.now()): AccountsError {
-  return new AccountsError(423, MESSAGES.accountLocked, {
+export function loginLockedError(until: number, now = Date.now()): HttpError {
+  return new HttpError(423, MESSAGES.accountLocked, {
     lockout_remaining: Math.max(1, Math.ceil((until - now) / 1000)),
     unlock_at: Math.ceil(until / 1000),
     reason: 'login_lockout',
@@ -17,7 +18,7 @@ export function loginLockedError(until: number, now = Date.now()): AccountsError
 }
 
 export const adminLockedError = () =>
-  new AccountsError(423, MESSAGES.adminLocked, {
+  new HttpError(423, MESSAGES.adminLocked, {
     lockout_remaining: null,
     unlock_at: null,
     reason: 'admin_lock',
@@ -55,7 +56,7 @@ export class LoginLockout {
       if (failures >= LOCKOUT_MAX_FAILURES)
         await this.repository.lock(key, nowIso(now + LOCKOUT_DURATION_MS));
     } catch {
-      throw new AccountsError(503, MESSAGES.signInUnavailable);
+      throw new HttpError(503, MESSAGES.signInUnavailable);
     }
     if (failures >= LOCKOUT_MAX_FAILURES) throw loginLockedError(now + LOCKOUT_DURATION_MS, now);
   }

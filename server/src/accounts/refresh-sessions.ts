@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { HttpError } from '../http/errors.js';
+import { nowIso } from '../storage/columns.js';
 import type { Database } from '../storage/schema.js';
-import { nowIso } from '../storage/time.js';
-import { type UserRecord, UsersRepository } from '../users/users.repository.js';
+import { type UserRecord, UsersRepository } from '../users/index.js';
 import { ACCESS_TOKEN_TTL_SECONDS, type AccessStamp, AccessTokens } from './access-token.js';
-import { AccountsError, MESSAGES } from './accounts.errors.js';
+import { MESSAGES } from './accounts.errors.js';
 import { canUseSession } from './authenticate.js';
 import { type RefreshTokenRow, RefreshTokensRepository } from './refresh-tokens.repository.js';
 import type { IssueOptions, SessionTokens, TokenPair } from './session-tokens.js';
@@ -132,7 +133,7 @@ export class RefreshSessions implements SessionTokens {
   }
 }
 
-const invalid = () => new AccountsError(401, MESSAGES.invalidRefreshToken);
+const invalid = () => new HttpError(401, MESSAGES.invalidRefreshToken);
 const claims = (user: UserRecord) => ({ userId: user.id, role: user.role });
 const stampColumns = (stamp: AccessStamp) => ({
   access_jti: stamp.jti,

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
+import { nowIso } from '../storage/columns.js';
 import type { Database } from '../storage/schema.js';
-import { nowIso } from '../storage/time.js';
 import type { RefreshTokensTable } from './accounts.tables.js';
 
 export type RefreshTokenRow = Selectable<RefreshTokensTable>;

@@ -1,30 +1,15 @@
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/app.js';
-import { type TestDatabase, testDatabases } from '../../test/databases.js';
-import { AccountsClient, person } from './testing/accounts-client.js';
-import { MailCatcher } from './testing/mail-catcher.js';
+import { describe, expect, it } from 'vitest';
+import { person } from '../../test/accounts-client.js';
+import { useTestApp } from '../../test/app.js';
+import { testDatabases } from '../../test/databases.js';
 
 describe.each(testDatabases())('accounts security on $name', ({ create }) => {
-  let database: TestDatabase;
-  let app: TestApp;
-  let mail: MailCatcher;
-  let api: AccountsClient;
-
-  beforeAll(async () => {
-    database = await create();
-    mail = new MailCatcher();
-    app = await startTestApp(database, { AUTH_RATE_LIMIT: '0', SMTP_URL: await mail.start() });
-    api = new AccountsClient(app);
-  });
-  afterAll(async () => {
-    await app?.close();
-    await mail?.stop();
-    await database?.drop();
-  });
+  const t = useTestApp({ database: create, mail: true, env: { AUTH_RATE_LIMIT: '0' } });
+  const { api, mail } = t;
 
   it('answers a 2 MB JSON body with 413 and malformed JSON with 400, and keeps serving', async () => {
-    const big = await app.app.inject({
+    const big = await t.app.inject({
       method: 'POST',
       url: '/api/auth/signup',
       headers: { 'content-type': 'application/json' },
@@ -32,7 +17,7 @@ describe.each(testDatabases())('accounts security on $name', ({ create }) => {
     });
     expect(big.statusCode).toBe(413);
     expect(big.json().error).toBeTruthy();
-    const malformed = await app.app.inject({
+    const malformed = await t.app.inject({
       method: 'POST',
       url: '/api/auth/login/start',
       headers: { 'content-type': 'application/json' },
@@ -41,7 +26,7 @@ describe.each(testDatabases())('accounts security on $name', ({ create }) => {
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toEqual({ error: 'Malformed JSON body' });
     for (const payload of ['[]', 'null', '"text"', '42']) {
-      const res = await app.app.inject({
+      const res = await t.app.inject({
         method: 'POST',
         url: '/api/auth/login/start',
         headers: { 'content-type': 'application/json' },
@@ -82,7 +67,7 @@ describe.each(testDatabases())('accounts security on $name', ({ create }) => {
     }
     expect(bodies.filter((body) => body.includes(bobTokens.refresh_token))).toHaveLength(1);
 
-    const logs = app.logs.text;
+    const logs = t.hearth.logs.text;
     for (const secret of [
       alice.password,
       bob.password,
@@ -95,8 +80,8 @@ describe.each(testDatabases())('accounts security on $name', ({ create }) => {
 
   it('keeps /healthz under 50 ms while 50 logins hash at once', async () => {
     const who = await api.signup();
-    const address = await app.app.listen({ port: 0, host: '127.0.0.1' });
-    const port = (app.app.server.address() as AddressInfo).port;
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (t.app.server.address() as AddressInfo).port;
     expect(address).toContain(String(port));
     const url = `http://127.0.0.1:${port}`;
     const logins = Array.from({ length: 50 }, (_, i) =>
@@ -126,20 +111,10 @@ describe.each(testDatabases())('accounts security on $name', ({ create }) => {
 });
 
 describe.each(testDatabases())('per-IP rate limit of auth calls on $name', ({ create }) => {
-  let database: TestDatabase;
-  let app: TestApp;
-
-  beforeAll(async () => {
-    database = await create();
-    app = await startTestApp(database, { AUTH_RATE_LIMIT: '5', TRUST_PROXY: '127.0.0.1' });
-  });
-  afterAll(async () => {
-    await app?.close();
-    await database?.drop();
-  });
+  const t = useTestApp({ database: create, env: { AUTH_RATE_LIMIT: '5', TRUST_PROXY: '127.0.0.1' } });
 
   const attempt = (ip: string) =>
-    app.app.inject({
+    t.app.inject({
       method: 'POST',
       url: '/api/auth/login/start',
       remoteAddress: '127.0.0.1',
@@ -158,6 +133,6 @@ describe.each(testDatabases())('per-IP rate limit of auth calls on $name', ({ cr
     // Another client (behind the trusted proxy) is not affected.
     expect((await attempt('198.51.100.9')).statusCode).toBe(401);
     // Signed-in calls are not counted.
-    expect((await app.app.inject({ method: 'GET', url: '/api/auth/me' })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/me' })).statusCode).toBe(401);
   });
 });

@@ -1,4 +1,4 @@
-import type { UserRecord } from '../users/users.repository.js';
+import type { UserRecord } from '../users/index.js';
 
 export interface TokenPair {
   access_token: string;
@@ -14,8 +14,8 @@ export interface IssueOptions {
 
 /**
  * Sign-in sessions: issuing an access/refresh pair, rotating refresh tokens and revoking them.
- * Implemented by the accounts domain; other domains (user admin, OIDC) call it through
- * AppContext.sessions.
+ * Implemented by the accounts domain (RefreshSessions); user administration and identity-provider
+ * sign-in receive it from app.ts.
  */
 export interface SessionTokens {
   issue(user: UserRecord, options?: IssueOptions): Promise<TokenPair>;

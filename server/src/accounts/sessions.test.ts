@@ -1,23 +1,11 @@
 import { SignJWT, UnsecuredJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/app.js';
-import { type TestDatabase, testDatabases } from '../../test/databases.js';
-import { AccountsClient } from './testing/accounts-client.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test/app.js';
+import { testDatabases } from '../../test/databases.js';
 
 describe.each(testDatabases())('refresh sessions on $name', ({ create }) => {
-  let database: TestDatabase;
-  let app: TestApp;
-  let api: AccountsClient;
-
-  beforeAll(async () => {
-    database = await create();
-    app = await startTestApp(database, { AUTH_RATE_LIMIT: '0', AUTH_SECRET: 's'.repeat(40) });
-    api = new AccountsClient(app);
-  });
-  afterAll(async () => {
-    await app?.close();
-    await database?.drop();
-  });
+  const t = useTestApp({ database: create, env: { AUTH_RATE_LIMIT: '0', AUTH_SECRET: 's'.repeat(40) } });
+  const { api } = t;
 
   const refresh = (token: string) => api.post('/refresh', { refresh_token: token });
 
@@ -48,7 +36,7 @@ describe.each(testDatabases())('refresh sessions on $name', ({ create }) => {
     const who = await api.signup();
     const stolen = (await api.login(who)).refresh_token;
     const next = (await refresh(stolen)).json().refresh_token;
-    await app.context.storage.db
+    await t.hearth.storage.db
       .updateTable('refresh_tokens')
       .set({ rotated_at: new Date(Date.now() - 6000).toISOString() })
       .where('user_id', '=', who.id)
@@ -65,9 +53,9 @@ describe.each(testDatabases())('refresh sessions on $name', ({ create }) => {
 
   it('spends a single-use token once, with no grace', async () => {
     const who = await api.signup();
-    const user = await app.context.users.findById(who.id);
+    const user = await t.hearth.users.findById(who.id);
     if (!user) throw new Error('no user');
-    const pair = await app.context.sessions.issue(user, { accessTtlSeconds: 60, singleUse: true });
+    const pair = await t.hearth.sessions.issue(user, { accessTtlSeconds: 60, singleUse: true });
     const claims = JSON.parse(Buffer.from(pair.access_token.split('.')[1] ?? '', 'base64url').toString());
     expect(claims.exp - claims.iat).toBe(60);
     const first = await refresh(pair.refresh_token);
@@ -80,27 +68,27 @@ describe.each(testDatabases())('refresh sessions on $name', ({ create }) => {
     const who = await api.signup();
     const idle = (await api.login(who)).refresh_token;
     const old = (await api.login(who)).refresh_token;
-    const rows = await app.context.storage.db
+    const rows = await t.hearth.storage.db
       .selectFrom('refresh_tokens')
       .select(['id', 'family_id'])
       .where('user_id', '=', who.id)
       .orderBy('created_at')
       .execute();
-    await app.context.storage.db
+    await t.hearth.storage.db
       .updateTable('refresh_tokens')
       .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
       .where('id', '=', rows[0]?.id ?? '')
       .execute();
     expect((await refresh(idle)).statusCode).toBe(401);
     // Rotation never extends a family past its 30 days.
-    await app.context.storage.db
+    await t.hearth.storage.db
       .updateTable('refresh_tokens')
       .set({ family_expires_at: new Date(Date.now() + 1000).toISOString() })
       .where('family_id', '=', rows[1]?.family_id ?? '')
       .execute();
     const rotated = await refresh(old);
     expect(rotated.statusCode).toBe(200);
-    const child = await app.context.storage.db
+    const child = await t.hearth.storage.db
       .selectFrom('refresh_tokens')
       .select('expires_at')
       .where('family_id', '=', rows[1]?.family_id ?? '')
@@ -181,13 +169,13 @@ describe.each(testDatabases())('refresh sessions on $name', ({ create }) => {
       const res = await api.me(token);
       expect(res.statusCode).toBe(401);
     }
-    expect((await app.app.inject({ method: 'GET', url: '/api/auth/me' })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/me' })).statusCode).toBe(401);
   });
 
   it('refuses to refresh for a user an administrator locked', async () => {
     const who = await api.signup();
     const pair = await api.login(who);
-    await app.context.storage.db
+    await t.hearth.storage.db
       .updateTable('users')
       .set({ lockout_enabled: 1, lockout_reason: 'admin_lock' })
       .where('id', '=', who.id)

@@ -1,26 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/app.js';
-import { type TestDatabase, testDatabases } from '../../test/databases.js';
-import { AccountsClient, person } from './testing/accounts-client.js';
-import { MailCatcher } from './testing/mail-catcher.js';
+import { describe, expect, it } from 'vitest';
+import { person } from '../../test/accounts-client.js';
+import { useTestApp } from '../../test/app.js';
+import { testDatabases } from '../../test/databases.js';
 
 describe.each(testDatabases())('sign-up and sign-in on $name', ({ create }) => {
-  let database: TestDatabase;
-  let app: TestApp;
-  let mail: MailCatcher;
-  let api: AccountsClient;
-
-  beforeAll(async () => {
-    database = await create();
-    mail = new MailCatcher();
-    app = await startTestApp(database, { AUTH_RATE_LIMIT: '0', SMTP_URL: await mail.start() });
-    api = new AccountsClient(app);
-  });
-  afterAll(async () => {
-    await app?.close();
-    await mail?.stop();
-    await database?.drop();
-  });
+  const t = useTestApp({ database: create, mail: true, env: { AUTH_RATE_LIMIT: '0' } });
+  const { api, mail } = t;
 
   it('makes the first account admin, later ones user, and mails a verification code', async () => {
     const first = person({ email: ' First@Example.com ' });
@@ -156,11 +141,11 @@ describe.each(testDatabases())('sign-up and sign-in on $name', ({ create }) => {
     const who = await api.signup();
     for (let i = 0; i < 5; i++)
       await api.post('/login/start', { email: who.email, password: 'not the password' });
-    const locked = await app.context.users.findById(who.id);
+    const locked = await t.hearth.users.findById(who.id);
     expect(locked).toMatchObject({ lockoutEnabled: true, lockoutReason: 'login_lockout' });
     expect(Date.parse(locked?.lockoutUntil ?? '')).toBeGreaterThan(Date.now() + 14 * 60_000);
     // What the user-admin unlock does to the row:
-    await app.context.storage.db
+    await t.hearth.storage.db
       .updateTable('users')
       .set({ lockout_enabled: 0, lockout_reason: null, lockout_until: null })
       .where('id', '=', who.id)
@@ -168,7 +153,7 @@ describe.each(testDatabases())('sign-up and sign-in on $name', ({ create }) => {
     expect((await api.post('/login/start', { email: who.email, password: who.password })).statusCode).toBe(
       200,
     );
-    expect(await app.context.users.findById(who.id)).toMatchObject({
+    expect(await t.hearth.users.findById(who.id)).toMatchObject({
       lockoutEnabled: false,
       lockoutReason: null,
     });
@@ -188,7 +173,7 @@ describe.each(testDatabases())('sign-up and sign-in on $name', ({ create }) => {
 
   it('answers an administrator lock with 423 admin_lock only to the right password', async () => {
     const who = await api.signup();
-    await app.context.storage.db
+    await t.hearth.storage.db
       .updateTable('users')
       .set({ lockout_enabled: 1, lockout_reason: 'admin_lock' })
       .where('id', '=', who.id)
@@ -202,19 +187,13 @@ describe.each(testDatabases())('sign-up and sign-in on $name', ({ create }) => {
 
   it('fails closed with 503 when a failed attempt cannot be recorded', async () => {
     const who = await api.signup();
-    await app.context.storage.db.schema
-      .alterTable('login_failures')
-      .renameTo('login_failures_away')
-      .execute();
+    await t.hearth.storage.db.schema.alterTable('login_failures').renameTo('login_failures_away').execute();
     try {
       const res = await api.post('/login/start', { email: who.email, password: 'wrong password here' });
       expect(res.statusCode).toBe(503);
       expect(res.json().error).toMatch(/unavailable/);
     } finally {
-      await app.context.storage.db.schema
-        .alterTable('login_failures_away')
-        .renameTo('login_failures')
-        .execute();
+      await t.hearth.storage.db.schema.alterTable('login_failures_away').renameTo('login_failures').execute();
     }
     expect((await api.post('/login/start', { email: who.email, password: who.password })).statusCode).toBe(
       200,
@@ -223,24 +202,16 @@ describe.each(testDatabases())('sign-up and sign-in on $name', ({ create }) => {
 });
 
 describe.each(testDatabases())('ADMIN_EMAIL seeding on $name', ({ create }) => {
-  let database: TestDatabase;
-  let app: TestApp;
-
-  beforeAll(async () => {
-    database = await create();
-    app = await startTestApp(database, {
+  const { api } = useTestApp({
+    database: create,
+    env: {
       AUTH_RATE_LIMIT: '0',
       ADMIN_EMAIL: 'Owner@Example.com',
       ADMIN_PASSWORD: 'a long admin passphrase',
-    });
-  });
-  afterAll(async () => {
-    await app?.close();
-    await database?.drop();
+    },
   });
 
   it('creates the administrator at start, so the first sign-up is a user', async () => {
-    const api = new AccountsClient(app);
     const tokens = await api.login({ email: 'owner@example.com', password: 'a long admin passphrase' });
     const me = (await api.me(tokens.access_token)).json();
     expect(me).toMatchObject({ email: 'owner@example.com', role: 'admin', email_confirmed: true });

@@ -1,9 +1,9 @@
 import net from 'node:net';
 import type { Device } from '@hearth/contracts';
-import { startTestApp, type TestApp } from '../../test/app.js';
+import { accessToken, createUser, startTestApp, type TestApp } from '../../test/app.js';
 import type { TestDatabase } from '../../test/databases.js';
 import { serviceUrl } from '../../test/services.js';
-import type { Role } from '../users/users.repository.js';
+import type { Role } from '../users/index.js';
 import { ScriptedZigbee2mqtt } from './adapters/zigbee2mqtt/fixtures/scripted-zigbee2mqtt.js';
 
 // Test support for the device hub: a Hearth on a bus with a scripted Zigbee2MQTT beside it.
@@ -57,15 +57,7 @@ export async function startHousehold(
   let counter = 0;
   const token = async (role: Role) => {
     const n = `${role}${++counter}${unique}`;
-    const user = await app.context.users.create({
-      email: `${n}@example.com`,
-      userName: n,
-      firstName: 'Test',
-      lastName: role,
-      passwordHash: null,
-      role,
-    });
-    return app.context.accessTokens.sign({ userId: user.id, role });
+    return accessToken(app, await createUser(app, role, { email: `${n}@example.com`, userName: n }));
   };
   const resident = await token('resident');
   const household: Household = {

@@ -22,7 +22,7 @@ describe('device hub when the bus goes away and comes back', () => {
 
       await h.z2m.client.endAsync(true);
       await broker.close();
-      await waitFor(() => (h.app.context.bus.connected ? undefined : true));
+      await waitFor(() => (h.app.bus.connected ? undefined : true));
       expect((await h.list()).length).toBe(4);
       const lamp = byName(await h.list(), 'Living room/Lamp')!;
       const refused = await h.app.app.inject({
@@ -34,7 +34,7 @@ describe('device hub when the bus goes away and comes back', () => {
       expect(refused.statusCode).toBe(503);
 
       broker = await startEmbeddedBroker({ listenPort: port, host: '127.0.0.1', log });
-      await waitFor(() => (h.app.context.bus.connected ? true : undefined), 15_000);
+      await waitFor(() => (h.app.bus.connected ? true : undefined), 15_000);
       // A new Zigbee2MQTT connection publishes its retained list again and then state.
       h.z2m = await ScriptedZigbee2mqtt.connect(url, h.z2m.base);
       await h.z2m.publishDevices();

@@ -10,14 +10,3 @@ export const DevicehubMessages = {
   renameFailed: 'Unable to rename device',
   busDown: 'Device bus is not connected',
 } as const;
-
-/** An error with the HTTP status it answers with. */
-export class DevicehubError extends Error {
-  override name = 'DevicehubError';
-  constructor(
-    readonly statusCode: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}

@@ -1,66 +1,86 @@
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../app.js';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { TokenReader } from '../accounts/index.js';
+import type { Bus } from '../bus/bus.js';
+import type { Module } from '../lifecycle/module.js';
+import type { Database } from '../storage/schema.js';
+import type { Guards } from '../users/index.js';
 import { Zigbee2mqttAdapter } from './adapters/zigbee2mqtt/zigbee2mqtt.adapter.js';
 import { DevicesRepository } from './devicehub.repository.js';
 import { registerDevicehubRoutes } from './devicehub.routes.js';
 import { DeviceHubService } from './devicehub.service.js';
-import { createEdgeBroker } from './edge/edge-broker.js';
+import { createEdgeBroker, type EdgeBroker } from './edge/edge-broker.js';
 import { Zigbee2mqttSimulator } from './simulator/simulator.js';
 import { StateWriter } from './state-writer.js';
 
-export interface DeviceHub {
-  /** Whether the hub's parts are ready (used by /healthz). */
-  ready(): boolean;
-  close(): Promise<void>;
+export interface DeviceHubModuleDeps {
+  db: Kysely<Database>;
+  bus: Bus;
+  log: Logger;
+  guards: Guards;
+  /** Who is behind the access token a browser's stream presents. */
+  auth: TokenReader;
+  publicUrl: string;
+  zigbee2mqttBaseTopic: string;
+  devicehubTopicPrefix: string;
+  /** SIMULATOR: how many virtual devices, or undefined for none. */
+  simulatorDevices: number | undefined;
 }
 
-/** Starts the device hub: registry, adapters, simulator, REST routes and the browser edge broker. */
-export async function startDeviceHub(app: FastifyInstance, context: AppContext): Promise<DeviceHub> {
-  const { config, bus } = context;
-  const log = context.log.child({ domain: 'devicehub' });
-  const repository = new DevicesRepository(context.storage.db);
+/** The device hub: registry, adapters, simulator, REST routes and the browser edge broker. */
+export function deviceHubModule(deps: DeviceHubModuleDeps): Module {
+  const { bus, zigbee2mqttBaseTopic: baseTopic } = deps;
+  const log = deps.log.child({ domain: 'devicehub' });
+  const repository = new DevicesRepository(deps.db);
   const writer = new StateWriter(repository, log);
-  const edge = await createEdgeBroker(app, context);
-  const adapter = new Zigbee2mqttAdapter({ bus, baseTopic: config.zigbee2mqttBaseTopic, log });
-  const service = new DeviceHubService({ repository, adapter, edge, writer, log });
-  await service.load();
-  registerDevicehubRoutes(app, context, service);
-  edge.onCommand((command, user) => service.handleEdgeCommand(command, user));
-
-  // Subscribing waits for the bus; an upstream broker that is still down must not hold up the
-  // start (the bus retries and /healthz reports "devicehub" until the adapter is listening).
-  const adapterStarted = adapter
-    .start(service)
-    .catch((error) => log.error({ err: error }, 'adapter failed to start'));
-  const simulator = config.simulator
-    ? new Zigbee2mqttSimulator({
-        bus,
-        baseTopic: config.zigbee2mqttBaseTopic,
-        devices: config.simulatorDevices,
-        log,
-      })
-    : undefined;
-  // The simulator starts once the adapter listens: its first retained list must not race the
-  // adapter's subscription.
-  const simulatorStarted = simulator
-    ? adapterStarted
-        .then(() => simulator.start())
-        .catch((error) => log.error({ err: error }, 'simulator failed to start'))
-    : undefined;
+  const adapter = new Zigbee2mqttAdapter({ bus, baseTopic, log });
+  const simulator =
+    deps.simulatorDevices === undefined
+      ? undefined
+      : new Zigbee2mqttSimulator({ bus, baseTopic, devices: deps.simulatorDevices, log });
+  let edge: EdgeBroker | undefined;
+  let service: DeviceHubService | undefined;
+  let started: Promise<unknown> = Promise.resolve();
 
   return {
+    name: 'devicehub',
+    async register(app) {
+      edge = await createEdgeBroker(app, {
+        auth: deps.auth,
+        publicUrl: deps.publicUrl,
+        topicPrefix: deps.devicehubTopicPrefix,
+        db: deps.db,
+        log,
+      });
+      const hub = new DeviceHubService({ repository, adapter, edge, writer, log });
+      edge.onCommand((command, user) => hub.handleEdgeCommand(command, user));
+      registerDevicehubRoutes(app, deps.guards, hub);
+      service = hub;
+    },
+    async start() {
+      if (!service) throw new Error('the device hub starts after it is registered');
+      await service.load();
+      // Subscribing waits for the bus; an upstream broker that is still down must not hold up the
+      // start (the bus retries and /healthz reports "devicehub" until the adapter is listening).
+      const adapterStarted = adapter
+        .start(service)
+        .catch((error) => log.error({ err: error }, 'adapter failed to start'));
+      // The simulator starts once the adapter listens: its first retained list must not race the
+      // adapter's subscription.
+      const simulatorStarted = adapterStarted
+        .then(() => simulator?.start())
+        .catch((error) => log.error({ err: error }, 'simulator failed to start'));
+      started = Promise.all([adapterStarted, simulatorStarted]);
+    },
     ready: () => adapter.ready(),
-    close: async () => {
-      await Promise.race([
-        Promise.all([adapterStarted, simulatorStarted]),
-        new Promise((r) => setTimeout(r, 1000)),
-      ]);
+    async close() {
+      await Promise.race([started, new Promise((resolve) => setTimeout(resolve, 1000))]);
       await simulator?.stop();
       await adapter.stop();
-      service.stop();
-      await service.settled();
+      service?.stop();
+      await service?.settled();
       await writer.close();
-      await edge.close();
+      await edge?.close();
     },
   };
 }

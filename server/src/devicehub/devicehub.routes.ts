@@ -1,52 +1,48 @@
 import type { DeviceCallResult } from '@hearth/contracts';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import type { AppContext } from '../app.js';
-import { DevicehubError, DevicehubMessages } from './devicehub.errors.js';
+import type { HttpApp } from '../http/http-app.js';
+import { idParams, noQuery } from '../http/validation.js';
+import type { Guards } from '../users/index.js';
+import { DevicehubMessages } from './devicehub.errors.js';
+import { deviceCommandBody, deviceRenameBody } from './devicehub.schemas.js';
 import type { DeviceHubService } from './devicehub.service.js';
 
 const BODY_LIMIT = 64 * 1024;
 
-async function answer<T>(reply: FastifyReply, work: () => Promise<T>): Promise<DeviceCallResult<T>> {
-  try {
-    return { success: true, data: await work(), error: null };
-  } catch (error) {
-    if (!(error instanceof DevicehubError)) throw error;
-    return reply.code(error.statusCode).send({ success: false, data: null, error: error.message });
-  }
-}
-
-/** A body that is not JSON at all is a bad command, an empty one a missing command (SPEC 8.7). */
-const commandBodyErrors = (error: FastifyError, _request: unknown, reply: FastifyReply) => {
-  if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY')
-    return reply.code(400).send({ success: false, data: null, error: DevicehubMessages.missingCommand });
-  if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError)
-    return reply.code(400).send({ success: false, data: null, error: DevicehubMessages.invalidCommand });
-  throw error;
+/** Device calls answer SPEC 3.9's wrapper, errors included (`config.resultEnvelope`). */
+const ok = <T>(data: T): DeviceCallResult<T> => ({ success: true, data, error: null });
+const config = {
+  resultEnvelope: true,
+  // A body that is not JSON at all is a bad command, an empty one a missing command (SPEC 8.7).
+  messages: { malformedBody: DevicehubMessages.invalidCommand, emptyBody: DevicehubMessages.missingCommand },
 };
 
 /** GET /api/devicehub/devices, PATCH /api/devicehub/devices/:id, POST …/:id/commands (SPEC 7.2). */
-export function registerDevicehubRoutes(
-  app: FastifyInstance,
-  context: AppContext,
-  service: DeviceHubService,
-) {
-  const preHandler = context.auth.requireRole('resident', 'admin');
+export function registerDevicehubRoutes(app: HttpApp, guards: Guards, service: DeviceHubService) {
+  const onRequest = guards.role('resident', 'admin');
 
-  app.get('/api/devicehub/devices', { preHandler }, async () => service.list());
-
-  app.patch<{ Params: { id: string }; Body: unknown }>(
-    '/api/devicehub/devices/:id',
-    { preHandler, bodyLimit: BODY_LIMIT },
-    async (request, reply) => {
-      const body = request.body;
-      const name = typeof body === 'object' && body !== null ? (body as { name?: unknown }).name : undefined;
-      return answer(reply, () => service.rename(request.params.id, name));
-    },
+  app.get('/api/devicehub/devices', { onRequest, schema: { querystring: noQuery } }, async () =>
+    service.list(),
   );
 
-  app.post<{ Params: { id: string }; Body: unknown }>(
+  app.patch(
+    '/api/devicehub/devices/:id',
+    {
+      onRequest,
+      config,
+      bodyLimit: BODY_LIMIT,
+      schema: { params: idParams, querystring: noQuery, body: deviceRenameBody },
+    },
+    async (request) => ok(await service.rename(request.params.id, request.body.name)),
+  );
+
+  app.post(
     '/api/devicehub/devices/:id/commands',
-    { preHandler, bodyLimit: BODY_LIMIT, errorHandler: commandBodyErrors },
-    async (request, reply) => answer(reply, () => service.command(request.params.id, request.body)),
+    {
+      onRequest,
+      config,
+      bodyLimit: BODY_LIMIT,
+      schema: { params: idParams, querystring: noQuery, body: deviceCommandBody },
+    },
+    async (request) => ok(await service.command(request.params.id, request.body)),
   );
 }

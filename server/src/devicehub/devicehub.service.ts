@@ -1,10 +1,19 @@
-import { type Device, type DeviceRemovedEvent, type DeviceState, devicehubTopics } from '@hearth/contracts';
+import {
+  type Device,
+  type DeviceCommandRequest,
+  type DeviceRemovedEvent,
+  type DeviceState,
+  devicehubTopics,
+} from '@hearth/contracts';
 import type { Logger } from 'pino';
-import { nowIso } from '../storage/time.js';
-import type { UserRecord } from '../users/users.repository.js';
+import { z } from 'zod';
+import { HttpError } from '../http/errors.js';
+import { nowIso } from '../storage/columns.js';
+import type { UserRecord } from '../users/index.js';
 import type { AdapterEvents, DeviceAdapter, DeviceDescription } from './adapters/adapter.js';
-import { DevicehubError, DevicehubMessages } from './devicehub.errors.js';
+import { DevicehubMessages } from './devicehub.errors.js';
 import type { DevicesRepository } from './devicehub.repository.js';
+import { deviceRenameCommand, deviceSetCommand } from './devicehub.schemas.js';
 import type { EdgeBroker, EdgeCommand } from './edge/edge-broker.js';
 import { LogOnce } from './log-once.js';
 import type { StateWriter } from './state-writer.js';
@@ -16,10 +25,6 @@ export interface DeviceHubServiceOptions {
   writer: StateWriter;
   log: Logger;
 }
-
-type Raw = Record<string, unknown>;
-const isObject = (value: unknown): value is Raw =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const METADATA_KEYS = [
   'name',
@@ -72,9 +77,9 @@ export class DeviceHubService implements AdapterEvents {
     return [...this.devices.values()];
   }
 
-  get(id: unknown): Device {
-    const device = typeof id === 'string' ? this.devices.get(id) : undefined;
-    if (!device) throw new DevicehubError(404, DevicehubMessages.deviceNotFound);
+  get(id: string): Device {
+    const device = this.devices.get(id);
+    if (!device) throw new HttpError(404, DevicehubMessages.deviceNotFound);
     return device;
   }
 
@@ -83,16 +88,16 @@ export class DeviceHubService implements AdapterEvents {
     return this.queue;
   }
 
-  async command(id: unknown, request: unknown): Promise<{ device_id: string; status: 'sent' }> {
+  async command(id: string, request: DeviceCommandRequest): Promise<{ device_id: string; status: 'sent' }> {
     const device = this.get(id);
     await this.options.adapter.command(device, request);
     return { device_id: device.id, status: 'sent' };
   }
 
-  async rename(id: unknown, name: unknown): Promise<Device> {
+  async rename(id: string, name: string): Promise<Device> {
     const device = this.get(id);
-    const trimmed = typeof name === 'string' ? name.trim() : '';
-    if (trimmed === '') throw new DevicehubError(400, DevicehubMessages.emptyName);
+    const trimmed = name.trim();
+    if (trimmed === '') throw new HttpError(400, DevicehubMessages.emptyName);
     if (trimmed === device.name) return device;
     const renamed = await this.options.adapter.rename(device, trimmed);
     const now = nowIso();
@@ -105,12 +110,21 @@ export class DeviceHubService implements AdapterEvents {
 
   /** A command a browser published on the edge broker (no reply channel: problems are logged). */
   async handleEdgeCommand(command: EdgeCommand, user: UserRecord) {
-    const payload = isObject(command.payload) ? command.payload : {};
     try {
-      if (command.kind === 'device.set') await this.command(payload.device_id, { state: payload.state });
-      else await this.rename(payload.device_id, payload.name);
+      if (command.kind === 'device.set') {
+        const { device_id, state } = deviceSetCommand.parse(command.payload);
+        await this.command(device_id, { state });
+      } else {
+        const { device_id, name } = deviceRenameCommand.parse(command.payload);
+        await this.rename(device_id, name);
+      }
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message =
+        error instanceof z.ZodError
+          ? (error.issues[0]?.message ?? 'invalid')
+          : error instanceof Error
+            ? error.message
+            : String(error);
       this.options.log.info(
         { kind: command.kind, user: user.id, error: message },
         'device command from browser refused',

@@ -194,7 +194,7 @@ describe.each(buses)('device hub with Zigbee2MQTT on the $name', ({ url }) => {
     expect(notJsonLines).toHaveLength(1);
     expect(h.app.logs.text).toContain('too large');
     expect(h.app.logs.text).toContain('not a JSON object');
-    expect(h.app.context.bus.connected).toBe(true);
+    expect(h.app.bus.connected).toBe(true);
   });
 
   it('takes the same list twice without changes, and removes devices that leave', async () => {

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { HttpApp } from '../http/http-app.js';
+import { noQuery } from '../http/validation.js';
 
 export interface HealthCheck {
   name: string;
@@ -6,8 +7,8 @@ export interface HealthCheck {
 }
 
 /** GET /healthz: 200 {"status":"ok"} when every part is ready, else 503 naming the failing parts. */
-export function registerHealthRoutes(app: FastifyInstance, checks: HealthCheck[]) {
-  app.get('/healthz', { logLevel: 'warn' }, async (_request, reply) => {
+export function registerHealthRoutes(app: HttpApp, checks: readonly HealthCheck[]) {
+  app.get('/healthz', { logLevel: 'warn', schema: { querystring: noQuery } }, async (_request, reply) => {
     const failing: string[] = [];
     await Promise.all(
       checks.map(async ({ name, check }) => {
@@ -20,8 +21,10 @@ export function registerHealthRoutes(app: FastifyInstance, checks: HealthCheck[]
         if (!ok) failing.push(name);
       }),
     );
-    if (failing.length === 0) return reply.header('cache-control', 'no-store').send({ status: 'ok' });
+    reply.header('cache-control', 'no-store');
+    if (failing.length === 0) return { status: 'ok' };
     failing.sort();
-    return reply.code(503).header('cache-control', 'no-store').send({ status: 'unavailable', failing });
+    // A status report, not an error: a 503 with its own body, which load balancers read.
+    return reply.code(503).send({ status: 'unavailable', failing });
   });
 }

@@ -1,25 +1,114 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { HttpApp } from './http-app.js';
 
 /**
- * Every error leaves as JSON `{ "error": "…" }`. Client errors keep their message; server
- * errors are logged and answered with a generic one, so no internals leak.
+ * The one client-facing failure: a status, the `{error}` text, extra body fields (e.g.
+ * `lockout_remaining`) and headers (e.g. `Retry-After`). Domains throw it; `registerErrorHandling`
+ * turns it into the answer. Any other error is a server error: logged, answered generically.
  */
-export function registerErrorHandling(app: FastifyInstance) {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
-    if (status >= 500) {
-      request.log.error({ err: error }, 'request failed');
-      return reply.code(status).send({ error: 'Internal server error' });
-    }
-    let message = error.message;
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') message = 'Request body is too large';
-    else if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') message = 'Unsupported content type';
-    else if (
-      error instanceof SyntaxError ||
-      error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
-      error.code === 'FST_ERR_CTP_INVALID_JSON_BODY'
-    )
-      message = 'Malformed JSON body';
-    return reply.code(status).send({ error: message });
-  });
+export class HttpError extends Error {
+  override name = 'HttpError';
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** Texts for failures Fastify finds before a route runs; a route may override them (`config.messages`). */
+export interface RequestMessages {
+  malformedBody: string;
+  emptyBody: string;
+}
+
+const DEFAULT_MESSAGES: RequestMessages = {
+  malformedBody: 'Malformed JSON body',
+  emptyBody: 'Malformed JSON body',
+};
+
+/** Fastify's own errors that need an answer in words a client can use (and no echoed input). */
+const FASTIFY_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported content type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Invalid content length',
+  FST_ERR_MAX_PARAM_LENGTH: 'URI is too long',
+  FST_ERR_BAD_URL: 'Malformed URL',
+};
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Answers in SPEC 3.9's wrapper `{success: false, data: null, error}` (device calls). */
+    resultEnvelope?: boolean;
+    /** This route's texts for a body Fastify can't parse. */
+    messages?: Partial<RequestMessages>;
+  }
+}
+
+/** The body of an error answer: `{error, …extra}`, or the result wrapper where the route uses it. */
+function errorBody(request: FastifyRequest, message: string, extra = {}) {
+  return request.routeOptions?.config?.resultEnvelope
+    ? { success: false, data: null, error: message, ...extra }
+    : { error: message, ...extra };
+}
+
+/** Status and text of any error, as the client sees them. */
+function describe(error: FastifyError, request: FastifyRequest): { status: number; message: string } {
+  if (error instanceof HttpError) return { status: error.statusCode, message: error.message };
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    return { status: 400, message: error.validation[0]?.message ?? 'Invalid request' };
+  }
+  const messages = { ...DEFAULT_MESSAGES, ...request.routeOptions?.config?.messages };
+  if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return { status: 400, message: messages.emptyBody };
+  if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    return { status: 400, message: messages.malformedBody };
+  }
+  const status =
+    error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+  const known = error.code ? FASTIFY_MESSAGES[error.code] : undefined;
+  // Other errors' messages may carry internals or echo the request: only the status's name leaves.
+  return {
+    status,
+    message: status >= 500 ? 'Internal server error' : (known ?? STATUS_CODES[status] ?? 'Error'),
+  };
+}
+
+/**
+ * Every error leaves as JSON `{ "error": "…" }` (plus an HttpError's extra fields and headers),
+ * whether a domain threw it, a schema refused the request or Fastify itself did. Server errors are
+ * logged and answered with a generic text, so no internals leak.
+ */
+export function registerErrorHandling(app: HttpApp) {
+  app.setErrorHandler(answerError);
+}
+
+/** The serialiser itself; also Fastify's `frameworkErrors` (bad URLs, over-long parameters). */
+export function answerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const { status, message } = describe(error, request);
+  if (status >= 500 && !(error instanceof HttpError)) request.log.error({ err: error }, 'request failed');
+  if (error instanceof HttpError) reply.headers(error.headers);
+  return reply.code(status).send(errorBody(request, message, error instanceof HttpError ? error.extra : {}));
+}
+
+/**
+ * Fastify's `clientErrorHandler`: requests too broken to reach the router (oversized headers, bad
+ * request lines, time-outs) get the same `{error}` shape.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Socket) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const status =
+    error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const body = JSON.stringify({ error: STATUS_CODES[status] });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }

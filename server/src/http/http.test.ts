@@ -1,50 +1,45 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/app.js';
-import { sqliteDatabase, type TestDatabase } from '../../test/databases.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { useTestApp } from '../../test/app.js';
+
+/** A built web app in miniature: the shell, one hashed asset and a favicon. */
+function fakeWebRoot() {
+  const webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-web-'));
+  fs.mkdirSync(path.join(webRoot, 'assets'));
+  fs.writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><div id="root">app shell</div>');
+  fs.writeFileSync(path.join(webRoot, 'assets', 'index-abc123.js'), 'console.log("app")');
+  fs.writeFileSync(path.join(webRoot, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  return webRoot;
+}
 
 describe('HTTP surface', () => {
-  let database: TestDatabase;
-  let hearth: TestApp;
-  let webRoot: string;
-
-  beforeAll(async () => {
-    webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-web-'));
-    fs.mkdirSync(path.join(webRoot, 'assets'));
-    fs.writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><div id="root">app shell</div>');
-    fs.writeFileSync(path.join(webRoot, 'assets', 'index-abc123.js'), 'console.log("app")');
-    fs.writeFileSync(path.join(webRoot, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-    database = sqliteDatabase();
-    hearth = await startTestApp(
-      database,
-      {},
-      {
-        webRoot,
-        // A route logging its body the way a careless domain might, to show what the logs keep out.
-        routes: (app) =>
-          app.post('/api/test/echo', async (request) => {
-            request.log.info({ body: request.body }, 'echo body');
-            return { ok: true };
-          }),
-      },
-    );
-  });
-  afterAll(async () => {
-    await hearth?.close();
-    await database?.drop();
-    fs.rmSync(webRoot, { recursive: true, force: true });
+  const webRoot = fakeWebRoot();
+  afterAll(() => fs.rmSync(webRoot, { recursive: true, force: true }));
+  const t = useTestApp({
+    webRoot,
+    // A route logging its body the way a careless domain might, to show what the logs keep out.
+    routes: (app) =>
+      app.post(
+        '/api/test/echo',
+        { schema: { querystring: z.looseObject({}), body: z.looseObject({}) } },
+        async (request) => {
+          request.log.info({ body: request.body }, 'echo body');
+          return { ok: true };
+        },
+      ),
   });
 
   it('answers /healthz with 200 {"status":"ok"} when database and bus are ready', async () => {
     // app.inject does not listen, so the "http" part is only ready after listen().
-    await hearth.app.listen({ port: 0, host: '127.0.0.1' });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
     // The device hub subscribes in the background; /healthz turns 200 once every part is ready.
-    let response = await hearth.app.inject('/healthz');
+    let response = await t.app.inject('/healthz');
     for (let tries = 0; response.statusCode !== 200 && tries < 50; tries++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      response = await hearth.app.inject('/healthz');
+      response = await t.app.inject('/healthz');
     }
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ status: 'ok' });
@@ -52,7 +47,7 @@ describe('HTTP surface', () => {
 
   it('sets the security headers on every response', async () => {
     for (const url of ['/', '/healthz', '/api/nope', '/assets/index-abc123.js']) {
-      const response = await hearth.app.inject(url);
+      const response = await t.app.inject(url);
       expect(response.headers['x-content-type-options']).toBe('nosniff');
       expect(response.headers['referrer-policy']).toBe('no-referrer');
       expect(response.headers['x-powered-by']).toBeUndefined();
@@ -65,7 +60,7 @@ describe('HTTP surface', () => {
 
   it('serves the app at / and falls back to index.html for app routes, never cached', async () => {
     for (const url of ['/', '/devices', '/users?page=2', '/some/deep/link']) {
-      const response = await hearth.app.inject(url);
+      const response = await t.app.inject(url);
       expect(response.statusCode, url).toBe(200);
       expect(response.headers['content-type']).toContain('text/html');
       expect(response.body).toContain('app shell');
@@ -74,7 +69,7 @@ describe('HTTP surface', () => {
   });
 
   it('serves hashed assets with a year-long immutable cache', async () => {
-    const response = await hearth.app.inject('/assets/index-abc123.js');
+    const response = await t.app.inject('/assets/index-abc123.js');
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
@@ -87,14 +82,14 @@ describe('HTTP surface', () => {
       ['GET', '/missing.png'],
       ['DELETE', '/devices'],
     ] as const) {
-      const response = await hearth.app.inject({ method, url });
+      const response = await t.app.inject({ method, url });
       expect(response.statusCode, `${method} ${url}`).toBe(404);
       expect(response.json()).toEqual({ error: 'Not found' });
     }
   });
 
   it('answers malformed JSON with 400 and an oversized body with 413, as JSON', async () => {
-    const malformed = await hearth.app.inject({
+    const malformed = await t.app.inject({
       method: 'POST',
       url: '/api/test/echo',
       headers: { 'content-type': 'application/json' },
@@ -103,7 +98,7 @@ describe('HTTP surface', () => {
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toEqual({ error: 'Malformed JSON body' });
 
-    const huge = await hearth.app.inject({
+    const huge = await t.app.inject({
       method: 'POST',
       url: '/api/test/echo',
       headers: { 'content-type': 'application/json' },
@@ -121,14 +116,14 @@ describe('HTTP surface', () => {
       code: '918273',
       refresh: 'refresh-secret-value',
     };
-    const response = await hearth.app.inject({
+    const response = await t.app.inject({
       method: 'POST',
       url: `/api/test/echo?refresh_token=${secrets.refresh}&page=2`,
       headers: { authorization: secrets.authorization, cookie: secrets.cookie },
       payload: { email: 'ada@example.com', password: secrets.password, code: secrets.code },
     });
     expect(response.statusCode).toBe(200);
-    const logs = hearth.logs.text;
+    const logs = t.hearth.logs.text;
     expect(logs).toContain('echo body');
     expect(logs).toContain('ada@example.com');
     expect(logs).toContain('page=2');

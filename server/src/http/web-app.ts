@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Module } from '../lifecycle/module.js';
+import { HttpError } from './errors.js';
+import type { HttpApp } from './http-app.js';
+import { noQuery } from './validation.js';
 
 /** Paths that belong to the server, never to the single-page app. */
 const SERVER_PREFIXES = ['/api/', '/ws/', '/healthz'];
@@ -9,17 +14,25 @@ const SERVER_PREFIXES = ['/api/', '/ws/', '/healthz'];
 const isServerPath = (url: string) =>
   SERVER_PREFIXES.some((prefix) => url === prefix.replace(/\/$/, '') || url.startsWith(prefix));
 
+/** The built web app as the last module: its file routes and the not-found answer come after every API. */
+export function webAppModule(webRoot: string | undefined): Module {
+  return { name: 'web-app', register: (app) => registerWebApp(app, webRoot) };
+}
+
+const fileParams = z.object({ '*': z.string() });
+
 /**
  * Serves the built web app: hashed assets cached for a year, index.html never cached, and
  * every other GET for an HTML page falls back to index.html so client routes work on reload.
  */
-export async function registerWebApp(app: FastifyInstance, webRoot: string | undefined) {
+export async function registerWebApp(app: HttpApp, webRoot: string | undefined) {
   const indexFile = webRoot ? path.join(webRoot, 'index.html') : undefined;
   const hasApp = indexFile !== undefined && fs.existsSync(indexFile);
   if (webRoot && hasApp) {
+    // The plugin only sends files; the route is ours, so it has a schema like every other.
     await app.register(fastifyStatic, {
       root: webRoot,
-      wildcard: true,
+      serve: false,
       index: false,
       cacheControl: false,
       setHeaders(res, filePath) {
@@ -37,7 +50,12 @@ export async function registerWebApp(app: FastifyInstance, webRoot: string | und
   const sendIndex = (reply: FastifyReply) =>
     reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
 
-  if (hasApp) app.get('/', (_req, reply) => sendIndex(reply));
+  if (hasApp) {
+    app.get('/', { schema: { querystring: noQuery } }, (_request, reply) => sendIndex(reply));
+    app.get('/*', { schema: { params: fileParams, querystring: noQuery } }, (request, reply) =>
+      reply.sendFile(request.params['*']),
+    );
+  }
 
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
     const pathname = request.url.split('?')[0] ?? '/';
@@ -48,6 +66,6 @@ export async function registerWebApp(app: FastifyInstance, webRoot: string | und
       !pathname.startsWith('/assets/') &&
       path.extname(pathname) === '';
     if (wantsPage) return sendIndex(reply);
-    return reply.code(404).send({ error: 'Not found' });
+    throw new HttpError(404, 'Not found');
   });
 }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LogCapture } from '../../test/app.js';
-import { MailCatcher } from '../accounts/testing/mail-catcher.js';
+import { MailCatcher } from '../../test/mail-catcher.js';
 import { createLogger } from '../logging/logger.js';
 import { Mailer } from './mailer.js';
 import { codeMail } from './templates.js';
@@ -20,7 +20,17 @@ describe('mailer', () => {
       dataDir,
       log: createLogger('info', logs),
     });
-    await mailer.send('ada@example.com', codeMail('password_reset', '493817', 'https://home.example'));
+    await mailer.send(
+      'ada@example.com',
+      codeMail(
+        {
+          subject: 'Reset your Hearth password',
+          intro: 'Enter this code in Hearth to choose a new password:',
+        },
+        '493817',
+        'https://home.example',
+      ),
+    );
     const outbox = path.join(dataDir, 'outbox');
     const files = fs.readdirSync(outbox);
     expect(files).toHaveLength(1);
@@ -37,16 +47,22 @@ describe('mailer', () => {
   });
 
   it('delivers through SMTP_URL in a real SMTP conversation', async () => {
-    const catcher = new MailCatcher();
-    const url = await catcher.start();
+    const catcher = await new MailCatcher().start();
     const mailer = new Mailer({
-      smtpUrl: url,
+      smtpUrl: catcher.url,
       from: 'Hearth <hearth@localhost>',
       dataDir,
       log: createLogger('silent'),
     });
     try {
-      await mailer.send('bob@example.com', codeMail('login_2fa', '004211', 'http://localhost:8080'));
+      await mailer.send(
+        'bob@example.com',
+        codeMail(
+          { subject: 'Your Hearth sign-in code', intro: 'Enter this code in Hearth to finish signing in:' },
+          '004211',
+          'http://localhost:8080',
+        ),
+      );
       const mail = await catcher.next('bob@example.com', /sign-in code/);
       expect(mail.code).toBe('004211');
       expect(mail.raw).toContain('Hearth');
@@ -57,8 +73,13 @@ describe('mailer', () => {
   });
 
   it('escapes HTML in the templates', () => {
-    const mail = codeMail('email_verify', '123456', 'http://x/"><script>');
+    const mail = codeMail(
+      { subject: 'Verify <b>', intro: 'Enter <i>this</i>:' },
+      '123456',
+      'http://x/"><script>',
+    );
     expect(mail.html).not.toContain('<script>');
+    expect(mail.html).not.toContain('<i>');
     expect(mail.text).toContain('123456');
   });
 });

@@ -1,35 +1,19 @@
-import type { CodePurpose } from '../accounts/accounts.tables.js';
-
 export interface MailContent {
   subject: string;
   text: string;
   html: string;
 }
 
-const WHAT: Record<CodePurpose, { subject: string; intro: string }> = {
-  email_verify: {
-    subject: 'Verify your Hearth email address',
-    intro: 'Enter this code in Hearth to verify your email address:',
-  },
-  login_2fa: {
-    subject: 'Your Hearth sign-in code',
-    intro: 'Enter this code in Hearth to finish signing in:',
-  },
-  '2fa_setup': {
-    subject: 'Turn on two-factor authentication for Hearth',
-    intro: 'Enter this code in Hearth to turn on two-factor authentication:',
-  },
-  password_reset: {
-    subject: 'Reset your Hearth password',
-    intro: 'Enter this code in Hearth to choose a new password:',
-  },
-};
-
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** What a code mail says around its code. */
+export interface CodeMailWording {
+  subject: string;
+  intro: string;
+}
+
 /** A code mail: plain text and HTML, both naming Hearth and the code. */
-export function codeMail(purpose: CodePurpose, code: string, publicUrl: string): MailContent {
-  const { subject, intro } = WHAT[purpose];
+export function codeMail({ subject, intro }: CodeMailWording, code: string, publicUrl: string): MailContent {
   const footer = `The code expires in 10 minutes. If you did not ask for it, you can ignore this email.`;
   const text = `Hearth\n\n${intro}\n\n    ${code}\n\n${footer}\n\n${publicUrl}\n`;
   const html = `<!doctype html>

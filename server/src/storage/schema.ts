@@ -2,6 +2,7 @@ import type { Generated } from 'kysely';
 import type { AccountsTables } from '../accounts/accounts.tables.js';
 import type { IdentityTables } from '../accounts/identities.tables.js';
 import type { DevicehubTables } from '../devicehub/devicehub.tables.js';
+import type { RateLimitTables } from '../http/rate-limit.tables.js';
 
 /**
  * Table types shared by both dialects. Booleans are stored as 0/1 integers and timestamps as
@@ -28,6 +29,6 @@ export interface UsersTable {
 }
 
 /** Every table; each domain declares its own in `<domain>.tables.ts`. */
-export interface Database extends AccountsTables, IdentityTables, DevicehubTables {
+export interface Database extends AccountsTables, IdentityTables, DevicehubTables, RateLimitTables {
   users: UsersTable;
 }

@@ -1,7 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { fromBool, nowIso } from '../storage/columns.js';
 import type { Dialect } from '../storage/database.js';
 import type { Database } from '../storage/schema.js';
-import { fromBool, nowIso } from '../storage/time.js';
 import { type Role, toRecord, type UserRecord } from './users.repository.js';
 
 export interface UserSearch {
@@ -11,7 +11,7 @@ export interface UserSearch {
 }
 
 /** Decides, inside the transaction, whether a change may go ahead: undefined or the 403 message. */
-export type Guard = (target: UserRecord, otherAdmins: number) => string | undefined;
+export type ChangeCheck = (target: UserRecord, otherAdmins: number) => string | undefined;
 
 export type GuardedResult = { user: UserRecord } | { denial: string } | { notFound: true };
 
@@ -59,19 +59,19 @@ export class UsersAdminRepository {
     return row ? toRecord(row) : undefined;
   }
 
-  /** Changes the role if `guard` allows it, with the admin count read under a lock (no race). */
-  setRole(id: string, role: Role, guard: Guard): Promise<GuardedResult> {
-    return this.guarded(id, guard, false, (trx) =>
+  /** Changes the role if `check` allows it, with the admin count read under a lock (no race). */
+  setRole(id: string, role: Role, check: ChangeCheck): Promise<GuardedResult> {
+    return this.guarded(id, check, false, (trx) =>
       trx.updateTable('users').set({ role, updated_at: nowIso() }).where('id', '=', id).execute(),
     );
   }
 
-  /** Sets or clears the administrator's lock; `guard` sees the admins that aren't admin-locked. */
-  setAdminLock(id: string, lock: boolean, guard: Guard): Promise<GuardedResult> {
+  /** Sets or clears the administrator's lock; `check` sees the admins that aren't admin-locked. */
+  setAdminLock(id: string, lock: boolean, check: ChangeCheck): Promise<GuardedResult> {
     const change = lock
       ? { lockout_enabled: fromBool(true), lockout_reason: 'admin_lock', lockout_until: null }
       : { lockout_enabled: fromBool(false), lockout_reason: null, lockout_until: null };
-    return this.guarded(id, guard, true, (trx) =>
+    return this.guarded(id, check, true, (trx) =>
       trx
         .updateTable('users')
         .set({ ...change, updated_at: nowIso() })
@@ -82,7 +82,7 @@ export class UsersAdminRepository {
 
   private guarded(
     id: string,
-    guard: Guard,
+    check: ChangeCheck,
     activeAdminsOnly: boolean,
     change: (trx: Transaction<Database>) => Promise<unknown>,
   ): Promise<GuardedResult> {
@@ -106,7 +106,7 @@ export class UsersAdminRepository {
           admin.id !== id &&
           !(activeAdminsOnly && admin.lockout_enabled && admin.lockout_reason === 'admin_lock'),
       ).length;
-      const denial = guard(target, otherAdmins);
+      const denial = check(target, otherAdmins);
       if (denial) return { denial };
       await change(trx);
       const updated = await trx

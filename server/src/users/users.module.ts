@@ -1,9 +1,30 @@
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../app.js';
-import { userAdminRoutes } from './users.routes.js';
+import type { Kysely } from 'kysely';
+import type { Module } from '../lifecycle/module.js';
+import type { Dialect } from '../storage/database.js';
+import type { Database } from '../storage/schema.js';
+import type { Guards } from './caller.js';
+import type { UsersRepository } from './users.repository.js';
+import { registerUsersRoutes } from './users.routes.js';
+import { type SessionRevoker, UsersService } from './users.service.js';
 import { UsersAdminRepository } from './users-admin.repository.js';
 
-/** Registers user administration: GET /api/auth/users, PATCH /api/auth/users/:id, lockout. */
-export async function registerUserAdmin(app: FastifyInstance, context: AppContext): Promise<void> {
-  userAdminRoutes(app, context, new UsersAdminRepository(context.storage.db, context.storage.dialect));
+export interface UsersModuleDeps {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  users: UsersRepository;
+  guards: Guards;
+  sessions: SessionRevoker;
+}
+
+/** User administration: the Users page's list, role changes, names and locks. */
+export function usersModule(deps: UsersModuleDeps): Module {
+  const service = new UsersService({
+    users: deps.users,
+    admin: new UsersAdminRepository(deps.db, deps.dialect),
+    sessions: deps.sessions,
+  });
+  return {
+    name: 'users',
+    register: (app) => registerUsersRoutes(app, deps.guards, service),
+  };
 }

@@ -1,6 +1,6 @@
 import { type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely';
+import { fromBool, nowIso, toBool } from '../storage/columns.js';
 import type { Database, UsersTable } from '../storage/schema.js';
-import { fromBool, nowIso, toBool } from '../storage/time.js';
 
 export type Role = UsersTable['role'];
 

@@ -1,53 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/app.js';
-import { type TestDatabase, testDatabases } from '../../test/databases.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test/app.js';
+import { testDatabases } from '../../test/databases.js';
 import type { Role, UserRecord } from './users.repository.js';
 
 describe.each(testDatabases())('user administration on $name', ({ create }) => {
-  let database: TestDatabase;
-  let hearth: TestApp;
-  let seq = 0;
-
-  beforeAll(async () => {
-    database = await create();
-    hearth = await startTestApp(database);
-  });
-  afterAll(async () => {
-    await hearth?.close();
-    await database?.drop();
-  });
-
+  const t = useTestApp({ database: create });
   const makeUser = (
     role: Role,
     fields: Partial<{ firstName: string; lastName: string; email: string }> = {},
-  ) => {
-    seq += 1;
-    return hearth.context.users.create({
-      email: fields.email ?? `person${seq}@example.com`,
-      userName: `person${seq}`,
-      firstName: fields.firstName ?? `First${seq}`,
-      lastName: fields.lastName ?? `Last${seq}`,
-      passwordHash: null,
-      role,
-    });
-  };
-  const tokenOf = (user: UserRecord) =>
-    hearth.context.accessTokens.sign({ userId: user.id, role: user.role });
-  const call = async (
-    user: UserRecord | undefined,
-    method: 'GET' | 'PATCH' | 'POST',
-    url: string,
-    payload?: unknown,
-  ) => {
-    const headers: Record<string, string> = user ? { authorization: `Bearer ${await tokenOf(user)}` } : {};
-    const response = await hearth.app.inject({
-      method,
-      url,
-      headers,
-      ...(payload !== undefined ? { payload: payload as object } : {}),
-    });
-    return { status: response.statusCode, body: response.json() };
-  };
+  ) => t.user(role, fields);
+  const tokenOf = (user: UserRecord) => t.tokenFor(user);
+  const call = t.call;
 
   describe('listing', () => {
     it('needs a signed-in resident or admin', async () => {
@@ -166,7 +129,7 @@ describe.each(testDatabases())('user administration on $name', ({ create }) => {
       const subject = target === 'self' ? me : await makeUser(target);
       const result = await call(me, 'PATCH', `/api/auth/users/${subject.id}`, { role });
       expect(result.status).toBe(status);
-      const stored = await hearth.context.users.findById(subject.id);
+      const stored = await t.hearth.users.findById(subject.id);
       expect(stored?.role).toBe(status === 200 ? role : subject.role);
       if (status === 200) expect(result.body).toMatchObject({ id: subject.id, role });
       else expect(result.body.error).toEqual(expect.any(String));
@@ -175,7 +138,7 @@ describe.each(testDatabases())('user administration on $name', ({ create }) => {
     it('keeps the last admin an admin', async () => {
       const admin = await makeUser('admin');
       // Make this the only admin left (the tests share one database).
-      await hearth.context.storage.db
+      await t.hearth.storage.db
         .updateTable('users')
         .set({ role: 'resident' })
         .where('role', '=', 'admin')
@@ -183,7 +146,7 @@ describe.each(testDatabases())('user administration on $name', ({ create }) => {
         .execute();
       const result = await call(admin, 'PATCH', `/api/auth/users/${admin.id}`, { role: 'resident' });
       expect(result).toEqual({ status: 403, body: { error: 'The last admin must stay an admin' } });
-      expect((await hearth.context.users.findById(admin.id))?.role).toBe('admin');
+      expect((await t.hearth.users.findById(admin.id))?.role).toBe('admin');
 
       const second = await makeUser('admin');
       expect((await call(admin, 'PATCH', `/api/auth/users/${admin.id}`, { role: 'resident' })).status).toBe(
@@ -196,7 +159,7 @@ describe.each(testDatabases())('user administration on $name', ({ create }) => {
     it('lets only one of two admins demoting each other at the same moment succeed', async () => {
       const a = await makeUser('admin');
       const b = await makeUser('admin');
-      await hearth.context.storage.db
+      await t.hearth.storage.db
         .updateTable('users')
         .set({ role: 'resident' })
         .where('role', '=', 'admin')
@@ -207,7 +170,7 @@ describe.each(testDatabases())('user administration on $name', ({ create }) => {
         call(b, 'PATCH', `/api/auth/users/${a.id}`, { role: 'user' }),
       ]);
       expect(results.map((r) => r.status).sort()).toEqual([200, 403]);
-      const admins = await hearth.context.storage.db
+      const admins = await t.hearth.storage.db
         .selectFrom('users')
         .select('id')
         .where('role', '=', 'admin')
@@ -255,7 +218,7 @@ describe.each(testDatabases())('user administration on $name', ({ create }) => {
         lockout_enabled: false,
         two_factor_enabled: false,
       });
-      const stored = await hearth.context.users.findById(me.id);
+      const stored = await t.hearth.users.findById(me.id);
       expect(stored).toMatchObject({ passwordHash: null, email: me.email, emailConfirmed: false });
     });
 
@@ -282,7 +245,7 @@ describe.each(testDatabases())('user administration on $name', ({ create }) => {
       expect((await call(resident, 'PATCH', `/api/auth/users/${user.id}`, { first_name: 'Y' })).status).toBe(
         200,
       );
-      expect((await hearth.context.users.findById(admin.id))?.firstName).toBe(admin.firstName);
+      expect((await t.hearth.users.findById(admin.id))?.firstName).toBe(admin.firstName);
     });
   });
 
@@ -295,7 +258,7 @@ describe.each(testDatabases())('user administration on $name', ({ create }) => {
       const locked = await call(admin, 'POST', `/api/auth/users/${resident.id}/lockout`, { lock: true });
       expect(locked.status).toBe(200);
       expect(locked.body).toMatchObject({ id: resident.id, lockout_enabled: true });
-      expect(await hearth.context.users.findById(resident.id)).toMatchObject({
+      expect(await t.hearth.users.findById(resident.id)).toMatchObject({
         lockoutEnabled: true,
         lockoutReason: 'admin_lock',
       });
@@ -305,7 +268,7 @@ describe.each(testDatabases())('user administration on $name', ({ create }) => {
       const unlocked = await call(admin, 'POST', `/api/auth/users/${resident.id}/lockout`, { locked: false });
       expect(unlocked.status).toBe(200);
       expect(unlocked.body.lockout_enabled).toBe(false);
-      expect(await hearth.context.users.findById(resident.id)).toMatchObject({
+      expect(await t.hearth.users.findById(resident.id)).toMatchObject({
         lockoutEnabled: false,
         lockoutReason: null,
         lockoutUntil: null,
@@ -316,10 +279,10 @@ describe.each(testDatabases())('user administration on $name', ({ create }) => {
     it('revokes the locked user’s refresh tokens, and they stay revoked after unlock', async () => {
       const admin = await makeUser('admin');
       const target = await makeUser('user');
-      const { refresh_token } = await hearth.context.sessions.issue(target);
-      const spare = await hearth.context.sessions.issue(target);
+      const { refresh_token } = await t.hearth.sessions.issue(target);
+      const spare = await t.hearth.sessions.issue(target);
       const refresh = (token: string) =>
-        hearth.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: token } });
+        t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: token } });
       const rotated = await refresh(refresh_token);
       expect(rotated.statusCode).toBe(200);
 
@@ -327,7 +290,7 @@ describe.each(testDatabases())('user administration on $name', ({ create }) => {
       expect((await refresh(rotated.json().refresh_token)).statusCode).toBe(401);
       await call(admin, 'POST', `/api/auth/users/${target.id}/lockout`, { lock: false });
       expect((await refresh(spare.refresh_token)).statusCode).toBe(401);
-      const me = await hearth.app.inject({
+      const me = await t.app.inject({
         method: 'GET',
         url: '/api/auth/me',
         headers: { authorization: `Bearer ${await tokenOf(target)}` },
@@ -347,7 +310,7 @@ describe.each(testDatabases())('user administration on $name', ({ create }) => {
       const target = await makeUser(targetRole);
       const result = await call(me, 'POST', `/api/auth/users/${target.id}/lockout`, { lock: true });
       expect(result.status).toBe(status);
-      expect((await hearth.context.users.findById(target.id))?.lockoutEnabled).toBe(status === 200);
+      expect((await t.hearth.users.findById(target.id))?.lockoutEnabled).toBe(status === 200);
     });
 
     it('lets nobody lock themselves', async () => {

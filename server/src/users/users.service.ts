@@ -1,77 +1,92 @@
-import type { Role, UserRecord } from './users.repository.js';
+import type { User } from '@hearth/contracts';
+import { HttpError } from '../http/errors.js';
+import { toUserView } from './user.view.js';
+import { USER_ADMIN_ERRORS } from './users.errors.js';
+import { lockDenial, manageDenial, roleChangeDenial } from './users.policy.js';
+import type { UserRecord, UsersRepository } from './users.repository.js';
+import type { ListUsersQuery, UserUpdate } from './users.schemas.js';
+import type { UsersAdminRepository } from './users-admin.repository.js';
 
-/**
- * The role rules of SPEC section 6 and DESIGN.md's security baseline, as pure functions so that
- * every combination is table-tested. Each answers undefined when allowed, else the 403 message.
- */
-
-export const USER_ADMIN_ERRORS = {
-  forbidden: 'Forbidden',
-  ownRole: 'You cannot change your own role',
-  residentAssigns: 'Residents may only assign the resident role',
-  touchAdmin: 'Only an admin may change an admin',
-  lastAdmin: 'The last admin must stay an admin',
-  lockSelf: 'You cannot lock your own account',
-  lockAdmin: 'Only an admin may lock or unlock an admin',
-  lockLastAdmin: 'The last admin cannot be locked',
-  notFound: 'User not found',
-} as const;
-
-const RANK: Record<Role, number> = { user: 0, resident: 1, admin: 2 };
-
-/** May the caller manage the target at all (edit names of, lock, set a picture of)? */
-export function manageDenial(caller: UserRecord, target: UserRecord): string | undefined {
-  if (caller.id === target.id) return undefined;
-  if (caller.role === 'user') return USER_ADMIN_ERRORS.forbidden;
-  if (caller.role === 'resident' && target.role === 'admin') return USER_ADMIN_ERRORS.touchAdmin;
-  return undefined;
+/** Ends a user's sessions (implemented by the accounts domain). */
+export interface SessionRevoker {
+  revokeAllForUser(userId: string): Promise<void>;
 }
 
-/** Roles the caller may hand out to someone else (the Users page dropdown). */
-export function assignableRoles(caller: Pick<UserRecord, 'role'>): Role[] {
-  if (caller.role === 'admin') return ['user', 'resident', 'admin'];
-  if (caller.role === 'resident') return ['resident'];
-  return [];
+export interface UsersServiceDeps {
+  users: UsersRepository;
+  admin: UsersAdminRepository;
+  sessions: SessionRevoker;
 }
 
-/**
- * May the caller give `target` the role `role`? `otherAdmins` is the number of admins besides the
- * target (the last admin stays admin). Setting the role a user already has changes nothing and is
- * judged like any other edit of that user.
- */
-export function roleChangeDenial(
-  caller: UserRecord,
-  target: UserRecord,
-  role: Role,
-  otherAdmins: number,
-): string | undefined {
-  const denial = manageDenial(caller, target);
-  if (denial) return denial;
-  if (role === target.role) return undefined;
-  if (caller.id === target.id) {
-    if (RANK[role] > RANK[caller.role]) return USER_ADMIN_ERRORS.ownRole;
-    // Stepping down is an admin's choice only; a resident can't assign `user`, not even to itself.
-    if (caller.role !== 'admin') return USER_ADMIN_ERRORS.ownRole;
-  } else if (!assignableRoles(caller).includes(role)) {
-    return caller.role === 'resident' ? USER_ADMIN_ERRORS.residentAssigns : USER_ADMIN_ERRORS.forbidden;
+export interface UsersPage {
+  users: User[];
+  page: number;
+  page_size: number;
+  total: number;
+  total_pages: number;
+}
+
+const denied = (message: string) => new HttpError(403, message);
+const notFound = () => new HttpError(404, USER_ADMIN_ERRORS.notFound);
+
+/** User administration (SPEC 2.5, 6): listing, roles, names and the administrator's lock. */
+export class UsersService {
+  constructor(private readonly deps: UsersServiceDeps) {}
+
+  async list(query: ListUsersQuery): Promise<UsersPage> {
+    const { page, page_size: pageSize } = query;
+    const { users, total } = await this.deps.admin.search({ q: query.q, page, pageSize });
+    return {
+      users: users.map(toUserView),
+      page,
+      page_size: pageSize,
+      total,
+      total_pages: Math.max(1, Math.ceil(total / pageSize)),
+    };
   }
-  if (target.role === 'admin' && otherAdmins < 1) return USER_ADMIN_ERRORS.lastAdmin;
-  return undefined;
-}
 
-/**
- * May the caller lock (or unlock) the target? `otherActiveAdmins` counts admins besides the target
- * that are not admin-locked: locking the last usable admin would leave nobody to unlock anyone.
- */
-export function lockDenial(
-  caller: UserRecord,
-  target: UserRecord,
-  lock: boolean,
-  otherActiveAdmins: number,
-): string | undefined {
-  if (caller.role === 'user') return USER_ADMIN_ERRORS.forbidden;
-  if (caller.id === target.id) return USER_ADMIN_ERRORS.lockSelf;
-  if (caller.role !== 'admin' && target.role === 'admin') return USER_ADMIN_ERRORS.lockAdmin;
-  if (lock && target.role === 'admin' && otherActiveAdmins < 1) return USER_ADMIN_ERRORS.lockLastAdmin;
-  return undefined;
+  /** A user may edit their own names; residents and admins manage others within the role rules. */
+  async update(caller: UserRecord, id: string, update: UserUpdate): Promise<User> {
+    if (caller.role === 'user' && id !== caller.id) throw denied(USER_ADMIN_ERRORS.forbidden);
+    let target = await this.deps.users.findById(id);
+    if (!target) throw notFound();
+    const denial = manageDenial(caller, target);
+    if (denial) throw denied(denial);
+
+    const { role, first_name: firstName, last_name: lastName } = update;
+    if (role !== undefined) {
+      target = this.changed(
+        await this.deps.admin.setRole(id, role, (current, otherAdmins) =>
+          roleChangeDenial(caller, current, role, otherAdmins),
+        ),
+      );
+    }
+    if (firstName !== undefined || lastName !== undefined) {
+      const renamed = await this.deps.admin.updateNames(
+        id,
+        firstName ?? target.firstName,
+        lastName ?? target.lastName,
+      );
+      if (!renamed) throw notFound();
+      target = renamed;
+    }
+    return toUserView(target);
+  }
+
+  /** Locking ends every session of the user at once. */
+  async setLock(caller: UserRecord, id: string, lock: boolean): Promise<User> {
+    const user = this.changed(
+      await this.deps.admin.setAdminLock(id, lock, (target, otherActiveAdmins) =>
+        lockDenial(caller, target, lock, otherActiveAdmins),
+      ),
+    );
+    if (lock) await this.deps.sessions.revokeAllForUser(user.id);
+    return toUserView(user);
+  }
+
+  private changed(result: Awaited<ReturnType<UsersAdminRepository['setRole']>>): UserRecord {
+    if ('notFound' in result) throw notFound();
+    if ('denial' in result) throw denied(result.denial);
+    return result.user;
+  }
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
+import { fromBool, nowIso } from '../../storage/columns.js';
 import type { Database } from '../../storage/schema.js';
-import { fromBool, nowIso } from '../../storage/time.js';
 
 export interface PendingLogin {
   state: string;

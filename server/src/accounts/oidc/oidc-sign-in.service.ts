@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { UserRecord, UsersRepository } from '../../users/users.repository.js';
+import type { UserRecord, UsersRepository } from '../../users/index.js';
 import type { SessionTokens } from '../session-tokens.js';
 import type { IdentitiesRepository } from './identities.repository.js';
 import type { OidcProfile } from './oidc-client.js';

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { decodeJwt } from 'jose';
 import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/app.js';
-import { type TestDatabase, testDatabases } from '../../../test/databases.js';
+import { startTestApp, useTestApp } from '../../../test/app.js';
+import { testDatabases } from '../../../test/databases.js';
 
 const PUBLIC_URL = 'http://hearth.test';
 const PROVIDER = 'testidp';
@@ -108,8 +108,6 @@ class ProviderBrowser {
 
 describe.each(testDatabases())('OpenID Connect sign-in on $name', ({ create }) => {
   const people = new Map<string, Person>();
-  let database: TestDatabase;
-  let hearth: TestApp;
   let idp: Awaited<ReturnType<typeof startProvider>>;
   const oidcEnv = () => ({
     PUBLIC_URL,
@@ -118,28 +116,22 @@ describe.each(testDatabases())('OpenID Connect sign-in on $name', ({ create }) =
     OIDC_CLIENT_SECRET: 'hearth-client-secret',
     OIDC_PROVIDER: PROVIDER,
   });
-
   beforeAll(async () => {
     idp = await startProvider(people);
-    database = await create();
-    hearth = await startTestApp(database, { ...oidcEnv(), AUTH_RATE_LIMIT: '1000' });
   });
-  afterAll(async () => {
-    await hearth?.close();
-    await idp?.close();
-    await database?.drop();
-  });
+  afterAll(() => idp?.close());
+  const t = useTestApp({ database: create, env: () => ({ ...oidcEnv(), AUTH_RATE_LIMIT: '1000' }) });
 
   /** Starts at Hearth's login URL, goes through the provider, and lands on Hearth's callback. */
   async function startLogin() {
-    const start = await hearth.app.inject({ method: 'GET', url: `/api/auth/oauth/${PROVIDER}/login` });
+    const start = await t.app.inject({ method: 'GET', url: `/api/auth/oauth/${PROVIDER}/login` });
     expect(start.statusCode).toBe(302);
     const cookie = start.cookies.find((c) => c.name === 'hearth_oidc_state');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
     return { authorizationUrl: start.headers.location as string, stateCookie: cookie?.value as string };
   }
   async function callback(url: URL, stateCookie: string | undefined) {
-    const response = await hearth.app.inject({
+    const response = await t.app.inject({
       method: 'GET',
       url: `${url.pathname}${url.search}`,
       ...(stateCookie ? { cookies: { hearth_oidc_state: stateCookie } } : {}),
@@ -156,11 +148,11 @@ describe.each(testDatabases())('OpenID Connect sign-in on $name', ({ create }) =
   }
   const me = async (accessToken: string) => {
     const claims = decodeJwt(accessToken);
-    return hearth.context.users.findById(claims.sub as string);
+    return t.hearth.users.findById(claims.sub as string);
   };
 
   it('lists the configured provider for the "Continue with" button', async () => {
-    const response = await hearth.app.inject({ method: 'GET', url: '/api/auth/oauth/providers' });
+    const response = await t.app.inject({ method: 'GET', url: '/api/auth/oauth/providers' });
     expect(response.json()).toEqual({ providers: [{ id: PROVIDER, name: 'Testidp' }] });
   });
 
@@ -200,7 +192,7 @@ describe.each(testDatabases())('OpenID Connect sign-in on $name', ({ create }) =
       emailConfirmed: true,
       passwordHash: null,
     });
-    const list = await hearth.app.inject({
+    const list = await t.app.inject({
       method: 'GET',
       url: '/api/auth/users',
       headers: { authorization: `Bearer ${accessToken}` },
@@ -209,8 +201,8 @@ describe.each(testDatabases())('OpenID Connect sign-in on $name', ({ create }) =
 
     const again = await signIn('sub-ada');
     expect((await me(again.get('access_token') as string))?.id).toBe(user?.id);
-    expect(await hearth.context.users.count()).toBe(1);
-    expect(hearth.logs.text).not.toContain(accessToken);
+    expect(await t.hearth.users.count()).toBe(1);
+    expect(t.hearth.logs.text).not.toContain(accessToken);
   });
 
   it('makes later accounts plain users with a unique user name', async () => {
@@ -226,7 +218,7 @@ describe.each(testDatabases())('OpenID Connect sign-in on $name', ({ create }) =
   });
 
   it('links a verified e-mail to the existing account, keeping its password', async () => {
-    const existing = await hearth.context.users.create({
+    const existing = await t.hearth.users.create({
       email: 'grace@example.com',
       userName: 'grace',
       firstName: 'Grace',
@@ -242,7 +234,7 @@ describe.each(testDatabases())('OpenID Connect sign-in on $name', ({ create }) =
   });
 
   it('hands an unconfirmed account to the verified owner of its e-mail, dropping the unproven password', async () => {
-    const squatted = await hearth.context.users.create({
+    const squatted = await t.hearth.users.create({
       email: 'owner@example.com',
       userName: 'squatter',
       firstName: 'Not',
@@ -264,7 +256,7 @@ describe.each(testDatabases())('OpenID Connect sign-in on $name', ({ create }) =
     const result = await signIn('sub-unverified');
     expect(result.get('error')).toBe('oauth_failed');
     expect(result.get('access_token')).toBeNull();
-    expect(await hearth.context.users.findByEmail('unverified@example.com')).toBeUndefined();
+    expect(await t.hearth.users.findByEmail('unverified@example.com')).toBeUndefined();
   });
 
   it('answers email_conflict when the e-mail belongs to an account linked to another subject', async () => {
@@ -294,7 +286,7 @@ describe.each(testDatabases())('OpenID Connect sign-in on $name', ({ create }) =
     expect((await callback(back, undefined)).get('error')).toBe('oauth_failed');
     // The state was spent by the attempt without the cookie: the real browser can't reuse it either.
     expect((await callback(back, stateCookie)).get('error')).toBe('oauth_failed');
-    expect(await hearth.context.users.findByEmail('replay@example.com')).toBeUndefined();
+    expect(await t.hearth.users.findByEmail('replay@example.com')).toBeUndefined();
 
     const fresh = await startLogin();
     const good = await new ProviderBrowser().authorize(fresh.authorizationUrl, 'sub-replay');
@@ -313,7 +305,7 @@ describe.each(testDatabases())('OpenID Connect sign-in on $name', ({ create }) =
   it('gives no tokens to an account an administrator locked', async () => {
     people.set('sub-locked', { email: 'locked@example.com', email_verified: true });
     const user = await me((await signIn('sub-locked')).get('access_token') as string);
-    await hearth.context.storage.db
+    await t.hearth.storage.db
       .updateTable('users')
       .set({ lockout_enabled: 1, lockout_reason: 'admin_lock' })
       .where('id', '=', user?.id as string)
@@ -324,14 +316,14 @@ describe.each(testDatabases())('OpenID Connect sign-in on $name', ({ create }) =
   });
 
   it('issues a refresh token that can be spent only once', async (context) => {
-    if (!hearth.app.hasRoute({ method: 'POST', url: '/api/auth/refresh' })) {
+    if (!t.app.hasRoute({ method: 'POST', url: '/api/auth/refresh' })) {
       context.skip('POST /api/auth/refresh is not built yet (accounts domain)');
     }
     const result = await signIn('sub-ada');
     const refreshToken = result.get('refresh_token') as string;
     expect(refreshToken).toBeTruthy();
     const refresh = () =>
-      hearth.app.inject({
+      t.app.inject({
         method: 'POST',
         url: '/api/auth/refresh',
         payload: { refresh_token: refreshToken },
@@ -342,7 +334,7 @@ describe.each(testDatabases())('OpenID Connect sign-in on $name', ({ create }) =
 
   it('answers 404 for a provider that is not configured', async () => {
     for (const path of ['/api/auth/oauth/google/login', '/api/auth/oauth/google/callback?code=x&state=y']) {
-      const response = await hearth.app.inject({ method: 'GET', url: path });
+      const response = await t.app.inject({ method: 'GET', url: path });
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual({ error: 'Unknown identity provider' });
     }
@@ -350,8 +342,8 @@ describe.each(testDatabases())('OpenID Connect sign-in on $name', ({ create }) =
 
   it('answers token_failed when no session can be issued', async () => {
     people.set('sub-notoken', { email: 'notoken@example.com', email_verified: true });
-    const issue = hearth.context.sessions.issue;
-    hearth.context.sessions.issue = async () => {
+    const issue = t.hearth.sessions.issue;
+    t.hearth.sessions.issue = async () => {
       throw new Error('database unavailable');
     };
     try {
@@ -359,12 +351,12 @@ describe.each(testDatabases())('OpenID Connect sign-in on $name', ({ create }) =
       expect(result.get('error')).toBe('token_failed');
       expect(result.get('access_token')).toBeNull();
     } finally {
-      hearth.context.sessions.issue = issue;
+      t.hearth.sessions.issue = issue;
     }
   });
 
   it('answers oauth_failed when the provider cannot be reached, and keeps serving', async () => {
-    const down = await startTestApp(database, { ...oidcEnv(), OIDC_ISSUER: 'http://127.0.0.1:9' });
+    const down = await startTestApp(t.database, { ...oidcEnv(), OIDC_ISSUER: 'http://127.0.0.1:9' });
     try {
       const login = await down.app.inject({ method: 'GET', url: `/api/auth/oauth/${PROVIDER}/login` });
       expect(login.statusCode).toBe(302);
@@ -377,7 +369,9 @@ describe.each(testDatabases())('OpenID Connect sign-in on $name', ({ create }) =
   });
 
   it('limits sign-in starts per client address like the other unauthenticated auth calls', async () => {
-    const strict = await startTestApp(database, { ...oidcEnv(), AUTH_RATE_LIMIT: '3' });
+    // Its own database: the counting windows are shared by every instance on one database.
+    const own = await create();
+    const strict = await startTestApp(own, { ...oidcEnv(), AUTH_RATE_LIMIT: '3' });
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 4; i++) {
@@ -388,11 +382,12 @@ describe.each(testDatabases())('OpenID Connect sign-in on $name', ({ create }) =
       expect(statuses).toEqual([302, 302, 302, 429]);
     } finally {
       await strict.close();
+      await own.drop();
     }
   });
 
   it('offers no provider and 404s every provider when OIDC is not configured', async () => {
-    const plain = await startTestApp(database);
+    const plain = await startTestApp(t.database);
     try {
       expect((await plain.app.inject({ method: 'GET', url: '/api/auth/oauth/providers' })).json()).toEqual({
         providers: [],

@@ -1,10 +1,14 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { AppContext } from '../../app.js';
+import type { FastifyContextConfig, FastifyReply } from 'fastify';
+import type { Logger } from 'pino';
+import { HttpError } from '../../http/errors.js';
+import type { HttpApp } from '../../http/http-app.js';
+import { noQuery } from '../../http/validation.js';
 import { canUseSession } from '../authenticate.js';
-import { authRateLimiter } from '../rate-limit.js';
-import { IdentitiesRepository } from './identities.repository.js';
-import { OidcClient } from './oidc-client.js';
-import { type OidcErrorCode, OidcSignIn, OidcSignInError } from './oidc-sign-in.service.js';
+import type { SessionTokens, TokenPair } from '../session-tokens.js';
+import type { IdentitiesRepository } from './identities.repository.js';
+import { callbackQuery, loginQuery, providerParams } from './oidc.schemas.js';
+import { OidcClient, type OidcSettings } from './oidc-client.js';
+import { type OidcErrorCode, type OidcSignIn, OidcSignInError } from './oidc-sign-in.service.js';
 
 /** Short-lived tokens for the redirect query (DESIGN.md): they may leak through history. */
 export const REDIRECT_ACCESS_TTL_SECONDS = 60;
@@ -25,41 +29,43 @@ const KNOWN_NAMES: Record<string, string> = {
 export const providerName = (id: string): string =>
   KNOWN_NAMES[id] ?? id.charAt(0).toUpperCase() + id.slice(1);
 
-/** GET /api/auth/oauth/:provider/login and its callback (OpenID Connect through openid-client). */
-export async function registerOidcRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
-  const settings = context.config.oidc;
+export interface OidcRoutesDeps {
+  settings: OidcSettings | undefined;
+  publicUrl: string;
+  log: Logger;
+  identities: IdentitiesRepository;
+  signIn: OidcSignIn | undefined;
+  sessions: SessionTokens;
+  limit: FastifyContextConfig;
+}
 
-  app.get('/api/auth/oauth/providers', async () => ({
+const unknownProvider = () => new HttpError(404, 'Unknown identity provider');
+
+/** GET /api/auth/oauth/providers, …/:provider/login and its callback (openid-client). */
+export function registerOidcRoutes(app: HttpApp, deps: OidcRoutesDeps): void {
+  const { settings, identities, signIn, log } = deps;
+
+  app.get('/api/auth/oauth/providers', { schema: { querystring: noQuery } }, async () => ({
     providers: settings ? [{ id: settings.provider, name: providerName(settings.provider) }] : [],
   }));
 
-  const unknownProvider = (reply: FastifyReply) =>
-    reply.code(404).send({ error: 'Unknown identity provider' });
-  if (!settings) {
-    app.get('/api/auth/oauth/:provider/login', async (_request, reply) => unknownProvider(reply));
-    app.get('/api/auth/oauth/:provider/callback', async (_request, reply) => unknownProvider(reply));
-    return;
-  }
-
-  const { provider } = settings;
-  const callbackPath = `${COOKIE_PATH}/${provider}/callback`;
-  const oidc = new OidcClient(settings, `${context.config.publicUrl}${callbackPath}`);
-  const identities = new IdentitiesRepository(context.storage.db);
-  const signIn = new OidcSignIn(provider, context.users, identities, context.sessions, context.log);
-  const secureCookie = context.config.publicUrl.startsWith('https:');
+  const { provider } = settings ?? { provider: undefined };
+  const oidc =
+    settings && new OidcClient(settings, `${deps.publicUrl}${COOKIE_PATH}/${settings.provider}/callback`);
+  const secureCookie = deps.publicUrl.startsWith('https:');
   // Unauthenticated, and each login start writes a row: the same per-IP limit as the other auth calls.
-  const limited = { onRequest: authRateLimiter(context.config.authRateLimit) };
+  const limited = { config: deps.limit };
 
   const fail = (reply: FastifyReply, code: OidcErrorCode, reason: string) => {
-    context.log.warn({ provider, code, reason }, 'identity provider sign-in failed');
+    log.warn({ provider, code, reason }, 'identity provider sign-in failed');
     return reply.header('cache-control', 'no-store').redirect(`/?error=${code}`, 302);
   };
 
-  app.get<{ Params: { provider: string } }>(
+  app.get(
     '/api/auth/oauth/:provider/login',
-    limited,
+    { ...limited, schema: { params: providerParams, querystring: loginQuery } },
     async (request, reply) => {
-      if (request.params.provider !== provider) return unknownProvider(reply);
+      if (!oidc || request.params.provider !== provider) throw unknownProvider();
       let authorization: Awaited<ReturnType<OidcClient['authorizationUrl']>>;
       try {
         authorization = await oidc.authorizationUrl();
@@ -79,22 +85,22 @@ export async function registerOidcRoutes(app: FastifyInstance, context: AppConte
     },
   );
 
-  app.get<{ Params: { provider: string }; Querystring: Record<string, string | undefined> }>(
+  app.get(
     '/api/auth/oauth/:provider/callback',
-    limited,
+    { ...limited, schema: { params: providerParams, querystring: callbackQuery } },
     async (request, reply) => {
-      if (request.params.provider !== provider) return unknownProvider(reply);
+      if (!oidc || !signIn || request.params.provider !== provider) throw unknownProvider();
       const query = new URLSearchParams(
         Object.entries(request.query).filter(
           (entry): entry is [string, string] => typeof entry[1] === 'string',
         ),
       );
-      const state = query.get('state') ?? '';
+      const state = request.query.state ?? '';
       const cookieState = request.cookies[STATE_COOKIE];
       reply.clearCookie(STATE_COOKIE, { path: COOKIE_PATH });
 
       const pending = state ? await identities.takePending(state) : undefined;
-      const providerError = query.get('error');
+      const providerError = request.query.error;
       if (providerError) {
         const code = providerError === 'access_denied' ? 'oauth_cancelled' : 'oauth_failed';
         return fail(reply, code, `provider answered ${providerError.slice(0, 64)}`);
@@ -120,9 +126,9 @@ export async function registerOidcRoutes(app: FastifyInstance, context: AppConte
       if (!canUseSession(user))
         return fail(reply, 'oauth_failed', 'the account is locked by an administrator');
 
-      let tokens: { access_token: string; refresh_token: string };
+      let tokens: TokenPair;
       try {
-        tokens = await context.sessions.issue(user, {
+        tokens = await deps.sessions.issue(user, {
           accessTtlSeconds: REDIRECT_ACCESS_TTL_SECONDS,
           singleUse: true,
         });

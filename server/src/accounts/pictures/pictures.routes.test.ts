@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/app.js';
-import { type TestDatabase, testDatabases } from '../../../test/databases.js';
-import type { Role, UserRecord } from '../../users/users.repository.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/app.js';
+import { testDatabases } from '../../../test/databases.js';
+import type { Role, UserRecord } from '../../users/index.js';
 
 /** A multipart/form-data body with one file part, as a browser's FormData would send it. */
 function formData(filename: string, contentType: string, data: Buffer, field = 'file') {
@@ -27,40 +27,16 @@ const canvas = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } });
 
 describe.each(testDatabases())('profile pictures on $name', ({ create }) => {
-  let database: TestDatabase;
-  let hearth: TestApp;
-  let seq = 0;
-
-  beforeAll(async () => {
-    database = await create();
-    hearth = await startTestApp(database);
-  });
-  afterAll(async () => {
-    await hearth?.close();
-    await database?.drop();
-  });
-
-  const makeUser = (role: Role) => {
-    seq += 1;
-    return hearth.context.users.create({
-      email: `pic${seq}@example.com`,
-      userName: `pic${seq}`,
-      firstName: 'Pic',
-      lastName: `${seq}`,
-      passwordHash: null,
-      role,
-    });
-  };
-  const auth = async (user: UserRecord) => ({
-    authorization: `Bearer ${await hearth.context.accessTokens.sign({ userId: user.id, role: user.role })}`,
-  });
+  const t = useTestApp({ database: create });
+  const makeUser = (role: Role) => t.user(role);
+  const auth = async (user: UserRecord) => ({ authorization: `Bearer ${await t.tokenFor(user)}` });
   const upload = async (
     user: UserRecord | undefined,
     file: { name: string; type: string; data: Buffer },
     query = '',
   ) => {
     const body = formData(file.name, file.type, file.data);
-    const response = await hearth.app.inject({
+    const response = await t.app.inject({
       method: 'POST',
       url: `/api/auth/profile/upload${query}`,
       headers: { ...(user ? await auth(user) : {}), 'content-type': body.contentType },
@@ -68,7 +44,7 @@ describe.each(testDatabases())('profile pictures on $name', ({ create }) => {
     });
     return { status: response.statusCode, body: response.json() };
   };
-  const fetchPicture = (url: string) => hearth.app.inject({ method: 'GET', url });
+  const fetchPicture = (url: string) => t.app.inject({ method: 'GET', url });
 
   const samples: [string, () => Promise<Buffer>][] = [
     ['png', () => withExif(canvas(900, 600)).png().toBuffer()],
@@ -138,7 +114,7 @@ describe.each(testDatabases())('profile pictures on $name', ({ create }) => {
       status: 415,
       body: { error: 'Only PNG, JPEG, WebP and GIF images are accepted' },
     });
-    expect((await hearth.context.users.findById(me.id))?.profilePicture).toBeNull();
+    expect((await t.hearth.users.findById(me.id))?.profilePicture).toBeNull();
   });
 
   it('refuses a corrupt image with the right magic bytes with 415, and stays up', async () => {
@@ -149,7 +125,7 @@ describe.each(testDatabases())('profile pictures on $name', ({ create }) => {
     ]);
     const result = await upload(me, { name: 'broken.png', type: 'image/png', data: fake });
     expect(result).toEqual({ status: 415, body: { error: 'The image could not be read' } });
-    expect((await hearth.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBeLessThan(600);
+    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBeLessThan(600);
   });
 
   it('accepts a picture over the 1 MB JSON limit but refuses one over 5 MB with 413', async () => {
@@ -176,7 +152,7 @@ describe.each(testDatabases())('profile pictures on $name', ({ create }) => {
     expect(second.body.profile_picture_url).not.toBe(first.body.profile_picture_url);
     expect((await fetchPicture(first.body.profile_picture_url)).statusCode).toBe(404);
     expect((await fetchPicture(second.body.profile_picture_url)).statusCode).toBe(200);
-    const files = fs.readdirSync(path.join(hearth.config.dataDir, 'pictures'));
+    const files = fs.readdirSync(path.join(t.hearth.config.dataDir, 'pictures'));
     expect(files).not.toContain(path.basename(first.body.profile_picture_url));
   });
 
@@ -185,14 +161,14 @@ describe.each(testDatabases())('profile pictures on $name', ({ create }) => {
     expect((await upload(undefined, { name: 'a.png', type: 'image/png', data })).status).toBe(401);
     const me = await makeUser('user');
     const wrongField = formData('a.png', 'image/png', data, 'picture');
-    const response = await hearth.app.inject({
+    const response = await t.app.inject({
       method: 'POST',
       url: '/api/auth/profile/upload',
       headers: { ...(await auth(me)), 'content-type': wrongField.contentType },
       payload: wrongField.payload,
     });
     expect(response.statusCode).toBe(400);
-    const json = await hearth.app.inject({
+    const json = await t.app.inject({
       method: 'POST',
       url: '/api/auth/profile/upload',
       headers: await auth(me),
@@ -215,9 +191,9 @@ describe.each(testDatabases())('profile pictures on $name', ({ create }) => {
       const data = await canvas(30, 30).png().toBuffer();
       const result = await upload(me, { name: 'a.png', type: 'image/png', data }, `?user_id=${target.id}`);
       expect(result.status).toBe(status);
-      const stored = await hearth.context.users.findById(target.id);
+      const stored = await t.hearth.users.findById(target.id);
       expect(stored?.profilePicture === null).toBe(status !== 200);
-      expect((await hearth.context.users.findById(me.id))?.profilePicture).toBeNull();
+      expect((await t.hearth.users.findById(me.id))?.profilePicture).toBeNull();
     });
 
     it('answers 404 for an unknown user', async () => {
@@ -235,7 +211,7 @@ describe.each(testDatabases())('profile pictures on $name', ({ create }) => {
   it('generates a pixel-art PNG avatar, different each time', async () => {
     const me = await makeUser('user');
     const headers = await auth(me);
-    const first = await hearth.app.inject({
+    const first = await t.app.inject({
       method: 'POST',
       url: '/api/auth/profile/generate-avatar',
       headers,
@@ -250,7 +226,7 @@ describe.each(testDatabases())('profile pictures on $name', ({ create }) => {
     const meta = await sharp(served.rawPayload).metadata();
     expect(meta).toMatchObject({ format: 'png', width: 256, height: 256 });
 
-    const second = await hearth.app.inject({
+    const second = await t.app.inject({
       method: 'POST',
       url: '/api/auth/profile/generate-avatar',
       headers,
@@ -258,7 +234,7 @@ describe.each(testDatabases())('profile pictures on $name', ({ create }) => {
     const other = await fetchPicture(second.json().profile_picture_url);
     expect(other.rawPayload.equals(served.rawPayload)).toBe(false);
     expect(
-      (await hearth.app.inject({ method: 'POST', url: '/api/auth/profile/generate-avatar' })).statusCode,
+      (await t.app.inject({ method: 'POST', url: '/api/auth/profile/generate-avatar' })).statusCode,
     ).toBe(401);
   });
 

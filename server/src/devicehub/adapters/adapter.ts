@@ -1,4 +1,4 @@
-import type { Capability, Device, Input } from '@hearth/contracts';
+import type { Capability, Device, DeviceCommandRequest, Input } from '@hearth/contracts';
 
 /** What an adapter knows about a device, before the hub gives it a stable id. */
 export interface DeviceDescription {
@@ -36,8 +36,8 @@ export interface DeviceAdapter {
   stop(): Promise<void>;
   /** Subscribed and listening. */
   ready(): boolean;
-  /** Sends a command; throws a DevicehubError for a payload the device can't take. */
-  command(device: Device, request: unknown): Promise<void>;
+  /** Sends a command; throws an HttpError (400) for a payload the device can't take. */
+  command(device: Device, request: DeviceCommandRequest): Promise<void>;
   /** Renames the device in its ecosystem; resolves with the name it now has. */
   rename(device: Device, name: string): Promise<string>;
 }

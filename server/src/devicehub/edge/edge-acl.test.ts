@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { testDatabases } from '../../../test/databases.js';
-import type { UserRecord } from '../../users/users.repository.js';
+import type { UserRecord } from '../../users/index.js';
 import type { EdgeCommand } from './edge-broker.js';
 import { closed, type EdgeHarness, eventually, inbox, P, startEdgeHarness } from './edge-test-kit.js';
 

@@ -1,6 +1,6 @@
 import type { AedesPublishPacket, Client, PublishPacket, Subscription } from 'aedes';
 import type { Logger } from 'pino';
-import type { UserRecord } from '../../users/users.repository.js';
+import type { UserRecord } from '../../users/index.js';
 import type { EdgeCommand } from './edge-broker.js';
 import type { EdgeTopics } from './edge-topics.js';
 import type { WebSocketTransport } from './ws-transport.js';

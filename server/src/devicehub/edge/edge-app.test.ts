@@ -1,6 +1,6 @@
 import mqtt from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/app.js';
+import { accessToken, createUser, startTestApp, type TestApp } from '../../../test/app.js';
 import { sqliteDatabase, type TestDatabase } from '../../../test/databases.js';
 
 // The edge broker as the app wires it: on /ws/devicehub, closed with the HTTP server.
@@ -21,15 +21,7 @@ describe('edge broker in the app', () => {
 
   const tokenFor = async (role: 'user' | 'resident') => {
     if (!app) throw new Error('no app');
-    const user = await app.context.users.create({
-      email: `${role}@example.com`,
-      userName: role,
-      firstName: 'Test',
-      lastName: role,
-      passwordHash: null,
-      role,
-    });
-    return app.context.accessTokens.sign({ userId: user.id, role });
+    return accessToken(app, await createUser(app, role, { userName: role }));
   };
 
   it('serves residents on /ws/devicehub and refuses role "user"', async () => {

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { AUTH_COOKIE, type Authenticator } from '../../accounts/authenticate.js';
-import type { Role, UserRecord } from '../../users/users.repository.js';
+import { AUTH_COOKIE, type TokenReader } from '../../accounts/index.js';
+import type { Role, UserRecord } from '../../users/index.js';
 
 /** Roles that may watch and command devices (SPEC section 6). */
 export const DEVICE_ROLES: readonly Role[] = ['resident', 'admin'];
@@ -40,7 +40,7 @@ export type UpgradeVerdict =
 export async function checkUpgrade(
   request: IncomingMessage,
   options: {
-    auth: Authenticator;
+    auth: TokenReader;
     publicUrl: string;
     parseCookie: (header: string) => Record<string, string | undefined>;
   },

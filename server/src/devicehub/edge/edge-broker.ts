@@ -1,8 +1,11 @@
 import { Aedes } from 'aedes';
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
-import type { AppContext } from '../../app.js';
-import type { UserRecord } from '../../users/users.repository.js';
+import type { TokenReader } from '../../accounts/index.js';
+import type { Database } from '../../storage/schema.js';
+import type { UserRecord } from '../../users/index.js';
 import { aclHooks } from './edge-acl.js';
 import { checkUpgrade } from './edge-auth.js';
 import { connectHooks } from './edge-connect.js';
@@ -23,6 +26,16 @@ interface RetainedStore {
 }
 
 export type EdgeCommandHandler = (command: EdgeCommand, user: UserRecord) => void | Promise<void>;
+
+/** What the edge broker needs: who is behind a token, the public origin, and where users are. */
+export interface EdgeBrokerDeps {
+  auth: TokenReader;
+  publicUrl: string;
+  /** DEVICEHUB_TOPIC_PREFIX */
+  topicPrefix: string;
+  db: Kysely<Database>;
+  log: Logger;
+}
 
 /**
  * The MQTT-over-WebSocket broker browsers connect to at /ws/devicehub (DESIGN.md "Device hub").
@@ -45,12 +58,12 @@ export interface EdgeBroker {
  */
 export async function createEdgeBroker(
   app: FastifyInstance,
-  context: AppContext,
+  deps: EdgeBrokerDeps,
   limits: Partial<EdgeLimits> = {},
 ): Promise<EdgeBroker> {
   const settings = { ...DEFAULT_EDGE_LIMITS, ...limits };
-  const log = context.log.child({ component: 'edge-broker' });
-  const topics = new EdgeTopics(context.config.devicehubTopicPrefix);
+  const log = deps.log.child({ component: 'edge-broker' });
+  const topics = new EdgeTopics(deps.topicPrefix);
   const handlers: EdgeCommandHandler[] = [];
 
   const dispatch = (command: EdgeCommand, user: UserRecord) => {
@@ -67,7 +80,7 @@ export async function createEdgeBroker(
     connectTimeout: settings.connectTimeoutMs,
     maxTopicLevels: settings.maxTopicLevels,
     drainTimeout: settings.drainTimeoutMs,
-    ...connectHooks({ auth: context.auth, log }),
+    ...connectHooks({ auth: deps.auth, log }),
     ...aclHooks({ topics, log, onCommand: dispatch }),
   });
   aedes.on('clientError', (client, error) =>
@@ -93,8 +106,7 @@ export async function createEdgeBroker(
     // One frame may hold one packet of the largest size plus the WebSocket's own framing slack.
     maxPayload: settings.maxPacketBytes + 1024,
     log,
-    check: (request) =>
-      checkUpgrade(request, { auth: context.auth, publicUrl: context.config.publicUrl, parseCookie }),
+    check: (request) => checkUpgrade(request, { auth: deps.auth, publicUrl: deps.publicUrl, parseCookie }),
     onSocket: (socket, request, verdict) => {
       const transport = new WebSocketTransport(
         socket,
@@ -113,7 +125,7 @@ export async function createEdgeBroker(
   });
 
   const recheck = startUserRecheck({
-    db: context.storage.db,
+    db: deps.db,
     intervalMs: settings.recheckIntervalMs,
     log,
     connections: () =>

@@ -111,7 +111,7 @@ describe.each(testDatabases())('edge broker: who may connect ($name)', ({ create
     h = await startEdgeHarness(await create(), { recheckIntervalMs: 200 });
     const { record, token } = await h.user('resident');
     const client = await h.connect({ token });
-    await h.app.context.storage.db.updateTable('users').set(change).where('id', '=', record.id).execute();
+    await h.app.storage.db.updateTable('users').set(change).where('id', '=', record.id).execute();
     await closed(client, 3000);
     await eventually(() => h.edge.connections() === 0);
   });
@@ -120,7 +120,7 @@ describe.each(testDatabases())('edge broker: who may connect ($name)', ({ create
     h = await startEdgeHarness(await create(), { recheckIntervalMs: 200 });
     const { record, token } = await h.user('admin');
     const client = await h.connect({ token });
-    await h.app.context.storage.db.deleteFrom('users').where('id', '=', record.id).execute();
+    await h.app.storage.db.deleteFrom('users').where('id', '=', record.id).execute();
     await closed(client, 3000);
   });
 });

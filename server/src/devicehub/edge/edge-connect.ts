@@ -1,6 +1,6 @@
 import type { AuthenticateError, Client, ConnectPacket } from 'aedes';
 import type { Logger } from 'pino';
-import type { Authenticator } from '../../accounts/authenticate.js';
+import type { TokenReader } from '../../accounts/index.js';
 import { mayUseDevices } from './edge-auth.js';
 import { WebSocketTransport } from './ws-transport.js';
 
@@ -8,7 +8,7 @@ const refusal = (message: string, returnCode: 4 | 5): AuthenticateError =>
   Object.assign(new Error(message), { returnCode }) as AuthenticateError;
 
 /** The CONNECT checks: protocol level 4 only, no will message, a resident/admin, own client ids. */
-export function connectHooks(options: { auth: Authenticator; log: Logger }) {
+export function connectHooks(options: { auth: TokenReader; log: Logger }) {
   const preConnect = (
     client: Client,
     packet: ConnectPacket,

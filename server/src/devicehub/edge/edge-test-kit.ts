@@ -2,9 +2,9 @@
 // users of each role, and MQTT.js / raw WebSocket clients against it.
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { WebSocket } from 'ws';
-import { startTestApp, type TestApp } from '../../../test/app.js';
+import { accessToken, createUser, startTestApp, type TestApp } from '../../../test/app.js';
 import type { TestDatabase } from '../../../test/databases.js';
-import type { Role, UserRecord } from '../../users/users.repository.js';
+import type { Role, UserRecord } from '../../users/index.js';
 import { createEdgeBroker, type EdgeBroker } from './edge-broker.js';
 import type { EdgeLimits } from './edge-limits.js';
 
@@ -37,7 +37,17 @@ export async function startEdgeHarness(
   limits: Partial<EdgeLimits> = {},
 ): Promise<EdgeHarness> {
   const app = await startTestApp(database);
-  const edge = await createEdgeBroker(app.app, app.context, { path: TEST_PATH, ...limits });
+  const edge = await createEdgeBroker(
+    app.app,
+    {
+      auth: app.auth,
+      publicUrl: app.config.publicUrl,
+      topicPrefix: app.config.devicehubTopicPrefix,
+      db: app.storage.db,
+      log: app.log,
+    },
+    { path: TEST_PATH, ...limits },
+  );
   const address = await app.app.listen({ port: 0, host: '127.0.0.1' });
   const origin = address.replace('localhost', '127.0.0.1');
   const url = `${origin.replace(/^http/, 'ws')}${TEST_PATH}`;
@@ -74,16 +84,8 @@ export async function startEdgeHarness(
     origin,
     async user(role) {
       const n = ++counter;
-      const record = await app.context.users.create({
-        email: `${role}${n}@example.com`,
-        userName: `${role}${n}`,
-        firstName: 'Test',
-        lastName: role,
-        passwordHash: null,
-        role,
-        emailConfirmed: true,
-      });
-      return { record, token: await app.context.accessTokens.sign({ userId: record.id, role }) };
+      const record = await createUser(app, role, { userName: `${role}${n}`, emailConfirmed: true });
+      return { record, token: await accessToken(app, record) };
     },
     attempt,
     async connect(options) {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import { toBool } from '../../storage/columns.js';
 import type { Database } from '../../storage/schema.js';
-import { toBool } from '../../storage/time.js';
 import { mayUseDevices } from './edge-auth.js';
 
 export interface CheckedConnection {

@@ -1,6 +1,6 @@
 import { Duplex } from 'node:stream';
 import { WebSocket } from 'ws';
-import type { UserRecord } from '../../users/users.repository.js';
+import type { UserRecord } from '../../users/index.js';
 import { PacketLengthGuard } from './packet-length-guard.js';
 import { matchesFilter } from './topic-matcher.js';
 

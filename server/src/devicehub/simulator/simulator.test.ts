@@ -1,7 +1,7 @@
 import type { Device } from '@hearth/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/app.js';
-import { sqliteDatabase } from '../../../test/databases.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { deviceIconKind } from '../../../../web/src/features/devices/model/icon.js';
+import { useTestApp } from '../../../test/app.js';
 import { TEMPLATES } from './catalog.js';
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
@@ -14,54 +14,16 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_00
   }
 }
 
-/** SPEC 2.4's icon rule, applied to what the simulator offers. */
-const ICON_WORDS: [string, string[]][] = [
-  ['door', ['door', 'contact']],
-  ['light', ['light', 'lamp', 'brightness', 'color']],
-  ['plug', ['plug', 'socket', 'outlet', 'power']],
-  ['thermometer', ['thermo', 'heating', 'temperature']],
-  ['humidity', ['humidity']],
-  ['battery', ['battery']],
-  ['voltage', ['voltage']],
-];
-const iconOf = (d: Device) => {
-  const haystack = [
-    d.type,
-    d.description,
-    d.model,
-    d.name,
-    d.manufacturer,
-    ...d.capabilities.flatMap((c) => [c.id, c.property, c.name]),
-  ]
-    .join(' ')
-    .toLowerCase();
-  return ICON_WORDS.find(([, words]) => words.some((w) => haystack.includes(w)))?.[0] ?? 'generic';
-};
-
 describe('simulator (SIMULATOR=on)', () => {
-  const database = sqliteDatabase();
-  let app: TestApp;
+  const t = useTestApp({ env: { SIMULATOR: 'on' } });
   let token: string;
   const list = async (): Promise<Device[]> =>
     (
-      await app.app.inject({ url: '/api/devicehub/devices', headers: { authorization: `Bearer ${token}` } })
+      await t.app.inject({ url: '/api/devicehub/devices', headers: { authorization: `Bearer ${token}` } })
     ).json();
 
   beforeAll(async () => {
-    app = await startTestApp(database, { SIMULATOR: 'on' });
-    const user = await app.context.users.create({
-      email: 'sim@example.com',
-      userName: 'sim',
-      firstName: 'Sim',
-      lastName: 'Ulator',
-      passwordHash: null,
-      role: 'resident',
-    });
-    token = await app.context.accessTokens.sign({ userId: user.id, role: 'resident' });
-  });
-  afterAll(async () => {
-    await app?.close();
-    await database.drop();
+    token = await t.tokenFor(await t.user('resident'));
   });
 
   it('brings 24 devices online, covering every icon and binary label', async () => {
@@ -74,15 +36,16 @@ describe('simulator (SIMULATOR=on)', () => {
     }).catch((error) => {
       // Show what the hub said, to tell a slow machine from a fault.
       console.log(
-        app.logs.lines
+        t.hearth.logs.lines
           .filter((l) => !l.includes('incoming request') && !l.includes('request completed'))
           .map((l) => l.slice(0, 400)),
       );
       throw error;
     });
     expect(devices.length).toBeGreaterThanOrEqual(24);
-    expect(new Set(devices.map(iconOf))).toEqual(
-      new Set(['door', 'light', 'plug', 'thermometer', 'humidity', 'battery', 'voltage', 'generic']),
+    // The web app's own icon rules (SPEC 2.4), applied to what the simulator offers.
+    expect(new Set(devices.map(deviceIconKind))).toEqual(
+      new Set(['door', 'light', 'plug', 'thermometer', 'humidity', 'battery', 'voltage', 'device']),
     );
     const properties = new Set(devices.flatMap((d) => d.capabilities.map((c) => c.property)));
     for (const property of [
@@ -114,12 +77,12 @@ describe('simulator (SIMULATOR=on)', () => {
     expect(
       devices.every((d) => d.protocol === 'zigbee' && d.firmware && Object.keys(d.state).length > 0),
     ).toBe(true);
-    expect(app.logs.text).not.toContain('exposes skipped');
+    expect(t.hearth.logs.text).not.toContain('exposes skipped');
   });
 
   it('obeys and echoes a /set like a real device', async () => {
     const lamp = (await list()).find((d) => d.name === 'Living room lamp')!;
-    const response = await app.app.inject({
+    const response = await t.app.inject({
       method: 'POST',
       url: `/api/devicehub/devices/${lamp.id}/commands`,
       headers: { authorization: `Bearer ${token}` },
@@ -137,14 +100,14 @@ describe('simulator (SIMULATOR=on)', () => {
 
   it('renames a device through its bridge API', async () => {
     const blind = (await list()).find((d) => d.name === 'Bedroom blind')!;
-    const response = await app.app.inject({
+    const response = await t.app.inject({
       method: 'PATCH',
       url: `/api/devicehub/devices/${blind.id}`,
       headers: { authorization: `Bearer ${token}` },
       payload: { name: 'Nursery blind' },
     });
     expect(response.json()).toMatchObject({ success: true, data: { id: blind.id, name: 'Nursery blind' } });
-    const close = await app.app.inject({
+    const close = await t.app.inject({
       method: 'POST',
       url: `/api/devicehub/devices/${blind.id}/commands`,
       headers: { authorization: `Bearer ${token}` },

@@ -1,13 +1,14 @@
 import type { Capability } from '@hearth/contracts';
+import { HttpError } from '../../../http/errors.js';
 import { parseColour, readBinary } from '../../colour.js';
-import { DevicehubError, DevicehubMessages } from '../../devicehub.errors.js';
+import { DevicehubMessages } from '../../devicehub.errors.js';
 
 type Raw = Record<string, unknown>;
 const isObject = (value: unknown): value is Raw =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const invalid = () => new DevicehubError(400, DevicehubMessages.invalidCommand);
-const missing = () => new DevicehubError(400, DevicehubMessages.missingCommand);
+const invalid = () => new HttpError(400, DevicehubMessages.invalidCommand);
+const missing = () => new HttpError(400, DevicehubMessages.missingCommand);
 
 const sameValue = (a: unknown, b: unknown) =>
   a === b || (a !== undefined && JSON.stringify(a) === JSON.stringify(b));

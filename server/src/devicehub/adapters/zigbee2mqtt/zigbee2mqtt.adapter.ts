@@ -1,7 +1,8 @@
-import type { Device } from '@hearth/contracts';
+import type { Device, DeviceCommandRequest } from '@hearth/contracts';
 import type { Logger } from 'pino';
 import type { Bus } from '../../../bus/bus.js';
-import { DevicehubError, DevicehubMessages } from '../../devicehub.errors.js';
+import { HttpError } from '../../../http/errors.js';
+import { DevicehubMessages } from '../../devicehub.errors.js';
 import { LogOnce } from '../../log-once.js';
 import type { AdapterEvents, DeviceAdapter } from '../adapter.js';
 import { parseBridgeDevices, usableFriendlyName } from './bridge-devices.js';
@@ -185,9 +186,9 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
     return this.byIeee.get(device.external_id) ?? device.name;
   }
 
-  async command(device: Device, request: unknown) {
+  async command(device: Device, request: DeviceCommandRequest) {
     const payload = buildSetPayload(device.capabilities, request);
-    if (!this.options.bus.connected) throw new DevicehubError(503, DevicehubMessages.busDown);
+    if (!this.options.bus.connected) throw new HttpError(503, DevicehubMessages.busDown);
     await this.options.bus.publish(
       `${this.options.baseTopic}/${this.friendlyName(device)}/set`,
       JSON.stringify(payload),
@@ -195,15 +196,15 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
   }
 
   async rename(device: Device, name: string): Promise<string> {
-    if (!usableFriendlyName(name)) throw new DevicehubError(400, DevicehubMessages.invalidName);
-    if (!this.options.bus.connected) throw new DevicehubError(503, DevicehubMessages.busDown);
+    if (!usableFriendlyName(name)) throw new HttpError(400, DevicehubMessages.invalidName);
+    if (!this.options.bus.connected) throw new HttpError(503, DevicehubMessages.busDown);
     const from = this.friendlyName(device);
     const transaction = crypto.randomUUID();
     const request: RenameRequest = { from, to: name, homeassistant_rename: false, transaction };
     const answered = new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pendingRenames.delete(transaction);
-        reject(new DevicehubError(504, DevicehubMessages.renameTimeout));
+        reject(new HttpError(504, DevicehubMessages.renameTimeout));
       }, this.options.renameTimeoutMs ?? 5000);
       this.pendingRenames.set(transaction, {
         from,
@@ -243,7 +244,7 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
         typeof response.error === 'string' && response.error
           ? response.error
           : DevicehubMessages.renameFailed;
-      pending.reject(new DevicehubError(400, message.slice(0, 300)));
+      pending.reject(new HttpError(400, message.slice(0, 300)));
     }
   }
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { USER_ADMIN_ERRORS } from './users.errors.js';
+import { assignableRoles, lockDenial, roleChangeDenial } from './users.policy.js';
 import type { Role, UserRecord } from './users.repository.js';
-import { assignableRoles, lockDenial, roleChangeDenial, USER_ADMIN_ERRORS } from './users.service.js';
 
 const person = (id: string, role: Role): UserRecord => ({
   id,

@@ -1,33 +1,31 @@
 import type { LoginStartResponse, TokenPair } from '@hearth/contracts';
-import type { UserRecord, UsersRepository } from '../users/users.repository.js';
-import { AccountsError, MESSAGES } from './accounts.errors.js';
+import { HttpError } from '../http/errors.js';
+import type { UserRecord, UsersRepository } from '../users/index.js';
+import { MESSAGES } from './accounts.errors.js';
+import type { CodeInput, LoginStartInput, PendingUserInput, RefreshTokenInput } from './accounts.schemas.js';
 import { canUseSession } from './authenticate.js';
 import type { CodeMail } from './code-mail.js';
 import type { CodeCheck, OneTimeCodes } from './codes.js';
-import { field } from './fields.js';
 import { adminLockedError, type LoginLockout } from './lockout.js';
 import type { PasswordHasher } from './password-hasher.js';
 import type { RefreshSessions } from './refresh-sessions.js';
 
-export interface SigninDeps {
-  users: UsersRepository;
-  sessions: RefreshSessions;
-  hasher: PasswordHasher;
-  codes: OneTimeCodes;
-  codeMail: CodeMail;
-  lockout: LoginLockout;
+/** What signing in needs, narrowed so unit tests can hand in fakes. */
+export interface SignInDeps {
+  users: Pick<UsersRepository, 'findByEmail' | 'findById'>;
+  sessions: Pick<RefreshSessions, 'issue' | 'rotate' | 'revokeFamilyOf'>;
+  hasher: Pick<PasswordHasher, 'verify' | 'verifyDummy'>;
+  codes: Pick<OneTimeCodes, 'check' | 'pending'>;
+  codeMail: Pick<CodeMail, 'send'>;
+  lockout: Pick<LoginLockout, 'assertOpen' | 'recordFailure' | 'reset'>;
 }
 
 /** Signing in: password, the e-mailed second factor, refresh and logout. */
-export class SigninService {
-  constructor(private readonly deps: SigninDeps) {}
+export class SignInService {
+  constructor(private readonly deps: SignInDeps) {}
 
-  async loginStart(body: unknown): Promise<LoginStartResponse> {
+  async loginStart({ email, password }: LoginStartInput): Promise<LoginStartResponse> {
     const { users, hasher, lockout, sessions } = this.deps;
-    const email = field(body, 'email').trim();
-    const password = field(body, 'password');
-    if (!email || !password) throw new AccountsError(400, MESSAGES.emailAndPasswordRequired);
-
     await failClosed(() => lockout.assertOpen(email));
     const user = await users.findByEmail(email);
     const ok = user?.passwordHash
@@ -35,7 +33,7 @@ export class SigninService {
       : await hasher.verifyDummy(password);
     if (!user || !ok) {
       await lockout.recordFailure(email);
-      throw new AccountsError(401, MESSAGES.invalidCredentials);
+      throw new HttpError(401, MESSAGES.invalidCredentials);
     }
     if (!canUseSession(user)) throw adminLockedError();
     await lockout.reset(email);
@@ -48,11 +46,11 @@ export class SigninService {
   }
 
   /** `/login/finish`, and `/2fa/email/verify` without a set-up in progress. */
-  async loginFinish(body: unknown): Promise<TokenPair> {
+  async loginFinish({ user_id, code }: CodeInput): Promise<TokenPair> {
     const { lockout, sessions } = this.deps;
-    const user = await this.pendingUser(body);
+    const user = await this.pendingUser(user_id);
     await failClosed(() => lockout.assertOpen(user.email));
-    const result = await this.deps.codes.check(user.id, 'login_2fa', field(body, 'code'));
+    const result = await this.deps.codes.check(user.id, 'login_2fa', code);
     if (result !== 'ok') {
       if (result !== 'none') await lockout.recordFailure(user.email);
       throw codeError(result);
@@ -63,27 +61,26 @@ export class SigninService {
   }
 
   /** "Request New Code" on the 2FA form. */
-  async resendLoginCode(body: unknown): Promise<{ message: string }> {
-    const user = await this.pendingUser(body);
+  async resendLoginCode({ user_id }: PendingUserInput): Promise<{ message: string }> {
+    const user = await this.pendingUser(user_id);
     await this.deps.codeMail.send(user, 'login_2fa');
     return { message: 'New code sent to your email' };
   }
 
-  async refresh(body: unknown): Promise<TokenPair> {
-    const { pair } = await this.deps.sessions.rotate(field(body, 'refresh_token'));
+  async refresh({ refresh_token }: RefreshTokenInput): Promise<TokenPair> {
+    const { pair } = await this.deps.sessions.rotate(refresh_token);
     return pair;
   }
 
-  async logout(body: unknown): Promise<{ message: string }> {
-    await this.deps.sessions.revokeFamilyOf(field(body, 'refresh_token'));
+  async logout({ refresh_token }: RefreshTokenInput): Promise<{ message: string }> {
+    await this.deps.sessions.revokeFamilyOf(refresh_token);
     return { message: 'Logged out' };
   }
 
-  private async pendingUser(body: unknown): Promise<UserRecord> {
-    const userId = field(body, 'user_id');
+  private async pendingUser(userId: string): Promise<UserRecord> {
     const user = userId ? await this.deps.users.findById(userId) : undefined;
     if (!user || !(await this.deps.codes.pending(user.id, 'login_2fa'))) {
-      throw new AccountsError(400, MESSAGES.noPending2fa);
+      throw new HttpError(400, MESSAGES.noPending2fa);
     }
     return user;
   }
@@ -93,14 +90,14 @@ export class SigninService {
     try {
       await this.deps.codeMail.send(user, 'login_2fa');
     } catch (error) {
-      const cooling = error instanceof AccountsError && error.extra.retry_after !== undefined;
+      const cooling = error instanceof HttpError && error.extra.retry_after !== undefined;
       if (!cooling || !(await this.deps.codes.pending(user.id, 'login_2fa'))) throw error;
     }
   }
 }
 
-export function codeError(result: Exclude<CodeCheck, 'ok'>): AccountsError {
-  return new AccountsError(400, result === 'burned' ? MESSAGES.codeBurned : MESSAGES.invalidCode);
+export function codeError(result: Exclude<CodeCheck, 'ok'>): HttpError {
+  return new HttpError(400, result === 'burned' ? MESSAGES.codeBurned : MESSAGES.invalidCode);
 }
 
 /** Lockout state that can't be read must not let sign-in through unthrottled. */
@@ -108,7 +105,7 @@ async function failClosed(check: () => Promise<void>): Promise<void> {
   try {
     await check();
   } catch (error) {
-    if (error instanceof AccountsError) throw error;
-    throw new AccountsError(503, MESSAGES.signInUnavailable);
+    if (error instanceof HttpError) throw error;
+    throw new HttpError(503, MESSAGES.signInUnavailable);
   }
 }

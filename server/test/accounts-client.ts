@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import type { TestApp } from '../../../test/app.js';
+import type { HttpApp } from '../src/http/http-app.js';
 
 export interface Person {
   first_name: string;
@@ -26,10 +26,10 @@ export function person(overrides: Partial<Person> = {}): Person {
 
 /** Thin helpers over app.inject() for the /api/auth calls. */
 export class AccountsClient {
-  constructor(readonly app: TestApp) {}
+  constructor(private readonly app: () => HttpApp) {}
 
   post(path: string, body?: unknown, token?: string, headers: Record<string, string> = {}) {
-    return this.app.app.inject({
+    return this.app().inject({
       method: 'POST',
       url: `/api/auth${path}`,
       headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
@@ -38,7 +38,7 @@ export class AccountsClient {
   }
 
   me(token: string) {
-    return this.app.app.inject({
+    return this.app().inject({
       method: 'GET',
       url: '/api/auth/me',
       headers: { authorization: `Bearer ${token}` },

@@ -1,0 +1,11 @@
+/** Every message the picture calls answer with (SPEC 5 "Picture upload" where the spec names one). */
+export const PICTURE_ERRORS = {
+  noFile: 'Please select a file first',
+  tooLarge: 'File too large (max 5MB)',
+  unsupported: 'Only PNG, JPEG, WebP and GIF images are accepted',
+  unreadable: 'The image could not be read',
+  notMultipart: 'Send the picture as multipart/form-data in the field "file"',
+  forbidden: 'Forbidden',
+  notFound: 'User not found',
+  pictureNotFound: 'Picture not found',
+} as const;

@@ -1,0 +1,46 @@
+import type { DeviceCommandRequest, DeviceRenameRequest } from '@hearth/contracts';
+import { z } from 'zod';
+import { DevicehubMessages as M } from './devicehub.errors.js';
+
+const missingOrInvalid = (issue: { input?: unknown }) =>
+  issue.input === undefined || issue.input === null ? M.missingCommand : M.invalidCommand;
+
+/**
+ * POST /api/devicehub/devices/:id/commands: `{input: {id, value}, state?: {on?, …}}` (SPEC 7.2).
+ * What a device can take is the adapter's to judge; this is the shape, with SPEC 8.7's messages.
+ */
+export const deviceCommandBody = z
+  .object(
+    {
+      input: z
+        .object(
+          { id: z.string({ error: M.invalidCommand }), value: z.unknown() },
+          { error: M.invalidCommand },
+        )
+        .refine((input) => 'value' in input, { error: M.invalidCommand })
+        .optional(),
+      state: z.record(z.string(), z.unknown(), { error: M.invalidCommand }).optional(),
+    },
+    { error: missingOrInvalid },
+  )
+  .refine((command) => command.input !== undefined || command.state !== undefined, {
+    error: M.missingCommand,
+  }) satisfies z.ZodType<DeviceCommandRequest, unknown>;
+
+/** PATCH /api/devicehub/devices/:id: `{name}`; the hub trims it and refuses an empty one. */
+export const deviceRenameBody = z.object(
+  { name: z.string({ error: M.emptyName }) },
+  { error: M.emptyName },
+) satisfies z.ZodType<DeviceRenameRequest, unknown>;
+
+/** `commands/device.set` from a browser (SPEC 7.3). */
+export const deviceSetCommand = z.object({
+  device_id: z.string({ error: M.missingDeviceId }),
+  state: z.record(z.string(), z.unknown(), { error: M.invalidCommand }),
+});
+
+/** `commands/device.rename` from a browser (SPEC 7.3). */
+export const deviceRenameCommand = z.object({
+  device_id: z.string({ error: M.missingDeviceId }),
+  name: z.string({ error: M.emptyName }),
+});

@@ -1,0 +1,121 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyContextConfig, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import { nowIso } from '../storage/columns.js';
+import type { Database } from '../storage/schema.js';
+import { HttpError } from './errors.js';
+import type { HttpApp } from './http-app.js';
+
+export const TOO_MANY_REQUESTS = 'Too many requests, please try again later';
+const UNAVAILABLE = 'The service is temporarily unavailable, please try again later';
+const MINUTE_MS = 60_000;
+
+type Done = (error: Error | null, result: { current: number; ttl: number }) => void;
+
+/**
+ * Counting windows kept in the database, so that every instance behind a load balancer counts
+ * into the same window and a restart forgets nothing. One statement per request, atomic on SQLite
+ * and PostgreSQL: start a window or add to the running one, and read back where it stands.
+ */
+export class RateLimitWindows {
+  private sweepAt = 0;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly log: Logger,
+  ) {}
+
+  async hit(key: string, windowMs: number, now = Date.now()): Promise<{ hits: number; endsAt: number }> {
+    const current = nowIso(now);
+    const row = await this.db
+      .insertInto('rate_limit_windows')
+      .values({ key, hits: 1, ends_at: nowIso(now + windowMs) })
+      .onConflict((conflict) =>
+        conflict.column('key').doUpdateSet((eb) => {
+          const ended = eb('rate_limit_windows.ends_at', '<=', current);
+          return {
+            hits: eb
+              .case()
+              .when(ended)
+              .then(1)
+              .else(eb('rate_limit_windows.hits', '+', 1))
+              .end(),
+            ends_at: eb
+              .case()
+              .when(ended)
+              .then(eb.ref('excluded.ends_at'))
+              .else(eb.ref('rate_limit_windows.ends_at'))
+              .end(),
+          };
+        }),
+      )
+      .returning(['hits', 'ends_at'])
+      .executeTakeFirstOrThrow()
+      .catch((error) => {
+        this.log.error({ err: error }, 'a rate-limit window could not be counted');
+        throw error;
+      });
+    this.sweep(now);
+    return { hits: Number(row.hits), endsAt: Date.parse(row.ends_at) };
+  }
+
+  /** Now and then, forgets windows that have ended (any instance may; it is idempotent). */
+  private sweep(now: number) {
+    if (now < this.sweepAt) return;
+    this.sweepAt = now + MINUTE_MS;
+    this.db
+      .deleteFrom('rate_limit_windows')
+      .where('ends_at', '<', nowIso(now))
+      .execute()
+      .catch((error) => this.log.warn({ err: error }, 'sweeping rate-limit windows failed'));
+  }
+}
+
+/** The store interface of @fastify/rate-limit over RateLimitWindows. */
+const storeOver = (windows: RateLimitWindows) =>
+  class DatabaseStore {
+    incr(key: string, done: Done, timeWindow: number) {
+      windows.hit(key, timeWindow).then(
+        ({ hits, endsAt }) => done(null, { current: hits, ttl: Math.max(0, endsAt - Date.now()) }),
+        () => done(new HttpError(503, UNAVAILABLE), { current: 0, ttl: 0 }),
+      );
+    }
+    child() {
+      return this;
+    }
+  };
+
+export interface RateLimits {
+  /**
+   * Route config for the unauthenticated auth calls: AUTH_RATE_LIMIT calls per client address
+   * (request.ip, which honours TRUST_PROXY) per minute, shared by all of them. Empty when the
+   * limit is off (0), so those routes do no extra work at all.
+   */
+  auth: FastifyContextConfig;
+}
+
+/** @fastify/rate-limit, registered once with `global: false`: routes opt in with `config.rateLimit`. */
+export async function registerRateLimit(
+  app: HttpApp,
+  options: { db: Kysely<Database>; log: Logger; authPerMinute: number },
+): Promise<RateLimits> {
+  const windows = new RateLimitWindows(options.db, options.log);
+  await app.register(rateLimit, {
+    global: false,
+    store: storeOver(windows),
+    errorResponseBuilder: () => new HttpError(429, TOO_MANY_REQUESTS),
+  });
+  return {
+    auth:
+      options.authPerMinute > 0
+        ? {
+            rateLimit: {
+              max: options.authPerMinute,
+              timeWindow: MINUTE_MS,
+              keyGenerator: (request: FastifyRequest) => `auth:${request.ip}`,
+            },
+          }
+        : {},
+  };
+}
