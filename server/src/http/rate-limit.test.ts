@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/app.js';
+import { testDatabases } from '../../test/databases.js';
+import { createLogger } from '../logging/logger.js';
+import { RateLimitWindows } from './rate-limit.js';
+
+const attempt = (hearth: TestApp, ip: string) =>
+  hearth.app.inject({
+    method: 'POST',
+    url: '/api/auth/login/start',
+    remoteAddress: '127.0.0.1',
+    headers: { 'x-forwarded-for': ip },
+    payload: { email: `someone-${ip}@example.com`, password: 'wrong password' },
+  });
+
+describe.each(testDatabases())('auth rate limit kept in the database on $name', ({ create }) => {
+  const env = { AUTH_RATE_LIMIT: '4', TRUST_PROXY: '127.0.0.1' };
+
+  it('counts one address across two instances on one database, and across a restart', async () => {
+    const database = await create();
+    const first = await startTestApp(database, env);
+    const second = await startTestApp(database, env);
+    try {
+      const statuses = [];
+      for (const hearth of [first, second, first, second, first, second]) {
+        statuses.push((await attempt(hearth, '203.0.113.50')).statusCode);
+      }
+      expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
+      await first.close();
+      const restarted = await startTestApp(database, env);
+      try {
+        const limited = await attempt(restarted, '203.0.113.50');
+        expect(limited.statusCode).toBe(429);
+        expect(limited.json()).toEqual({ error: 'Too many requests, please try again later' });
+        expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+        expect((await attempt(restarted, '203.0.113.51')).statusCode).toBe(401);
+      } finally {
+        await restarted.close();
+      }
+    } finally {
+      await first.close();
+      await second.close();
+      await database.drop();
+    }
+  });
+
+  it('counts every one of many hits at once, from two connections, exactly once', async () => {
+    const database = await create();
+    const [a, b] = [database.open(), database.open()];
+    try {
+      const hearth = await startTestApp(database); // migrates the schema
+      await hearth.close();
+      const log = createLogger('silent');
+      const windows = [new RateLimitWindows(a.db, log), new RateLimitWindows(b.db, log)];
+      const hits = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => windows[i % 2]?.hit('test:burst', 60_000)),
+      );
+      expect(hits.map((hit) => hit?.hits).sort((x = 0, y = 0) => x - y)).toEqual(
+        Array.from({ length: 40 }, (_, i) => i + 1),
+      );
+      expect(new Set(hits.map((hit) => hit?.endsAt)).size).toBe(1);
+    } finally {
+      await a.close();
+      await b.close();
+      await database.drop();
+    }
+  });
+
+  it('starts a new window once the old one has ended', async () => {
+    const database = await create();
+    const storage = database.open();
+    try {
+      const hearth = await startTestApp(database);
+      await hearth.close();
+      const windows = new RateLimitWindows(storage.db, createLogger('silent'));
+      const now = Date.now();
+      expect((await windows.hit('test:window', 1000, now)).hits).toBe(1);
+      expect((await windows.hit('test:window', 1000, now + 500)).hits).toBe(2);
+      const next = await windows.hit('test:window', 1000, now + 1000);
+      expect(next).toEqual({ hits: 1, endsAt: now + 2000 });
+    } finally {
+      await storage.close();
+      await database.drop();
+    }
+  });
+});
