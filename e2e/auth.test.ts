@@ -1,9 +1,9 @@
 import { SignJWT } from 'jose';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MailCatcher, SUBJECTS, startMailCatcher } from '../server/test/mail-catcher.js';
 import { AccountsApi, AuthModal, newPerson, type Person, Shell } from './support/auth.page.js';
 import { launchBrowser } from './support/browser.js';
-import { type MailCatcher, SUBJECTS, startMailCatcher } from './support/mail.js';
 import { type RunningServer, startServer } from './support/server.js';
 
 const AUTH_SECRET = 'e2e-secret-that-is-at-least-32-characters-long';
@@ -122,11 +122,11 @@ describe('signing in and out in Chromium', () => {
     const modal = new AuthModal(page);
     const shell = new Shell(page);
     await modal.open();
-    const mark = mail.count();
+    const mark = mail.mark();
     await modal.logIn(person.email, person.password);
     await modal.dialog.getByRole('heading', { name: 'Enter 2FA Code' }).waitFor();
     await modal.dialog.getByText('Check your email for the verification code').waitFor();
-    const firstCode = await mail.nextCode(person.email, mark, SUBJECTS.signIn);
+    const firstCode = await mail.code(person.email, SUBJECTS.signIn, { after: mark });
 
     // Right after the login mail, the server's 30 s between codes still runs.
     const loginCodeAt = Date.now();
@@ -134,10 +134,10 @@ describe('signing in and out in Chromium', () => {
     await modal.dialog.getByText(/^Please wait \d+s before requesting another code$/).waitFor();
     await page.waitForTimeout(Math.max(0, loginCodeAt + 31_000 - Date.now()));
 
-    const resendMark = mail.count();
+    const resendMark = mail.mark();
     await modal.button('Request New Code').click();
     await modal.dialog.getByText('New code sent to your email').waitFor();
-    const newCode = await mail.nextCode(person.email, resendMark, SUBJECTS.signIn);
+    const newCode = await mail.code(person.email, SUBJECTS.signIn, { after: resendMark });
     // A second request within 30 s is held by the page itself: no call goes out.
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
@@ -181,11 +181,11 @@ describe('signing in and out in Chromium', () => {
     await forgot.getByRole('button', { name: 'Send Code' }).click();
     await forgot.getByText('Email is required').waitFor();
     await forgot.getByLabel('Email').fill(person.email);
-    const mark = mail.count();
+    const mark = mail.mark();
     await forgot.getByRole('button', { name: 'Send Code' }).click();
     const reset = page.getByRole('dialog', { name: 'Reset Password' });
     await reset.waitFor();
-    const code = await mail.nextCode(person.email, mark, SUBJECTS.passwordReset);
+    const code = await mail.code(person.email, SUBJECTS.passwordReset, { after: mark });
     await reset.getByLabel('Verification Code').fill(code);
     await reset.getByLabel('New Password').fill('A-new-password-42');
     await reset.getByLabel('Confirm Password').fill('A-new-password-43');

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MailCatcher, startMailCatcher } from '../server/test/mail-catcher.js';
 import { AccountsApi, AuthModal, newPerson, type Person, Shell } from './support/auth.page.js';
 import { seriousA11yViolations } from './support/axe.js';
 import { artifactsDir, launchBrowser } from './support/browser.js';
-import { type MailCatcher, startMailCatcher } from './support/mail.js';
 import { type RunningServer, startServer } from './support/server.js';
 
 const THEMES = ['light', 'dark'] as const;

@@ -1,9 +1,9 @@
 import zlib from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUBJECTS, startMailCatcher } from '../server/test/mail-catcher.js';
 import { launchBrowser } from './support/browser.js';
-import { freePort, type RunningServer, startServer } from './support/server.js';
+import { type RunningServer, startServer } from './support/server.js';
 import {
   type Account,
   apiCall,
@@ -13,49 +13,6 @@ import {
   screenshotBothThemes,
   signUp,
 } from './support/settings.page.js';
-
-/** A real SMTP server that keeps every message it is handed. */
-async function startMailCatcher() {
-  const messages: { to: string[]; raw: string }[] = [];
-  const waiters: (() => void)[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (chunk) => {
-        raw += chunk;
-      });
-      stream.on('end', () => {
-        messages.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw });
-        for (const wake of waiters.splice(0)) wake();
-        callback();
-      });
-    },
-  });
-  const port = await freePort();
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    /** The 6-digit code of the next mail to `to` whose subject contains `subject`. */
-    async codeFor(to: string, subject: string, after: number) {
-      const deadline = Date.now() + 10_000;
-      for (;;) {
-        const mail = messages.slice(after).find((m) => m.to.includes(to) && m.raw.includes(subject));
-        const code = mail?.raw.match(/\n {4}(\d{6})\r?\n/)?.[1];
-        if (code) return code;
-        if (Date.now() > deadline) throw new Error(`no "${subject}" mail to ${to}`);
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          setTimeout(resolve, 500);
-        });
-      }
-    },
-    count: () => messages.length,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** A small opaque PNG drawn here, so the upload is a real image the server has to decode. */
 function pngImage(size: number): Buffer {
@@ -118,7 +75,7 @@ describe('Account Settings in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
-    await mail?.close();
+    await mail?.stop();
   });
 
   it('opens from the profile menu as a labelled dialog with no serious accessibility findings', async () => {
@@ -142,7 +99,7 @@ describe('Account Settings in Chromium', () => {
   });
 
   it('turns on 2FA with the code from the mail', async () => {
-    const before = mail.count();
+    const before = mail.mark();
     await settings.button('Enable 2FA').click();
     await settings.expectStatus('Check your email for the 2FA code.');
     expect(await settings.button('Code Sent').count()).toBe(1);
@@ -155,7 +112,7 @@ describe('Account Settings in Chromium', () => {
       document.querySelector('[role="dialog"] [role="status"]')?.textContent?.startsWith('❌'),
     );
 
-    const code = await mail.codeFor(ada.email, 'two-factor authentication', before);
+    const code = await mail.code(ada.email, SUBJECTS.twoFactorSetup, { after: before });
     await settings.field('2FA Code').fill(code);
     await confirm.click();
     await settings.expectStatus('✅ 2FA enabled successfully!');
@@ -224,14 +181,14 @@ describe('Account Settings in Chromium', () => {
   it('verifies the e-mail address with the code from the mail', async () => {
     // The sign-up mail started the 30 s resend cooldown; wait it out like a patient person.
     await page.waitForTimeout(Math.max(0, signedUpAt + 31_000 - Date.now()));
-    const before = mail.count();
+    const before = mail.mark();
     expect(await settings.button('Verify Email').isEnabled()).toBe(true);
     await settings.button('Verify Email').click();
     await settings.expectStatus('Check your email for the code.');
     expect(await settings.button('Code Sent').isDisabled()).toBe(true);
     expect(await settings.button('Confirm Email').isDisabled()).toBe(true);
 
-    const code = await mail.codeFor(ada.email, 'Verify your Hearth email address', before);
+    const code = await mail.code(ada.email, SUBJECTS.verifyEmail, { after: before });
     await settings.field('Verification Code').fill(code);
     await settings.button('Confirm Email').click();
     await settings.expectStatus('✅ Email verified successfully!');

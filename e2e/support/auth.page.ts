@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { type MailCatcher, SUBJECTS } from './mail.js';
+import { type MailCatcher, SUBJECTS } from '../../server/test/mail-catcher.js';
 
 export interface Person {
   firstName: string;
@@ -140,11 +140,11 @@ export class AccountsApi {
   async enableTwoFactor(person: Person) {
     const { access_token } = await this.logIn(person);
     const me = await this.call<{ id: string }>('GET', '/api/auth/me', undefined, access_token);
-    const mark = this.mail.count();
+    const mark = this.mail.mark();
     const setup = await this.call('POST', '/api/auth/2fa/email/setup', { user_id: me.data.id }, access_token);
     if (setup.status >= 300)
       throw new Error(`2FA set-up failed: ${setup.status} ${JSON.stringify(setup.data)}`);
-    const code = await this.mail.nextCode(person.email, mark, SUBJECTS.twoFactorSetup);
+    const code = await this.mail.code(person.email, SUBJECTS.twoFactorSetup, { after: mark });
     const verify = await this.call(
       'POST',
       '/api/auth/2fa/email/verify',
