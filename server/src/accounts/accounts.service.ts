@@ -49,7 +49,7 @@ export class AccountsService {
   async signup(input: SignupInput): Promise<User> {
     const { users, hasher, codeMail } = this.deps;
     const { email, user_name: userName, first_name: firstName, last_name: lastName, password } = input;
-    assertPassword(password);
+    await assertPassword(password);
     await this.assertFree(email, userName);
 
     const passwordHash = await hasher.hash(password);
@@ -128,7 +128,7 @@ export class AccountsService {
 
   async confirmPasswordReset({ email, code, new_password }: ResetConfirmInput): Promise<{ message: string }> {
     const { users, hasher, sessions, lockout, codes } = this.deps;
-    assertPassword(new_password);
+    await assertPassword(new_password);
     const user = await users.findByEmail(email);
     if (!user) {
       await lockout.recordFailure(normaliseEmail(email)).catch(ignoreLockout);
@@ -150,7 +150,7 @@ export class AccountsService {
       throw new HttpError(400, MESSAGES.wrongPassword);
     }
     if (current === next) throw new HttpError(400, MESSAGES.samePassword);
-    assertPassword(next);
+    await assertPassword(next);
     await users.setPasswordHash(caller.id, await hasher.hash(next));
     await sessions.revokeAllForUser(caller.id);
     // Every other session ends; this one continues with a fresh pair.
@@ -177,8 +177,8 @@ export class AccountsService {
   }
 }
 
-function assertPassword(password: string): void {
-  const problem = passwordProblem(password);
+async function assertPassword(password: string): Promise<void> {
+  const problem = await passwordProblem(password);
   if (problem) throw new HttpError(400, problem);
 }
 
