@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Bus } from '../../bus/bus.js';
+import { isObject, type JsonObject } from '../../shared/json.js';
 import type { BridgeDevice, Expose } from '../adapters/zigbee2mqtt/z2m.types.js';
 import { parseColour } from '../colour.js';
 import { evolve } from './behaviour.js';
@@ -28,9 +29,7 @@ interface VirtualDevice {
   offlineUntil: number;
 }
 
-type Raw = Record<string, unknown>;
-const isObject = (value: unknown): value is Raw =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+type Raw = JsonObject;
 
 const flatten = (exposes: Expose[]): Expose[] =>
   exposes.flatMap((e) => ('features' in e && e.type !== 'composite' ? flatten(e.features) : [e]));

@@ -1,3 +1,4 @@
+import { isObject } from '../../../shared/json.js';
 import type { DeviceDescription } from '../adapter.js';
 import { deviceTypeOf, mapExposes } from './exposes.js';
 
@@ -12,9 +13,6 @@ export interface ParsedDeviceList {
   problems: string[];
 }
 
-type Raw = Record<string, unknown>;
-const isObject = (value: unknown): value is Raw =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | null =>
   typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 

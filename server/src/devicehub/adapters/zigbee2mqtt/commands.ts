@@ -1,11 +1,8 @@
 import type { Capability } from '@hearth/contracts';
 import { HttpError } from '../../../http/errors.js';
+import { isObject } from '../../../shared/json.js';
 import { parseColour, readBinary } from '../../colour.js';
 import { DevicehubMessages } from '../../devicehub.errors.js';
-
-type Raw = Record<string, unknown>;
-const isObject = (value: unknown): value is Raw =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const invalid = () => new HttpError(400, DevicehubMessages.invalidCommand);
 const missing = () => new HttpError(400, DevicehubMessages.missingCommand);

@@ -1,4 +1,5 @@
 import type { Capability, CapabilityAccess, Input } from '@hearth/contracts';
+import { isObject, type JsonObject } from '../../../shared/json.js';
 import { ACCESS_GET, ACCESS_SET, ACCESS_STATE, SPECIFIC_TYPES } from './z2m.types.js';
 
 /** What the exposes of one device become in the hub's model (SPEC 3.12, 3.13). */
@@ -9,10 +10,8 @@ export interface ExposesModel {
   skipped: string[];
 }
 
-type Raw = Record<string, unknown>;
+type Raw = JsonObject;
 
-const isObject = (value: unknown): value is Raw =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value : undefined;
 const finite = (value: unknown): number | undefined =>

@@ -2,6 +2,7 @@ import type { Device, DeviceCommandRequest } from '@hearth/contracts';
 import type { Logger } from 'pino';
 import type { Bus } from '../../../bus/bus.js';
 import { HttpError } from '../../../http/errors.js';
+import { isObject, type JsonObject } from '../../../shared/json.js';
 import { DevicehubMessages } from '../../devicehub.errors.js';
 import { LogOnce } from '../../log-once.js';
 import type { AdapterEvents, DeviceAdapter } from '../adapter.js';
@@ -22,9 +23,7 @@ export const MAX_STATE_PAYLOAD = 256 * 1024;
 /** The retained device list grows with the network (a few KB per device). */
 export const MAX_DEVICE_LIST_PAYLOAD = 64 * 1024 * 1024;
 
-type Raw = Record<string, unknown>;
-const isObject = (value: unknown): value is Raw =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+type Raw = JsonObject;
 
 interface PendingRename {
   from: string;
