@@ -9,6 +9,10 @@ import type { Aedes } from 'aedes';
  *
  * The in-memory persistence stores synchronously inside its async method, so completing the
  * store step synchronously keeps packets in arrival order.
+ *
+ * Upstream: https://github.com/moscajs/aedes/issues/994 (packets overtaking one another between
+ * numbering and delivery are dropped as duplicates). Aedes is pinned to the version these
+ * internals were read from; retained-order.test.ts fails when an upgrade changes them.
  */
 export function keepRetainedInOrder(broker: Aedes): void {
   // `persistence` is public at run time but missing from Aedes' type declarations.
