@@ -1,7 +1,8 @@
 import type { Capability } from '@hearth/contracts';
 import { HttpError } from '../../../http/errors.js';
 import { isObject } from '../../../shared/json.js';
-import { parseColour, readBinary } from '../../colour.js';
+import { readBinary } from '../../binary.js';
+import { parseColour } from '../../colour.js';
 import { DevicehubMessages } from '../../devicehub.errors.js';
 
 const invalid = () => new HttpError(400, DevicehubMessages.invalidCommand);
