@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { decodeJwt } from 'jose';
 import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, useTestApp } from '../../../test/app.js';
+import { startTestApp, type TestApp, useTestApp } from '../../../test/app.js';
 import { testDatabases } from '../../../test/databases.js';
 
 const PUBLIC_URL = 'http://hearth.test';
@@ -355,24 +355,32 @@ describe.each(testDatabases())('OpenID Connect sign-in on $name', ({ create }) =
     }
   });
 
-  it('answers oauth_failed when the provider cannot be reached, and keeps serving', async () => {
-    const down = await startTestApp(t.database, { ...oidcEnv(), OIDC_ISSUER: 'http://127.0.0.1:9' });
+  /**
+   * Another instance, configured otherwise, on a database of its own: instances on one database
+   * share the per-address counting windows of AUTH_RATE_LIMIT, which the suite above has used.
+   */
+  async function otherInstance(env: Record<string, string>, check: (other: TestApp) => Promise<void>) {
+    const own = await create();
+    const other = await startTestApp(own, env);
     try {
+      await check(other);
+    } finally {
+      await other.close();
+      await own.drop();
+    }
+  }
+
+  it('answers oauth_failed when the provider cannot be reached, and keeps serving', () =>
+    otherInstance({ ...oidcEnv(), OIDC_ISSUER: 'http://127.0.0.1:9' }, async (down) => {
       const login = await down.app.inject({ method: 'GET', url: `/api/auth/oauth/${PROVIDER}/login` });
       expect(login.statusCode).toBe(302);
       expect(login.headers.location).toBe('/?error=oauth_failed');
       const providers = await down.app.inject({ method: 'GET', url: '/api/auth/oauth/providers' });
       expect(providers.statusCode).toBe(200);
-    } finally {
-      await down.close();
-    }
-  });
+    }));
 
-  it('limits sign-in starts per client address like the other unauthenticated auth calls', async () => {
-    // Its own database: the counting windows are shared by every instance on one database.
-    const own = await create();
-    const strict = await startTestApp(own, { ...oidcEnv(), AUTH_RATE_LIMIT: '3' });
-    try {
+  it('limits sign-in starts per client address like the other unauthenticated auth calls', () =>
+    otherInstance({ ...oidcEnv(), AUTH_RATE_LIMIT: '3' }, async (strict) => {
       const statuses: number[] = [];
       for (let i = 0; i < 4; i++) {
         statuses.push(
@@ -380,22 +388,14 @@ describe.each(testDatabases())('OpenID Connect sign-in on $name', ({ create }) =
         );
       }
       expect(statuses).toEqual([302, 302, 302, 429]);
-    } finally {
-      await strict.close();
-      await own.drop();
-    }
-  });
+    }));
 
-  it('offers no provider and 404s every provider when OIDC is not configured', async () => {
-    const plain = await startTestApp(t.database);
-    try {
+  it('offers no provider and 404s every provider when OIDC is not configured', () =>
+    otherInstance({}, async (plain) => {
       expect((await plain.app.inject({ method: 'GET', url: '/api/auth/oauth/providers' })).json()).toEqual({
         providers: [],
       });
       const login = await plain.app.inject({ method: 'GET', url: `/api/auth/oauth/${PROVIDER}/login` });
       expect(login.statusCode).toBe(404);
-    } finally {
-      await plain.close();
-    }
-  });
+    }));
 });
