@@ -7,6 +7,7 @@ import type { SignInDeps } from '../src/accounts/sign-in.service.js';
 import { HttpError } from '../src/http/errors.js';
 import { createLogger } from '../src/logging/logger.js';
 import { type NewUser, normaliseEmail, type UserRecord } from '../src/users/index.js';
+import { userRecord } from './users.js';
 
 // In-memory stand-ins for what the sign-in and accounts services depend on, so their rules are
 // tested without a database, argon2 or SMTP (the HTTP tests cover those together).
@@ -16,24 +17,15 @@ export class FakeUsers {
 
   add(fields: Partial<UserRecord> & { email: string }): UserRecord {
     const id = fields.id ?? crypto.randomUUID();
-    const user: UserRecord = {
+    const user = userRecord({
       id,
       userName: fields.email.split('@')[0] ?? 'someone',
       firstName: 'Ada',
       lastName: 'Lovelace',
-      passwordHash: null,
-      role: 'user',
       emailConfirmed: false,
-      twoFactorEnabled: false,
-      lockoutEnabled: false,
-      lockoutReason: null,
-      lockoutUntil: null,
-      profilePicture: null,
-      createdAt: '2026-01-01T00:00:00.000Z',
-      updatedAt: '2026-01-01T00:00:00.000Z',
       ...fields,
       email: normaliseEmail(fields.email),
-    };
+    });
     this.byId.set(id, user);
     return user;
   }

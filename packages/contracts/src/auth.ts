@@ -16,6 +16,15 @@ export interface User {
   profile_picture_url: string | null;
 }
 
+/** SPEC 3.2: GET /api/auth/users. */
+export interface UsersPage {
+  users: User[];
+  page: number;
+  page_size: number;
+  total: number;
+  total_pages: number;
+}
+
 /** SPEC 3.3: POST /api/auth/signup (answers 201 with the User). */
 export interface SignupRequest {
   first_name: string;

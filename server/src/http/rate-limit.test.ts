@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/app.js';
+import { startTestApp, type TestApp, useTestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
 import { createLogger } from '../logging/logger.js';
 import { RateLimitWindows } from './rate-limit.js';
 
-const attempt = (hearth: TestApp, ip: string) =>
+/** An unauthenticated sign-in attempt from `ip` behind the trusted proxy. */
+const attemptFrom = (hearth: TestApp, ip: string) =>
   hearth.app.inject({
     method: 'POST',
     url: '/api/auth/login/start',
@@ -23,17 +24,17 @@ describe.each(testDatabases())('auth rate limit kept in the database on $name', 
     try {
       const statuses = [];
       for (const hearth of [first, second, first, second, first, second]) {
-        statuses.push((await attempt(hearth, '203.0.113.50')).statusCode);
+        statuses.push((await attemptFrom(hearth, '203.0.113.50')).statusCode);
       }
       expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
       await first.close();
       const restarted = await startTestApp(database, env);
       try {
-        const limited = await attempt(restarted, '203.0.113.50');
+        const limited = await attemptFrom(restarted, '203.0.113.50');
         expect(limited.statusCode).toBe(429);
         expect(limited.json()).toEqual({ error: 'Too many requests, please try again later' });
         expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-        expect((await attempt(restarted, '203.0.113.51')).statusCode).toBe(401);
+        expect((await attemptFrom(restarted, '203.0.113.51')).statusCode).toBe(401);
       } finally {
         await restarted.close();
       }
@@ -82,5 +83,25 @@ describe.each(testDatabases())('auth rate limit kept in the database on $name', 
       await storage.close();
       await database.drop();
     }
+  });
+});
+
+describe.each(testDatabases())('per-IP rate limit of auth calls on $name', ({ create }) => {
+  const t = useTestApp({ database: create, env: { AUTH_RATE_LIMIT: '5', TRUST_PROXY: '127.0.0.1' } });
+
+  const attempt = (ip: string) => attemptFrom(t.hearth, ip);
+
+  it('answers 429 with Retry-After past AUTH_RATE_LIMIT calls a minute from one address', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await attempt('203.0.113.7')).statusCode);
+    expect(statuses.every((status) => status !== 429)).toBe(true);
+    const limited = await attempt('203.0.113.7');
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.json().error).toMatch(/too many requests/i);
+    // Another client (behind the trusted proxy) is not affected.
+    expect((await attempt('198.51.100.9')).statusCode).toBe(401);
+    // Signed-in calls are not counted.
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/me' })).statusCode).toBe(401);
   });
 });

@@ -1,25 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { userRecord } from '../../test/users.js';
 import { USER_ADMIN_ERRORS } from './users.errors.js';
 import { assignableRoles, lockDenial, roleChangeDenial } from './users.policy.js';
-import type { Role, UserRecord } from './users.repository.js';
+import type { Role } from './users.repository.js';
 
-const person = (id: string, role: Role): UserRecord => ({
-  id,
-  email: `${id}@example.com`,
-  userName: id,
-  firstName: id,
-  lastName: 'Test',
-  passwordHash: null,
-  role,
-  emailConfirmed: true,
-  twoFactorEnabled: false,
-  lockoutEnabled: false,
-  lockoutReason: null,
-  lockoutUntil: null,
-  profilePicture: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-});
+const person = (id: string, role: Role) => userRecord({ id, role });
 
 const E = USER_ADMIN_ERRORS;
 

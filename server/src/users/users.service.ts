@@ -1,4 +1,4 @@
-import type { User } from '@hearth/contracts';
+import type { User, UsersPage } from '@hearth/contracts';
 import { HttpError } from '../http/errors.js';
 import { toUserView } from './user.view.js';
 import { USER_ADMIN_ERRORS } from './users.errors.js';
@@ -16,14 +16,6 @@ export interface UsersServiceDeps {
   users: UsersRepository;
   admin: UsersAdminRepository;
   sessions: SessionRevoker;
-}
-
-export interface UsersPage {
-  users: User[];
-  page: number;
-  page_size: number;
-  total: number;
-  total_pages: number;
 }
 
 const denied = (message: string) => new HttpError(403, message);
