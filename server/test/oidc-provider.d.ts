@@ -1,6 +1,7 @@
-// The test's OpenID provider ships no types; this declares the little of it the test uses.
+// oidc-provider (the OpenID provider the server and browser tests run) ships no types; this
+// declares the little of it they use.
 declare module 'oidc-provider' {
-  import type { IncomingMessage, ServerResponse } from 'node:http';
+  import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
   interface Account {
     accountId: string;
@@ -19,5 +20,6 @@ declare module 'oidc-provider' {
   export default class Provider {
     constructor(issuer: string, configuration: Configuration);
     callback(): (request: IncomingMessage, response: ServerResponse) => void;
+    listen(port: number, callback?: () => void): Server;
   }
 }
