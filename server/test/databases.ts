@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { openStorage, type Storage } from '../src/storage/database.js';
+import { migrateToLatest } from '../src/storage/migrate.js';
 import { serviceUrl } from './services.js';
 
 export interface TestDatabase {
@@ -59,4 +61,38 @@ export function testDatabases(): { name: 'sqlite' | 'postgres'; create: () => Pr
     { name: 'sqlite', create: async () => sqliteDatabase() },
     ...(url ? [{ name: 'postgres' as const, create: () => postgresDatabase(url) }] : []),
   ];
+}
+
+/**
+ * The storage fixture of repository tests: a fresh database, migrated, for the suite (opened in
+ * beforeAll, closed and dropped in afterAll). `storage` exists from beforeAll on.
+ */
+export function useTestStorage(create: () => Promise<TestDatabase>): {
+  readonly storage: Storage;
+  /** Closes the connection and opens a new one to the same database, as a restart would. */
+  reopen(): Promise<Storage>;
+} {
+  let database: TestDatabase | undefined;
+  let storage: Storage | undefined;
+  beforeAll(async () => {
+    database = await create();
+    storage = database.open();
+    await migrateToLatest(storage.db);
+  });
+  afterAll(async () => {
+    await storage?.close();
+    await database?.drop();
+  });
+  return {
+    get storage() {
+      if (!storage) throw new Error('the test storage exists from beforeAll on');
+      return storage;
+    },
+    async reopen() {
+      if (!database || !storage) throw new Error('the test storage exists from beforeAll on');
+      await storage.close();
+      storage = database.open();
+      return storage;
+    },
+  };
 }

@@ -1,27 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestDatabase, testDatabases } from '../../test/databases.js';
+import { describe, expect, it } from 'vitest';
+import { testDatabases, useTestStorage } from '../../test/databases.js';
 import { nowIso } from '../storage/columns.js';
-import type { Storage } from '../storage/database.js';
-import { migrateToLatest } from '../storage/migrate.js';
 import { UsersRepository } from '../users/index.js';
 import { sweepAccounts } from './housekeeping.js';
 
 describe.each(testDatabases())('accounts housekeeping on $name', ({ create }) => {
-  let database: TestDatabase;
-  let storage: Storage;
-
-  beforeAll(async () => {
-    database = await create();
-    storage = database.open();
-    await migrateToLatest(storage.db);
-  });
-  afterAll(async () => {
-    await storage?.close();
-    await database?.drop();
-  });
+  const t = useTestStorage(create);
 
   it('deletes what has expired and keeps what still counts', async () => {
-    const { db } = storage;
+    const { db } = t.storage;
     const user = await new UsersRepository(db).create({
       email: 'sweep@example.com',
       userName: 'sweep',

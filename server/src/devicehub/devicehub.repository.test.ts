@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestDatabase, testDatabases } from '../../test/databases.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testDatabases, useTestStorage } from '../../test/databases.js';
 import type { Storage } from '../storage/database.js';
-import { migrateToLatest } from '../storage/migrate.js';
 import type { DeviceDescription } from './adapters/adapter.js';
 import { DevicesRepository } from './devicehub.repository.js';
 
@@ -19,19 +18,12 @@ const description = (n: number): DeviceDescription => ({
 });
 
 describe.each(testDatabases())('device registry on $name', ({ create }) => {
-  let database: TestDatabase;
+  const t = useTestStorage(create);
   let storage: Storage;
   let repository: DevicesRepository;
-
-  beforeAll(async () => {
-    database = await create();
-    storage = database.open();
-    await migrateToLatest(storage.db);
+  beforeAll(() => {
+    storage = t.storage;
     repository = new DevicesRepository(storage.db);
-  });
-  afterAll(async () => {
-    await storage?.close();
-    await database?.drop();
   });
 
   it('keeps the id of a known external id when its metadata changes', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, useTestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
 import { createLogger } from '../logging/logger.js';
+import { migrateToLatest } from '../storage/migrate.js';
 import { RateLimitWindows } from './rate-limit.js';
 
 /** An unauthenticated sign-in attempt from `ip` behind the trusted proxy. */
@@ -49,8 +50,7 @@ describe.each(testDatabases())('auth rate limit kept in the database on $name', 
     const database = await create();
     const [a, b] = [database.open(), database.open()];
     try {
-      const hearth = await startTestApp(database); // migrates the schema
-      await hearth.close();
+      await migrateToLatest(a.db);
       const log = createLogger('silent');
       const windows = [new RateLimitWindows(a.db, log), new RateLimitWindows(b.db, log)];
       const hits = await Promise.all(
@@ -71,8 +71,7 @@ describe.each(testDatabases())('auth rate limit kept in the database on $name', 
     const database = await create();
     const storage = database.open();
     try {
-      const hearth = await startTestApp(database);
-      await hearth.close();
+      await migrateToLatest(storage.db);
       const windows = new RateLimitWindows(storage.db, createLogger('silent'));
       const now = Date.now();
       expect((await windows.hit('test:window', 1000, now)).hits).toBe(1);

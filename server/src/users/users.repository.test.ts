@@ -1,23 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestDatabase, testDatabases } from '../../test/databases.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testDatabases, useTestStorage } from '../../test/databases.js';
 import type { Storage } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrate.js';
 import { UsersRepository } from './users.repository.js';
 
 describe.each(testDatabases())('users repository on $name', ({ create }) => {
-  let database: TestDatabase;
+  const t = useTestStorage(create);
   let storage: Storage;
   let users: UsersRepository;
-
-  beforeAll(async () => {
-    database = await create();
-    storage = database.open();
-    await migrateToLatest(storage.db);
+  beforeAll(() => {
+    storage = t.storage;
     users = new UsersRepository(storage.db);
-  });
-  afterAll(async () => {
-    await storage?.close();
-    await database?.drop();
   });
 
   it('runs migrations again without applying anything (idempotent)', async () => {
@@ -66,8 +59,7 @@ describe.each(testDatabases())('users repository on $name', ({ create }) => {
       passwordHash: null,
       role: 'user',
     });
-    await storage.close();
-    storage = database.open();
+    storage = await t.reopen();
     users = new UsersRepository(storage.db);
     expect(await migrateToLatest(storage.db)).toEqual([]);
     expect(await users.findById(created.id)).toEqual(created);
