@@ -40,5 +40,17 @@ export function buildCommand(control: Control, value: unknown): DeviceCommand | 
       if (!hex) return null;
       return { input: { id, value: hex }, state: { [property]: hex, on: true } };
     }
+    case 'text':
+      return typeof value === 'string' ? { input: { id, value }, state: { [property]: value } } : null;
+    // The whole object (or list) at once, as Zigbee2MQTT takes it: {warning: {mode, level, …}}.
+    case 'composite':
+      return isObject(value) && Object.keys(value).length > 0
+        ? { input: { id, value }, state: { [property]: value } }
+        : null;
+    case 'list':
+      return Array.isArray(value) ? { input: { id, value }, state: { [property]: value } } : null;
   }
 }
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
