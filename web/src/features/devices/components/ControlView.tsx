@@ -123,6 +123,20 @@ function TextControl({ control, disabled, onSend }: ControlProps) {
   );
 }
 
+/** A select's options: "—" first while it has no value, then the control's options. */
+export function SelectOptions({ control, unset }: { control: Control; unset: boolean }) {
+  return (
+    <>
+      {unset && <option value="">—</option>}
+      {control.options.map((option) => (
+        <option key={String(option.value)} value={String(option.value)}>
+          {option.label ?? String(option.value)}
+        </option>
+      ))}
+    </>
+  );
+}
+
 function SelectControl({ control, disabled, onSend }: ControlProps) {
   const value = control.value === null || control.value === undefined ? '' : String(control.value);
   return (
@@ -136,12 +150,7 @@ function SelectControl({ control, disabled, onSend }: ControlProps) {
           onSend(option ? option.value : event.target.value);
         }}
       >
-        {value === '' && <option value="">—</option>}
-        {control.options.map((option) => (
-          <option key={String(option.value)} value={String(option.value)}>
-            {option.label ?? String(option.value)}
-          </option>
-        ))}
+        <SelectOptions control={control} unset={value === ''} />
       </select>
     </label>
   );

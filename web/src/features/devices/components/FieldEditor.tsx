@@ -3,7 +3,7 @@ import { MESSAGES } from '../devices.messages.js';
 import type { Control } from '../model/controls.js';
 import { type Draft, draftProblem, emptyItem, setField } from '../model/drafts.js';
 import { formatNumber } from '../model/format.js';
-import { Switch } from './ControlView.js';
+import { SelectOptions, Switch } from './ControlView.js';
 
 interface FieldProps {
   control: Control;
@@ -88,12 +88,7 @@ export function FieldEditor(props: FieldProps) {
               onChange(control.options.find((option) => String(option.value) === event.target.value)?.value)
             }
           >
-            {selected === '' && <option value="">{NO_VALUE}</option>}
-            {control.options.map((option) => (
-              <option key={String(option.value)} value={String(option.value)}>
-                {option.label ?? String(option.value)}
-              </option>
-            ))}
+            <SelectOptions control={control} unset={selected === ''} />
           </select>
         </label>
       );

@@ -1,5 +1,5 @@
 import { normaliseColour } from './colour.js';
-import type { Control } from './controls.js';
+import { type Control, isObject } from './controls.js';
 import type { Json } from './device.types.js';
 
 /** SPEC 7.2 command body (REST); the stream sends `{device_id, state}` with the same state. */
@@ -51,6 +51,3 @@ export function buildCommand(control: Control, value: unknown): DeviceCommand | 
       return Array.isArray(value) ? { input: { id, value }, state: { [property]: value } } : null;
   }
 }
-
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);

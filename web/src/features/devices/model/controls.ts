@@ -77,7 +77,7 @@ export const isPrimaryToggle = (control: Pick<Control, 'kind' | 'property'>) =>
 const finite = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
-const isObject = (value: unknown): value is Json =>
+export const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function findCapability(capabilities: Capability[], input: Input): Capability | undefined {

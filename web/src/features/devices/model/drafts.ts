@@ -1,5 +1,5 @@
 import { normaliseColour } from './colour.js';
-import { type Control, readToggle } from './controls.js';
+import { type Control, isObject, readToggle } from './controls.js';
 import type { Json } from './device.types.js';
 import { formatNumber } from './format.js';
 
@@ -10,8 +10,6 @@ import { formatNumber } from './format.js';
  */
 export type Draft = unknown;
 
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const finite = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
