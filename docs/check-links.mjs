@@ -53,7 +53,8 @@ function* filesUnder(entry) {
 }
 
 const problems = [];
-const where = (file, index, text) => `${path.relative(root, file)}:${text.slice(0, index).split('\n').length}`;
+const where = (file, index, text) =>
+  `${path.relative(root, file)}:${text.slice(0, index).split('\n').length}`;
 
 function check(from, target, place) {
   const [filePart, anchor] = target.split('#');
@@ -80,7 +81,11 @@ for (const entry of SCANNED) {
   for (const file of filesUnder(entry)) {
     const text = fs.readFileSync(file, 'utf8');
     for (const match of text.matchAll(/docs\/([\w-]+\.md)(#[\w-]+)?/g)) {
-      check(path.join(root, 'README.md'), `docs/${match[1]}${match[2] ?? ''}`, where(file, match.index, text));
+      check(
+        path.join(root, 'README.md'),
+        `docs/${match[1]}${match[2] ?? ''}`,
+        where(file, match.index, text),
+      );
     }
   }
 }
