@@ -55,6 +55,8 @@ export class DeviceHubService implements AdapterEvents {
     string,
     { state: DeviceState; lastSeen: string | null; retained: boolean }
   >();
+  /** Availability that arrived for a listed device before the registry gave it an id. */
+  private readonly earlyAvailability = new Map<string, boolean>();
   /** Devices whose availability the bus has reported (the others go online when they report state). */
   private readonly availabilityKnown = new Set<string>();
   private queue: Promise<void> = Promise.resolve();
@@ -187,7 +189,10 @@ export class DeviceHubService implements AdapterEvents {
   availabilityChanged(externalId: string, online: boolean) {
     const id = this.idByExternal.get(externalId);
     const device = id ? this.devices.get(id) : undefined;
-    if (!device) return;
+    if (!device) {
+      this.earlyAvailability.set(externalId, online);
+      return;
+    }
     this.availabilityKnown.add(device.id);
     if (device.online === online) return;
     device.online = online;
@@ -229,8 +234,11 @@ export class DeviceHubService implements AdapterEvents {
       };
       this.track(device);
       const early = this.earlyState.get(device.external_id);
+      const online = this.earlyAvailability.get(device.external_id);
       this.earlyState.delete(device.external_id);
+      this.earlyAvailability.delete(device.external_id);
       this.publishUpsert(device);
+      if (online !== undefined) this.availabilityChanged(device.external_id, online);
       if (early) this.stateReported(device.external_id, early.state, early.lastSeen, early.retained);
     }
     const present = new Set(listed.map((d) => d.external_id));
