@@ -6,8 +6,9 @@ import type { Database } from '../../storage/schema.js';
 import type { UsersRepository } from '../../users/index.js';
 import type { SessionTokens } from '../session-tokens.js';
 import { IdentitiesRepository } from './identities.repository.js';
-import { registerOidcRoutes } from './oidc.routes.js';
-import type { OidcSettings } from './oidc-client.js';
+import { COOKIE_PATH, registerOidcRoutes } from './oidc.routes.js';
+import { OidcClient, type OidcSettings } from './oidc-client.js';
+import { OidcFlow } from './oidc-flow.service.js';
 import { OidcSignIn } from './oidc-sign-in.service.js';
 
 export interface OidcModuleDeps {
@@ -24,12 +25,26 @@ export interface OidcModuleDeps {
 
 /** Sign-in through an OpenID Connect provider: /api/auth/oauth/… */
 export function oidcModule(deps: OidcModuleDeps): Module {
+  const { settings, sessions, log } = deps;
   const identities = new IdentitiesRepository(deps.db);
-  const signIn = deps.settings
-    ? new OidcSignIn(deps.settings.provider, deps.users, identities, deps.sessions, deps.log)
+  const flow = settings
+    ? new OidcFlow({
+        provider: settings.provider,
+        client: new OidcClient(settings, `${deps.publicUrl}${COOKIE_PATH}/${settings.provider}/callback`),
+        identities,
+        signIn: new OidcSignIn(settings.provider, deps.users, identities, sessions, log),
+        sessions,
+      })
     : undefined;
   return {
     name: 'oidc',
-    register: (app) => registerOidcRoutes(app, { ...deps, identities, signIn }),
+    register: (app) =>
+      registerOidcRoutes(app, {
+        settings,
+        flow,
+        secureCookie: deps.publicUrl.startsWith('https:'),
+        log,
+        limit: deps.limit,
+      }),
   };
 }

@@ -6,7 +6,7 @@ import {
   deviceControls,
 } from '../../../../../web/src/features/devices/model/controls.js';
 import { deviceFrom } from '../../../../../web/src/features/devices/model/test-devices.js';
-import { isObject, type JsonObject } from '../../../shared/json.js';
+import { isObject } from '../../../shared/json.js';
 import { mapExposes } from './exposes.js';
 import { realDefinitions } from './fixtures/real-definitions.js';
 import { ACCESS_SET, SPECIFIC_TYPES } from './z2m.types.js';
@@ -20,8 +20,6 @@ interface Leaf {
   /** Part of a colour composite (color_xy, color_hs): the colour picker sets it. */
   colour: boolean;
 }
-
-type Raw = JsonObject;
 
 const COLOUR_COMPOSITES = ['color_xy', 'color_hs'];
 
