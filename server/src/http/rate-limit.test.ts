@@ -3,7 +3,9 @@ import { startTestApp, type TestApp, useTestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
 import { createLogger } from '../logging/logger.js';
 import { migrateToLatest } from '../storage/migrate.js';
-import { RateLimitWindows } from './rate-limit.js';
+import type { UserRecord } from '../users/index.js';
+import { perUserLimit, RateLimitWindows } from './rate-limit.js';
+import { noBody, noQuery } from './validation.js';
 
 /** An unauthenticated sign-in attempt from `ip` behind the trusted proxy. */
 const attemptFrom = (hearth: TestApp, ip: string) =>
@@ -102,5 +104,35 @@ describe.each(testDatabases())('per-IP rate limit of auth calls on $name', ({ cr
     expect((await attempt('198.51.100.9')).statusCode).toBe(401);
     // Signed-in calls are not counted.
     expect((await t.app.inject({ method: 'GET', url: '/api/auth/me' })).statusCode).toBe(401);
+  });
+});
+
+describe('per-user limit', () => {
+  const t = useTestApp({
+    routes: (app) =>
+      app.post(
+        '/api/test/limited',
+        {
+          config: perUserLimit(2, 60_000),
+          // Stands in for a guard: the caller named by a header.
+          onRequest: async (request) => {
+            request.caller = { id: String(request.headers['x-user']) } as UserRecord;
+          },
+          schema: { querystring: noQuery, body: noBody },
+        },
+        async () => ({ ok: true }),
+      ),
+  });
+  const call = (user: string) =>
+    t.app.inject({ method: 'POST', url: '/api/test/limited', headers: { 'x-user': user } });
+
+  it('counts each signed-in user on their own, whatever address they call from', async () => {
+    expect([(await call('ada')).statusCode, (await call('ada')).statusCode]).toEqual([200, 200]);
+    const limited = await call('ada');
+    expect([limited.statusCode, limited.json()]).toEqual([
+      429,
+      { error: 'Too many requests, please try again later' },
+    ]);
+    expect((await call('grace')).statusCode).toBe(200);
   });
 });

@@ -119,3 +119,18 @@ export async function registerRateLimit(
         : {},
   };
 }
+
+/**
+ * Route config limiting a signed-in call per user: `max` calls per `windowMs`, counted like every
+ * other limit in the database. It runs after the route's guard has put the caller on the request.
+ */
+export function perUserLimit(max: number, windowMs: number): FastifyContextConfig {
+  return {
+    rateLimit: {
+      max,
+      timeWindow: windowMs,
+      hook: 'preHandler',
+      keyGenerator: (request: FastifyRequest) => `user:${request.caller?.id ?? request.ip}`,
+    },
+  };
+}
