@@ -9,6 +9,8 @@ function recordingBus() {
   const bus: Bus = {
     description: 'recording',
     connected: true,
+    status: () => ({ bus: 'online', since: new Date(0).toISOString() }),
+    onStatus: () => () => {},
     publish: async (topic, payload, options) => {
       published.push({ topic, payload: payload.toString(), retain: Boolean(options?.retain) });
     },
