@@ -22,7 +22,14 @@ export async function startDeviceHub(app: FastifyInstance, context: AppContext):
   const writer = new StateWriter(repository, log);
   const edge = await createEdgeBroker(app, context);
   const adapter = new Zigbee2mqttAdapter({ bus, baseTopic: config.zigbee2mqttBaseTopic, log });
-  const service = new DeviceHubService({ repository, adapter, edge, writer, log });
+  const service = new DeviceHubService({
+    repository,
+    adapter,
+    edge,
+    writer,
+    log,
+    maxDevices: config.devicehubMaxDevices,
+  });
   await service.load();
   registerDevicehubRoutes(app, context, service);
   edge.onCommand((command, user) => service.handleEdgeCommand(command, user));

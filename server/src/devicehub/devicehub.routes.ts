@@ -24,7 +24,11 @@ const commandBodyErrors = (error: FastifyError, _request: unknown, reply: Fastif
   throw error;
 };
 
-/** GET /api/devicehub/devices, PATCH /api/devicehub/devices/:id, POST …/:id/commands (SPEC 7.2). */
+/**
+ * GET /api/devicehub/devices, PATCH /api/devicehub/devices/:id, POST …/:id/commands (SPEC 7.2);
+ * for admins GET and DELETE /api/devicehub/devices/removed (and …/removed/:id): devices that left
+ * their ecosystem's list, kept with their ids until purged.
+ */
 export function registerDevicehubRoutes(
   app: FastifyInstance,
   context: AppContext,
@@ -32,7 +36,19 @@ export function registerDevicehubRoutes(
 ) {
   const preHandler = context.auth.requireRole('resident', 'admin');
 
+  const adminOnly = context.auth.requireRole('admin');
+
   app.get('/api/devicehub/devices', { preHandler }, async () => service.list());
+
+  app.get('/api/devicehub/devices/removed', { preHandler: adminOnly }, async () => service.removedDevices());
+  app.delete('/api/devicehub/devices/removed', { preHandler: adminOnly }, async (_request, reply) =>
+    answer(reply, () => service.purgeRemoved()),
+  );
+  app.delete<{ Params: { id: string } }>(
+    '/api/devicehub/devices/removed/:id',
+    { preHandler: adminOnly },
+    async (request, reply) => answer(reply, () => service.purgeRemoved(request.params.id)),
+  );
 
   app.patch<{ Params: { id: string }; Body: unknown }>(
     '/api/devicehub/devices/:id',

@@ -47,6 +47,7 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
   readonly protocol = 'zigbee';
   private readonly byName = new Map<string, string>();
   private readonly byIeee = new Map<string, string>();
+  private readonly stateKeys = new Map<string, ReadonlySet<string>>();
   private readonly pendingRenames = new Map<string, PendingRename>();
   private readonly once: LogOnce;
   private readonly log: Logger;
@@ -125,14 +126,30 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
         this.once.warn('devices:not-array', { topic: rest }, 'bridge/devices is not a JSON array; skipped');
         return;
       }
-      const { devices, problems } = parseBridgeDevices(list);
-      for (const problem of problems)
-        this.once.warn(`devices:${problem}`, { problem }, 'bridge/devices entry');
+      const { devices, problems, rejected } = parseBridgeDevices(list);
+      // One line per list, however many entries are bad (a garbage list has thousands).
+      const summary = { entries: list.length, problems: problems.length, first: problems.slice(0, 10) };
+      if (devices.length === 0 && rejected > 0) {
+        this.once.warn(
+          `devices:unusable:${list.length}:${problems[0]}`,
+          summary,
+          'bridge/devices has no usable entry; ignored, the registry is unchanged',
+        );
+        return;
+      }
+      if (problems.length > 0)
+        this.once.warn(
+          `devices:${problems.length}:${problems[0]}`,
+          summary,
+          'bridge/devices entries skipped',
+        );
       this.byName.clear();
       this.byIeee.clear();
+      this.stateKeys.clear();
       for (const device of devices) {
         this.byName.set(device.friendly_name, device.external_id);
         this.byIeee.set(device.external_id, device.friendly_name);
+        this.stateKeys.set(device.external_id, device.stateKeys);
       }
       this.events?.devicesListed(devices);
       return;
@@ -157,7 +174,8 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
   }
 
   private onAvailability(topic: string, ieee: string, payload: Buffer) {
-    if (payload.length > MAX_STATE_PAYLOAD) return;
+    // Empty clears the retained topic (Zigbee2MQTT does so for the old name after a rename).
+    if (payload.length === 0 || payload.length > MAX_STATE_PAYLOAD) return;
     const raw = payload.toString('utf8').trim();
     let value: unknown = raw;
     if (raw.startsWith('{')) {
@@ -178,7 +196,23 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
       return;
     }
     const lastSeen = lastSeenOf(state.last_seen) ?? (retained ? null : new Date().toISOString());
-    this.events?.stateReported(ieee, state, lastSeen, retained);
+    this.events?.stateReported(ieee, this.knownKeys(topic, ieee, state), lastSeen, retained);
+  }
+
+  /** The state without keys its exposes do not name (logged once per device). */
+  private knownKeys(topic: string, ieee: string, state: Raw): Raw {
+    const keys = this.stateKeys.get(ieee);
+    if (!keys) return state;
+    const unknown = Object.keys(state).filter((key) => !keys.has(key));
+    if (unknown.length === 0) return state;
+    this.once.warn(
+      `keys:${topic}`,
+      { topic, keys: unknown.slice(0, 10) },
+      'zigbee2mqtt state keys not in the exposes; dropped',
+    );
+    const known: Raw = {};
+    for (const key in state) if (keys.has(key)) known[key] = state[key];
+    return known;
   }
 
   private friendlyName(device: Device) {
