@@ -87,7 +87,7 @@ export interface RemovedDevice extends Device {
 }
 
 /** `events/hub.status` (retained) and GET /api/devicehub/status: is the device bus up, since when. */
-export interface HubStatus {
+export interface DevicehubStatus {
   bus: 'online' | 'offline';
   /** ISO-8601 time of the last change. */
   since: string;

@@ -1,45 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LogCapture } from '../../test/app.js';
-import { startOwnMosquitto } from '../../test/own-mosquitto.js';
-import { freePort } from '../../test/ports.js';
-import { serviceUrl } from '../../test/services.js';
+import { type RestartableBroker, restartableBrokers } from '../../test/restartable-broker.js';
 import { createLogger } from '../logging/logger.js';
 import { type BusStatus, connectBus, reconnectDelay } from './bus.js';
-import { startEmbeddedBroker } from './embedded-broker.js';
 
-/** A broker the test can take away and bring back on the same port. */
-interface Restartable {
-  url: string;
-  kill(): Promise<void>;
-  start(): Promise<void>;
-  stop(): Promise<void>;
-}
-
-async function embeddedBroker(): Promise<Restartable> {
-  const port = await freePort();
-  const log = createLogger('silent');
-  let broker = await startEmbeddedBroker({ listenPort: port, host: '127.0.0.1', log });
-  let running = true;
-  return {
-    url: `mqtt://127.0.0.1:${port}`,
-    kill: async () => {
-      running = false;
-      await broker.close();
-    },
-    start: async () => {
-      broker = await startEmbeddedBroker({ listenPort: port, host: '127.0.0.1', log });
-      running = true;
-    },
-    stop: async () => {
-      if (running) await broker.close();
-    },
-  };
-}
-
-const brokers: { name: string; start: () => Promise<Restartable> }[] = [
-  { name: 'embedded broker', start: embeddedBroker },
-  ...(serviceUrl('TEST_MQTT_URL') ? [{ name: 'own Mosquitto', start: () => startOwnMosquitto() }] : []),
-];
+const brokers = restartableBrokers();
 
 const until = async (check: () => boolean, ms: number) => {
   const end = Date.now() + ms;
@@ -59,7 +24,7 @@ describe('reconnect delay', () => {
 });
 
 describe.each(brokers)('the bus when the $name goes away', ({ start }) => {
-  let broker: Restartable | undefined;
+  let broker: RestartableBroker | undefined;
   afterEach(async () => {
     await broker?.stop();
   });

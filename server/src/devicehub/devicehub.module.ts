@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app.js';
 import { Zigbee2mqttAdapter } from './adapters/zigbee2mqtt/zigbee2mqtt.adapter.js';
+import { BusWatch } from './bus-watch.js';
 import { DevicesRepository } from './devicehub.repository.js';
 import { registerDevicehubRoutes } from './devicehub.routes.js';
 import { DeviceHubService } from './devicehub.service.js';
@@ -31,7 +32,9 @@ export async function startDeviceHub(app: FastifyInstance, context: AppContext):
     maxDevices: config.devicehubMaxDevices,
   });
   await service.load();
-  registerDevicehubRoutes(app, context, service);
+  const watch = new BusWatch({ bus, edge, adapter, hub: service, log });
+  watch.start();
+  registerDevicehubRoutes(app, context, service, watch);
   edge.onCommand((command, user) => service.handleEdgeCommand(command, user));
 
   // Subscribing waits for the bus; an upstream broker that is still down must not hold up the
@@ -63,6 +66,7 @@ export async function startDeviceHub(app: FastifyInstance, context: AppContext):
         new Promise((r) => setTimeout(r, 1000)),
       ]);
       await simulator?.stop();
+      watch.stop();
       await adapter.stop();
       service.stop();
       await service.settled();

@@ -1,6 +1,7 @@
 import type { DeviceCallResult } from '@hearth/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../app.js';
+import type { BusWatch } from './bus-watch.js';
 import { DevicehubError, DevicehubMessages } from './devicehub.errors.js';
 import type { DeviceHubService } from './devicehub.service.js';
 
@@ -25,7 +26,7 @@ const commandBodyErrors = (error: FastifyError, _request: unknown, reply: Fastif
 };
 
 /**
- * GET /api/devicehub/devices, PATCH /api/devicehub/devices/:id, POST …/:id/commands (SPEC 7.2);
+ * GET /api/devicehub/status (is the device bus up, since when), GET /api/devicehub/devices, PATCH /api/devicehub/devices/:id, POST …/:id/commands (SPEC 7.2);
  * for admins GET and DELETE /api/devicehub/devices/removed (and …/removed/:id): devices that left
  * their ecosystem's list, kept with their ids until purged.
  */
@@ -33,12 +34,17 @@ export function registerDevicehubRoutes(
   app: FastifyInstance,
   context: AppContext,
   service: DeviceHubService,
+  watch: BusWatch,
 ) {
   const preHandler = context.auth.requireRole('resident', 'admin');
 
   const adminOnly = context.auth.requireRole('admin');
 
   app.get('/api/devicehub/devices', { preHandler }, async () => service.list());
+  app.get('/api/devicehub/status', { preHandler }, async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return watch.status();
+  });
 
   app.get('/api/devicehub/devices/removed', { preHandler: adminOnly }, async () => service.removedDevices());
   app.delete('/api/devicehub/devices/removed', { preHandler: adminOnly }, async (_request, reply) =>

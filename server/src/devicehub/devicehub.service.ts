@@ -111,7 +111,11 @@ export class DeviceHubService implements AdapterEvents {
 
   /** Devices whose last state arrived before `time` (ms), or never. */
   statesOlderThan(time: number): Device[] {
-    return this.list().filter((device) => (this.stateArrived.get(device.id) ?? 0) < time);
+    return this.list().filter((device) => !this.heardSince(device.id, time));
+  }
+
+  heardSince(id: string, time: number): boolean {
+    return (this.stateArrived.get(id) ?? 0) >= time;
   }
 
   /** Resolves once every list and removal received so far is in the registry. */

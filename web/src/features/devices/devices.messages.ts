@@ -25,4 +25,6 @@ export const MESSAGES = {
   updating: 'Updating…',
 } as const;
 
+export const busOfflineSince = (time: string) => `Device bus offline since ${time}`;
+
 export const requestFailed = (status: number) => `request failed with status ${status}`;

@@ -228,6 +228,18 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
     );
   }
 
+  /** `<friendly_name>/get` with every gettable property (`{"state": "", "brightness": ""}`). */
+  async requestState(device: Device): Promise<boolean> {
+    const properties = new Set(device.capabilities.filter((c) => c.access.gettable).map((c) => c.property));
+    if (properties.size === 0) return false;
+    const payload = Object.fromEntries([...properties].map((property) => [property, '']));
+    await this.options.bus.publish(
+      `${this.options.baseTopic}/${this.friendlyName(device)}/get`,
+      JSON.stringify(payload),
+    );
+    return true;
+  }
+
   async rename(device: Device, name: string): Promise<string> {
     if (!usableFriendlyName(name)) throw new DevicehubError(400, DevicehubMessages.invalidName);
     if (!this.options.bus.connected) throw new DevicehubError(503, DevicehubMessages.busDown);
