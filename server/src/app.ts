@@ -21,6 +21,7 @@ import { createLogger } from './logging/logger.js';
 import { openStorage, type Storage } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
 import { loadOrCreateSecret } from './storage/secrets.js';
+import { waitForDatabase } from './storage/wait-for-database.js';
 import { registerUserAdmin } from './users/users.module.js';
 import { UsersRepository } from './users/users.repository.js';
 
@@ -69,6 +70,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   let bus: Bus | undefined;
   try {
+    await waitForDatabase(storage, { timeoutMs: config.databaseConnectTimeoutMs, log });
     const applied = await migrateToLatest(storage.db);
     if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
     bus = await connectBus({

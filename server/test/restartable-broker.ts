@@ -46,6 +46,7 @@ export async function startOwnMosquitto(options: { persistence?: boolean } = {})
   let exited: Promise<void> = Promise.resolve();
 
   const start = async () => {
+    if (child && child.exitCode === null && child.signalCode === null) return;
     const proc = spawn('mosquitto', ['-c', conf], { stdio: 'ignore' });
     child = proc;
     exited = new Promise((resolve) => proc.once('exit', () => resolve()));
@@ -74,6 +75,7 @@ export async function startRestartableEmbeddedBroker(): Promise<RestartableBroke
   const log = createLogger('silent');
   let broker: EmbeddedBroker | undefined;
   const start = async () => {
+    if (broker) return;
     broker = await startEmbeddedBroker({ listenPort: port, host: '127.0.0.1', log });
   };
   const kill = async () => {

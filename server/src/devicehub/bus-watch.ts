@@ -1,4 +1,4 @@
-import { type Device, devicehubTopics, type DevicehubStatus } from '@hearth/contracts';
+import { type Device, type DevicehubStatus, devicehubTopics } from '@hearth/contracts';
 import type { Logger } from 'pino';
 import type { Bus, BusStatus } from '../bus/bus.js';
 import type { DeviceAdapter } from './adapters/adapter.js';

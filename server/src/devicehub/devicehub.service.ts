@@ -70,6 +70,7 @@ export class DeviceHubService implements AdapterEvents {
   private latestList: DeviceDescription[] | undefined;
   private listRetry: NodeJS.Timeout | undefined;
   private closed = false;
+  private registryFailing = false;
   private readonly once: LogOnce;
 
   constructor(private readonly options: DeviceHubServiceOptions) {
@@ -236,9 +237,16 @@ export class DeviceHubService implements AdapterEvents {
   // ── internals ───────────────────────────────────────────────────────────────────────────────
 
   private enqueue(task: () => Promise<void>) {
-    this.queue = this.queue.then(task).catch((error) => {
-      this.options.log.error({ err: error }, 'device registry update failed');
-    });
+    this.queue = this.queue.then(task).then(
+      () => {
+        this.registryFailing = false;
+      },
+      (error) => {
+        // A list is retried every 2 s while the database is away: one line per outage.
+        if (!this.registryFailing) this.options.log.error({ err: error }, 'device registry update failed');
+        this.registryFailing = true;
+      },
+    );
   }
 
   private track(device: Device) {
