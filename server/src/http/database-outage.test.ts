@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp } from '../../test/app.js';
 import { postgresDatabase, type TestDatabase } from '../../test/databases.js';
 import { type OwnPostgres, startOwnPostgres } from '../../test/own-postgres.js';
