@@ -48,6 +48,7 @@ export async function startDeviceHub(app: FastifyInstance, context: AppContext):
         baseTopic: config.zigbee2mqttBaseTopic,
         devices: config.simulatorDevices,
         log,
+        dataDir: config.dataDir,
       })
     : undefined;
   // The simulator starts once the adapter listens: its first retained list must not race the
