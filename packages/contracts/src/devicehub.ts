@@ -39,9 +39,24 @@ export interface Capability {
   step?: number;
   access: CapabilityAccess;
   metadata?: Record<string, unknown>;
+  /** `composite`: what its object holds, each keyed by its own `property`. */
+  features?: Capability[];
+  /** `list`: what each item is. */
+  item?: Capability;
+  /** `list`: how many items it takes. */
+  length?: LengthRange;
 }
 
-export type InputType = 'toggle' | 'slider' | 'number' | 'select' | 'color';
+export interface LengthRange {
+  min?: number;
+  max?: number;
+}
+
+/**
+ * SPEC 3.13's controls, and three more for what a device takes beyond single values: `text`,
+ * `list` (an item editor) and `composite` (fields sent together as one object).
+ */
+export type InputType = 'toggle' | 'slider' | 'number' | 'select' | 'color' | 'text' | 'list' | 'composite';
 
 /** SPEC 3.13: a control offered for a writable capability. */
 export interface Input {
@@ -55,6 +70,12 @@ export interface Input {
   metadata?: { mode?: string; access?: CapabilityAccess; [key: string]: unknown };
   access: CapabilityAccess;
   readOnly: boolean;
+  /** `composite`: its settable fields, each keyed by its `property` in the object sent. */
+  features?: Input[];
+  /** `list`: the control of one item. */
+  item?: Input;
+  /** `list`: how many items it takes. */
+  length?: LengthRange;
 }
 
 export type DeviceState = Record<string, unknown>;
@@ -111,7 +132,10 @@ export interface DeviceRenameCommand {
   name: string;
 }
 
-/** Body of POST /api/devicehub/devices/{id}/commands (SPEC 7.2). */
+/**
+ * Body of POST /api/devicehub/devices/{id}/commands (SPEC 7.2). A composite's value is an object
+ * of its fields (`{mode: "burglar", level: "high"}`), a list's an array of items.
+ */
 export interface DeviceCommandRequest {
   input?: { id: string; value: unknown };
   state?: { on?: boolean; [property: string]: unknown };
@@ -146,6 +170,9 @@ export const devicehubRoot = (prefix: string) => `${prefix}/devicehub`;
 
 /** A relative topic under P made absolute. */
 export const devicehubTopic = (prefix: string, relative: string) => `${devicehubRoot(prefix)}/${relative}`;
+
+/** The longest text value a command may carry (a `text` input, or text inside a composite or list). */
+export const MAX_TEXT_LENGTH = 1024;
 
 /** SPEC 9: ids with this prefix are discarded by browsers; the hub never publishes them. */
 export const IGNORED_DEVICE_ID_PREFIX = 'by-external/';

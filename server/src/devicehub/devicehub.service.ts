@@ -62,6 +62,8 @@ export class DeviceHubService implements AdapterEvents {
     string,
     { state: DeviceState; lastSeen: string | null; retained: boolean }
   >();
+  /** Availability that arrived for a listed device before the registry gave it an id. */
+  private readonly earlyAvailability = new Map<string, boolean>();
   /** Devices whose availability the bus has reported (the others go online when they report state). */
   private readonly availabilityKnown = new Set<string>();
   /** When each device's state last arrived (ms), to ask for fresh state after a bus outage. */
@@ -227,7 +229,10 @@ export class DeviceHubService implements AdapterEvents {
   availabilityChanged(externalId: string, online: boolean) {
     const id = this.idByExternal.get(externalId);
     const device = id ? this.devices.get(id) : undefined;
-    if (!device) return;
+    if (!device) {
+      this.earlyAvailability.set(externalId, online);
+      return;
+    }
     this.availabilityKnown.add(device.id);
     if (device.online === online) return;
     device.online = online;
@@ -313,8 +318,11 @@ export class DeviceHubService implements AdapterEvents {
       };
       this.track(device);
       const early = this.earlyState.get(device.external_id);
+      const online = this.earlyAvailability.get(device.external_id);
       this.earlyState.delete(device.external_id);
+      this.earlyAvailability.delete(device.external_id);
       this.publishUpsert(device);
+      if (online !== undefined) this.availabilityChanged(device.external_id, online);
       if (early) this.stateReported(device.external_id, early.state, early.lastSeen, early.retained);
     }
     const removed = removing.length;

@@ -115,7 +115,11 @@ describe.each(buses)('device hub with Zigbee2MQTT on the $name', ({ url }) => {
     const path = `/api/devicehub/devices/${lamp.id}/commands`;
     const cases: [unknown, number, string][] = [
       [{}, 400, 'Missing command payload'],
-      [{ input: { id: 'brightness', value: 'lots' } }, 400, 'Invalid command payload'],
+      [
+        { input: { id: 'brightness', value: 'lots' } },
+        400,
+        'Invalid command payload: brightness must be a number',
+      ],
       [{ input: { id: 'linkquality', value: 1 } }, 400, 'Invalid command payload'],
     ];
     for (const [body, status, error] of cases) {

@@ -23,6 +23,13 @@ export const MESSAGES = {
   renameNeedsAuth: 'Authentication required to rename device',
   renameNotReady: 'Device not ready for rename',
   updating: 'Updating…',
+  // Composite and list controls (beyond SPEC 2.4's; the colour picker's words where they match).
+  editGroup: 'Edit',
+  closeGroup: 'Close',
+  cancel: 'Cancel',
+  apply: 'Apply',
+  add: 'Add',
+  remove: 'Remove',
 } as const;
 
 export const busOfflineSince = (time: string) => `Device bus offline since ${time}`;

@@ -1,4 +1,4 @@
-import type { Capability } from '@hearth/contracts';
+import { type Capability, MAX_TEXT_LENGTH } from '@hearth/contracts';
 import { parseColour, readBinary } from '../../colour.js';
 import { DevicehubError, DevicehubMessages } from '../../devicehub.errors.js';
 
@@ -8,12 +8,70 @@ const isObject = (value: unknown): value is Raw =>
 
 const invalid = () => new DevicehubError(400, DevicehubMessages.invalidCommand);
 const missing = () => new DevicehubError(400, DevicehubMessages.missingCommand);
+/** A value the device can't take: which one and why, e.g. `warning.level must be one of low, high`. */
+const refused = (path: string, reason: string) =>
+  new DevicehubError(400, DevicehubMessages.invalidValue(path, reason));
 
 const sameValue = (a: unknown, b: unknown) =>
   a === b || (a !== undefined && JSON.stringify(a) === JSON.stringify(b));
 
-/** One value in the form Zigbee2MQTT's `/set` expects for this capability; throws when it can't be. */
-function convert(capability: Capability, value: unknown): unknown {
+const listed = (values: unknown[]) => {
+  const shown = values.slice(0, 12).map(String).join(', ');
+  return values.length > 12 ? `${shown}, …` : shown;
+};
+
+/** The numeric presets of an expose (e.g. a level_config's `on_level` takes "previous"). */
+const presetValues = (meta: Record<string, unknown>): unknown[] =>
+  Array.isArray(meta.presets)
+    ? meta.presets.map((preset) => (isObject(preset) ? preset.value : undefined))
+    : [];
+
+function convertNumber(capability: Capability, value: unknown, path: string): unknown {
+  const meta = capability.metadata ?? {};
+  if (value !== undefined && presetValues(meta).some((preset) => sameValue(preset, value))) return value;
+  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  if (typeof number !== 'number' || !Number.isFinite(number)) throw refused(path, 'must be a number');
+  const { min, max } = capability.range ?? {};
+  if ((min !== undefined && number < min) || (max !== undefined && number > max)) {
+    const bounds =
+      min !== undefined && max !== undefined
+        ? `between ${min} and ${max}`
+        : min !== undefined
+          ? `at least ${min}`
+          : `at most ${max}`;
+    throw refused(path, `must be ${bounds}`);
+  }
+  return number;
+}
+
+function convertComposite(capability: Capability, value: unknown, path: string): Record<string, unknown> {
+  if (!isObject(value)) throw refused(path, 'must be an object of its fields');
+  const settable = (capability.features ?? []).filter((feature) => !feature.access.readOnly);
+  const converted: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) {
+    const feature = settable.find((candidate) => candidate.property === key);
+    if (!feature) throw refused(`${path}.${key}`, 'is not a settable field');
+    converted[key] = convert(feature, field, `${path}.${key}`);
+  }
+  if (Object.keys(converted).length === 0) throw refused(path, 'has no fields');
+  return converted;
+}
+
+function convertList(capability: Capability, value: unknown, path: string): unknown[] {
+  const { item, length } = capability;
+  if (!Array.isArray(value) || !item) throw refused(path, 'must be a list');
+  if (length?.min !== undefined && value.length < length.min)
+    throw refused(path, `must have at least ${length.min} items`);
+  if (length?.max !== undefined && value.length > length.max)
+    throw refused(path, `must have at most ${length.max} items`);
+  return value.map((entry, index) => convert(item, entry, `${path}[${index}]`));
+}
+
+/**
+ * One value in the form Zigbee2MQTT's `/set` expects for this capability; throws a 400 naming
+ * the value (`path`) when the expose's type, range or values don't allow it.
+ */
+function convert(capability: Capability, value: unknown, path: string): unknown {
   const meta = capability.metadata ?? {};
   switch (capability.kind) {
     case 'binary': {
@@ -22,45 +80,36 @@ function convert(capability: Capability, value: unknown): unknown {
       )
         return value;
       const on = readBinary(value);
-      if (on === undefined) throw invalid();
+      if (on === undefined) throw refused(path, 'must be on or off');
       return on ? meta.value_on : meta.value_off;
     }
-    case 'numeric': {
-      const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-      if (typeof number !== 'number' || !Number.isFinite(number)) throw invalid();
-      const { min, max } = capability.range ?? {};
-      return Math.min(max ?? Number.POSITIVE_INFINITY, Math.max(min ?? Number.NEGATIVE_INFINITY, number));
-    }
+    case 'numeric':
+      return convertNumber(capability, value, path);
     case 'enum': {
       const values = Array.isArray(meta.values) ? meta.values : (capability.enum ?? []);
       const match = values.find((v) => String(v) === String(value));
-      if (match === undefined) throw invalid();
+      if (match === undefined) throw refused(path, `must be one of ${listed(values)}`);
       return match;
     }
     case 'text':
-      if (typeof value !== 'string' || value.length > 1024) throw invalid();
+      if (typeof value !== 'string') throw refused(path, 'must be text');
+      if (value.length > MAX_TEXT_LENGTH)
+        throw refused(path, `must be at most ${MAX_TEXT_LENGTH} characters`);
       return value;
     case 'composite': {
-      if (Array.isArray(meta.color_modes)) {
-        const hex = parseColour(value);
-        if (hex) return { hex };
-        // Also pass through an explicit colour-space value such as {x, y} or {hue, saturation}.
-        if (
-          isObject(value) &&
-          Object.values(value).every((v) => typeof v === 'number' && Number.isFinite(v))
-        ) {
-          const keys = Object.keys(value);
-          if (keys.length > 0 && keys.every((k) => ['x', 'y', 'hue', 'saturation', 'h', 's'].includes(k)))
-            return value;
-        }
-        throw invalid();
+      if (!Array.isArray(meta.color_modes)) return convertComposite(capability, value, path);
+      const hex = parseColour(value);
+      if (hex) return { hex };
+      // Also pass through an explicit colour-space value such as {x, y} or {hue, saturation}.
+      if (isObject(value) && Object.values(value).every((v) => typeof v === 'number' && Number.isFinite(v))) {
+        const keys = Object.keys(value);
+        if (keys.length > 0 && keys.every((k) => ['x', 'y', 'hue', 'saturation', 'h', 's'].includes(k)))
+          return value;
       }
-      if (!isObject(value)) throw invalid();
-      return value;
+      throw refused(path, 'must be a colour (#RRGGBB)');
     }
     case 'list':
-      if (!Array.isArray(value)) throw invalid();
-      return value;
+      return convertList(capability, value, path);
     default:
       throw invalid();
   }
@@ -104,20 +153,20 @@ export function buildSetPayload(capabilities: Capability[], request: unknown): R
     if (typeof input.id !== 'string' || !('value' in input)) throw invalid();
     const capability = findWritable(capabilities, input.id);
     if (!capability) throw invalid();
-    payload[capability.property] = convert(capability, input.value);
+    payload[capability.property] = convert(capability, input.value, capability.property);
     endpoint = capability.metadata?.endpoint;
   }
   for (const [key, value] of Object.entries(state ?? {})) {
     if (key === 'on') {
       const power = powerCapability(capabilities, endpoint);
       if (!power) continue;
-      if (!(power.property in payload)) payload[power.property] = convert(power, value);
+      if (!(power.property in payload)) payload[power.property] = convert(power, value, power.property);
       continue;
     }
     const capability = findWritable(capabilities, key);
     // Keys the device can't take (read-only or unknown) are left out rather than sent.
     if (!capability || capability.property in payload) continue;
-    payload[capability.property] = convert(capability, value);
+    payload[capability.property] = convert(capability, value, capability.property);
   }
   if (Object.keys(payload).length === 0) throw invalid();
   return payload;

@@ -1,5 +1,8 @@
+import type { Input } from '@hearth/contracts';
 import { describe, expect, it } from 'vitest';
+import { parseBridgeDevices } from './bridge-devices.js';
 import { accessFromBits, deviceTypeOf, mapExposes } from './exposes.js';
+import { compositeDevicesFixture } from './fixtures/scripted-zigbee2mqtt.js';
 
 /** SPEC 5: writable unless readOnly or any of write/set/command/toggle is false; else if any is true. */
 const writable = (access: Record<string, unknown>) => {
@@ -128,8 +131,13 @@ describe('one expose of each type', () => {
         access: 3,
         item_type: { type: 'numeric', name: 'temp' },
       },
-      capability: { kind: 'list', value_type: 'array' },
-      input: undefined,
+      capability: { kind: 'list', value_type: 'array', item: expect.objectContaining({ kind: 'numeric' }) },
+      input: { type: 'list', item: expect.objectContaining({ type: 'number', property: 'temp' }) },
+    },
+    {
+      expose: { type: 'text', name: 'display_text', property: 'display_text', access: 3 },
+      capability: { kind: 'text', value_type: 'string' },
+      input: { type: 'text', property: 'display_text', label: 'Display text' },
     },
   ])('$expose.type $expose.name (access $expose.access)', ({ expose, capability, input }) => {
     const model = mapExposes([expose]);
@@ -173,6 +181,132 @@ describe('specific types', () => {
     expect(model.capabilities).toHaveLength(1);
     expect(model.capabilities[0]!.metadata?.color_modes).toEqual(['color_xy', 'color_hs']);
     expect(model.inputs).toHaveLength(1);
+  });
+});
+
+describe('composites, lists and text (real definitions)', () => {
+  const { devices } = parseBridgeDevices(compositeDevicesFixture());
+  const inputOf = (device: string, property: string) =>
+    devices.find((d) => d.name === device)!.inputs.find((i) => i.property === property);
+  /** An input tree as "type property" lines, nested by indentation. */
+  const outline = (input: Input | undefined, depth = 0): string[] =>
+    input
+      ? [
+          `${'  '.repeat(depth)}${input.type} ${input.property}`,
+          ...(input.features ?? []).flatMap((feature) => outline(feature, depth + 1)),
+          ...outline(input.item, depth + 1),
+        ]
+      : [];
+
+  it('a composite becomes one input with its settable features as fields', () => {
+    expect(outline(inputOf('Hall siren', 'warning'))).toEqual([
+      'composite warning',
+      '  select mode',
+      '  select level',
+      '  select strobe_level',
+      '  toggle strobe',
+      '  slider strobe_duty_cycle',
+      '  number duration',
+    ]);
+    expect(inputOf('Hall siren', 'warning')!.features![1]).toMatchObject({
+      label: 'Level',
+      options: [
+        { value: 'low', label: 'Low' },
+        { value: 'medium', label: 'Medium' },
+        { value: 'high', label: 'High' },
+        { value: 'very_high', label: 'Very high' },
+      ],
+    });
+    expect(outline(inputOf('Front door lock', 'pin_code'))).toEqual([
+      'composite pin_code',
+      '  number user',
+      '  select user_type',
+      '  toggle user_enabled',
+      '  number pin_code',
+    ]);
+  });
+
+  it('keeps the endpoint suffix of a composite and its label', () => {
+    expect(inputOf('Stairs dimmer', 'level_config_l1')).toMatchObject({
+      type: 'composite',
+      label: 'Level config (l1)',
+      features: [
+        expect.objectContaining({ property: 'on_level_l1', label: 'On level', range: { min: 1, max: 254 } }),
+        expect.objectContaining({ property: 'current_level_startup_l1', label: 'Current level startup' }),
+      ],
+    });
+  });
+
+  it('nests composites in composites, and lists of composites in composites', () => {
+    expect(outline(inputOf('Garden relay', 'programmable_stepper_seq1')).slice(0, 9)).toEqual([
+      'composite programmable_stepper_seq1',
+      '  toggle enable_stepper',
+      '  slider switch_outlet',
+      '  toggle enable_double_press',
+      '  slider double_press_interval',
+      '  composite step_1',
+      '    toggle enable_step',
+      '    toggle relay_outlet_1',
+      '    toggle relay_outlet_2',
+    ]);
+    expect(outline(inputOf('Bedroom thermostat', 'weekly_schedule'))).toEqual([
+      'composite weekly_schedule',
+      '  list dayofweek',
+      '    composite day',
+      '      select day',
+      '  list transitions',
+      '    composite transition',
+      '      composite transition_time',
+      '        number hour',
+      '        number minute',
+      '      number heat_setpoint',
+    ]);
+    expect(inputOf('Bedroom thermostat', 'weekly_schedule')!.features![0]).toMatchObject({
+      length: { min: 1, max: 8 },
+    });
+  });
+
+  it('a list of text items gets an item editor with its length bounds', () => {
+    expect(inputOf('Living room gradient', 'gradient')).toMatchObject({
+      type: 'list',
+      length: { min: 1, max: 9 },
+      item: expect.objectContaining({ type: 'text', label: 'Hex' }),
+    });
+  });
+
+  it('leaves read-only features out of a composite, and a composite with none settable out', () => {
+    const model = mapExposes([
+      {
+        type: 'composite',
+        name: 'schedule',
+        property: 'schedule',
+        access: 3,
+        features: [
+          { type: 'numeric', name: 'temperature', property: 'temperature', access: 3 },
+          { type: 'numeric', name: 'measured', property: 'measured', access: 1 },
+        ],
+      },
+      {
+        type: 'composite',
+        name: 'report',
+        property: 'report',
+        access: 1,
+        features: [{ type: 'numeric', name: 'a', property: 'a', access: 1 }],
+      },
+      {
+        // Marked read-only itself, yet its features are settable (some definitions do this).
+        type: 'composite',
+        name: 'away_setting',
+        property: 'away_setting',
+        access: 1,
+        features: [{ type: 'numeric', name: 'days', property: 'days', access: 3 }],
+      },
+    ]);
+    expect(model.capabilities.find((c) => c.id === 'schedule')!.features).toHaveLength(2);
+    expect(model.inputs.map((input) => outline(input))).toEqual([
+      ['composite schedule', '  number temperature'],
+      ['composite away_setting', '  number days'],
+    ]);
   });
 });
 

@@ -45,7 +45,7 @@ const labelOf = (expose: Raw, fallback: string, endpoint: string | undefined) =>
   return endpoint && !base.toLowerCase().includes(endpoint.toLowerCase()) ? `${base} (${endpoint})` : base;
 };
 
-/** A composite's access: settable if any feature is, published if any feature is. */
+/** The access bits of a composite's features together. */
 const compositeBits = (features: unknown[]): number =>
   features.reduce<number>((bits, feature) => bits | (isObject(feature) ? Number(feature.access ?? 0) : 0), 0);
 
@@ -67,10 +67,18 @@ function baseCapability(expose: Raw, group: string | undefined, endpoint: string
   };
 }
 
+/** How deep composites and lists may nest (real definitions go 3 levels deep). */
+const MAX_NESTING = 6;
+
+/** A feature of a composite or the item of a list: labelled by itself, its key in the parent's value. */
+const nestedCapability = (feature: unknown, depth: number): Capability | undefined =>
+  isObject(feature) && depth <= MAX_NESTING ? toCapability(feature, undefined, undefined, depth) : undefined;
+
 function toCapability(
   expose: Raw,
   group: string | undefined,
   endpoint: string | undefined,
+  depth = 0,
 ): Capability | undefined {
   const base = baseCapability(expose, group, endpoint);
   if (!base) return undefined;
@@ -125,20 +133,33 @@ function toCapability(
     }
     case 'text':
       return { ...base, kind: 'text', value_type: 'string', access: accessFromBits(expose.access) };
-    case 'list':
+    case 'list': {
+      const access = accessFromBits(expose.access);
+      const item = isObject(expose.item_type)
+        ? nestedCapability({ name: 'item', ...expose.item_type }, depth + 1)
+        : undefined;
+      const min = finite(expose.length_min);
+      const max = finite(expose.length_max);
       return {
         ...base,
         kind: 'list',
         value_type: 'array',
-        access: accessFromBits(expose.access),
+        access,
+        // An item is what the list takes: as settable as the list itself.
+        ...(item ? { item: { ...item, access } } : {}),
+        ...(min !== undefined || max !== undefined
+          ? { length: { ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) } }
+          : {}),
         metadata: {
           ...base.metadata,
           ...(isObject(expose.item_type) ? { item_type: expose.item_type.type } : {}),
         },
       };
+    }
     case 'composite': {
       const features = Array.isArray(expose.features) ? expose.features : [];
-      const bits = expose.access !== undefined ? expose.access : compositeBits(features);
+      // Settable when any feature is, even if the composite itself says read-only (some do).
+      const bits = (typeof expose.access === 'number' ? expose.access : 0) | compositeBits(features);
       const featureNames = features.filter(isObject).map((f) => text(f.property) ?? text(f.name));
       const name = text(expose.name) ?? '';
       if (COLOR_COMPOSITES.has(name)) {
@@ -157,7 +178,10 @@ function toCapability(
         kind: 'composite',
         value_type: 'object',
         access: accessFromBits(bits),
-        metadata: { ...base.metadata, features: featureNames },
+        features: features
+          .map((feature) => nestedCapability(feature, depth + 1))
+          .filter((feature): feature is Capability => feature !== undefined),
+        metadata: base.metadata,
       };
     }
     default:
@@ -196,10 +220,27 @@ function toInput(capability: Capability): Input | undefined {
         options: (capability.enum ?? []).map((value) => ({ value, label: humanize(value) })),
         metadata,
       };
-    case 'composite':
-      return Array.isArray(capability.metadata?.color_modes)
-        ? { ...common, type: 'color', metadata: { ...metadata, mode: 'composite' } }
-        : undefined;
+    case 'text':
+      return { ...common, type: 'text', metadata };
+    case 'list': {
+      const item = capability.item && toInput(capability.item);
+      if (!item) return undefined;
+      return {
+        ...common,
+        type: 'list',
+        item,
+        ...(capability.length ? { length: capability.length } : {}),
+        metadata,
+      };
+    }
+    case 'composite': {
+      if (Array.isArray(capability.metadata?.color_modes))
+        return { ...common, type: 'color', metadata: { ...metadata, mode: 'composite' } };
+      const features = (capability.features ?? [])
+        .map(toInput)
+        .filter((input): input is Input => input !== undefined);
+      return features.length > 0 ? { ...common, type: 'composite', features, metadata } : undefined;
+    }
     default:
       return undefined;
   }

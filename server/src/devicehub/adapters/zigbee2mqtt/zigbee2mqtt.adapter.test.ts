@@ -8,7 +8,8 @@ import type { AdapterEvents, DeviceDescription } from '../adapter.js';
 import { parseBridgeDevices } from './bridge-devices.js';
 import { mapExposes } from './exposes.js';
 import { bridgeDevicesFixture } from './fixtures/scripted-zigbee2mqtt.js';
-import { Zigbee2mqttAdapter } from './zigbee2mqtt.adapter.js';
+import { PENDING_LIMITS } from './pending-messages.js';
+import { MAX_STATE_PAYLOAD, Zigbee2mqttAdapter } from './zigbee2mqtt.adapter.js';
 
 const BASE = 'zigbee2mqtt';
 
@@ -49,12 +50,12 @@ function recorder() {
   return { events, lists, states, availability, removed };
 }
 
-async function startAdapter(renameTimeoutMs = 200, log: Logger = pino({ level: 'silent' })) {
+async function startAdapter(renameTimeoutMs = 200, listed = true, log: Logger = pino({ level: 'silent' })) {
   const { bus, sent, deliver } = fakeBus();
   const adapter = new Zigbee2mqttAdapter({ bus, baseTopic: BASE, log, renameTimeoutMs });
   const record = recorder();
   await adapter.start(record.events);
-  deliver('bridge/devices', JSON.stringify(bridgeDevicesFixture()), true);
+  if (listed) deliver('bridge/devices', JSON.stringify(bridgeDevicesFixture()), true);
   return { adapter, sent, deliver, ...record };
 }
 
@@ -173,6 +174,79 @@ describe('Zigbee2MQTT adapter', () => {
   });
 });
 
+describe('messages before the device list names the device', () => {
+  const DOOR = '0x00158d0001e5a1b2';
+
+  it('reports the newest availability and state of a name once the list names it', async () => {
+    const { deliver, availability, states, lists } = await startAdapter(200, false);
+    deliver('Front door/availability', '{"state":"offline"}', true);
+    deliver('Front door/availability', 'online', true);
+    deliver('Front door', '{"contact":false,"battery":80}', true);
+    const before = Date.now();
+    deliver('Front door', '{"contact":true,"battery":79}');
+    const after = Date.now();
+    deliver('Living room/Lamp', '{"state":"ON","last_seen":"2026-01-02T03:04:05.000Z"}', true);
+    deliver('Living room/Lamp/set', '{"state":"OFF"}');
+    expect([availability, states]).toEqual([[], []]);
+    deliver('bridge/devices', JSON.stringify(bridgeDevicesFixture()), true);
+    expect(lists).toHaveLength(1);
+    expect(availability).toEqual([[DOOR, true]]);
+    // In list order; the fresh door state keeps the time it arrived as its last_seen.
+    expect(states).toEqual([
+      {
+        id: LAMP,
+        state: { state: 'ON', last_seen: '2026-01-02T03:04:05.000Z' },
+        lastSeen: '2026-01-02T03:04:05.000Z',
+      },
+      { id: DOOR, state: { contact: true, battery: 79 }, lastSeen: expect.any(String) },
+    ]);
+    const doorSeen = Date.parse(states[1]!.lastSeen!);
+    expect(doorSeen >= before && doorSeen <= after).toBe(true);
+    // Reported once: a second list does not repeat them.
+    deliver('bridge/devices', JSON.stringify(bridgeDevicesFixture()), true);
+    expect([availability.length, states.length]).toEqual([1, 2]);
+  });
+
+  it('forgets a topic cleared with an empty retained message, and skips payloads over the cap', async () => {
+    const { deliver, availability, states } = await startAdapter(200, false);
+    deliver('Front door/availability', 'online', true);
+    deliver('Front door/availability', '', true);
+    deliver('Living room/Lamp', Buffer.alloc(MAX_STATE_PAYLOAD + 1, 0x20), true);
+    deliver('bridge/devices', JSON.stringify(bridgeDevicesFixture()), true);
+    expect([availability, states]).toEqual([[], []]);
+  });
+
+  it(`keeps at most ${PENDING_LIMITS.names} names, forgetting the oldest first`, async () => {
+    const { deliver, availability } = await startAdapter(200, false);
+    deliver('Front door/availability', 'online', true);
+    for (let i = 0; i < PENDING_LIMITS.names - 1; i++) deliver(`group ${i}/availability`, 'online', true);
+    deliver('Stairs switch/availability', 'online', true);
+    deliver('bridge/devices', JSON.stringify(bridgeDevicesFixture()), true);
+    expect(availability).toEqual([['0xa4c1384e2f7a9b10', true]]);
+  });
+
+  it('applies messages under the new name that arrive before the rename answer', async () => {
+    const { adapter, deliver, lists, sent, availability, states } = await startAdapter();
+    const lamp = { ...lists[0]!.find((d) => d.external_id === LAMP)!, id: 'x' } as never;
+    const renaming = adapter.rename(lamp, 'Desk lamp');
+    await Promise.resolve();
+    const { transaction } = JSON.parse(sent.at(-1)!.payload);
+    deliver('Desk lamp/availability', '{"state":"online"}', true);
+    deliver('Desk lamp', '{"state":"OFF"}', true);
+    expect([availability, states]).toEqual([[], []]);
+    deliver(
+      'bridge/response/device/rename',
+      JSON.stringify({ data: { from: 'Living room/Lamp', to: 'Desk lamp' }, status: 'ok', transaction }),
+    );
+    await expect(renaming).resolves.toBe('Desk lamp');
+    expect(availability).toEqual([[LAMP, true]]);
+    expect(states).toEqual([{ id: LAMP, state: { state: 'OFF' }, lastSeen: null }]);
+    deliver('Living room/Lamp', '{"state":"ON"}');
+    deliver('Desk lamp', '{"brightness":3}');
+    expect(states.at(-1)).toMatchObject({ id: LAMP, state: { brightness: 3 } });
+  });
+});
+
 describe('bridge/devices', () => {
   it('leaves out the coordinator, interviewing devices, duplicate names and unknown expose types', () => {
     const list = bridgeDevicesFixture();
@@ -199,7 +273,7 @@ describe('bridge/devices', () => {
 describe('Zigbee2MQTT adapter and bad input', () => {
   const withLogs = async () => {
     const logs = new LogCapture();
-    const started = await startAdapter(200, createLogger('info', logs));
+    const started = await startAdapter(200, true, createLogger('info', logs));
     logs.lines.length = 0; // what the fixture list itself says (its own skipped exposes)
     const warnings = () => logs.lines.map((line) => JSON.parse(line)).filter((l) => l.level === 40);
     return { ...started, warnings };

@@ -6,6 +6,7 @@ import { LogOnce } from '../../log-once.js';
 import type { AdapterEvents, DeviceAdapter } from '../adapter.js';
 import { parseBridgeDevices, usableFriendlyName } from './bridge-devices.js';
 import { buildSetPayload } from './commands.js';
+import { PendingMessages } from './pending-messages.js';
 import type { RenameRequest } from './z2m.types.js';
 
 export interface Zigbee2mqttAdapterOptions {
@@ -49,6 +50,8 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
   private readonly byIeee = new Map<string, string>();
   private readonly stateKeys = new Map<string, ReadonlySet<string>>();
   private readonly pendingRenames = new Map<string, PendingRename>();
+  /** Availability and state for names the list has not named (yet). */
+  private readonly pending = new PendingMessages();
   private readonly once: LogOnce;
   private readonly log: Logger;
   private events: AdapterEvents | undefined;
@@ -91,13 +94,37 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
   private dispatch(rest: string, payload: Buffer, retained: boolean) {
     if (rest.startsWith('bridge/')) return this.onBridge(rest, payload);
     if (rest.endsWith('/availability')) {
-      const ieee = this.byName.get(rest.slice(0, -'/availability'.length));
+      const name = rest.slice(0, -'/availability'.length);
+      const ieee = this.byName.get(name);
       if (ieee) this.onAvailability(rest, ieee, payload);
+      else this.keepPending(name, 'availability', payload, retained);
       return;
     }
     const ieee = this.byName.get(rest);
-    // Unknown names are groups, /set and /get echoes, or devices not listed yet: not ours.
     if (ieee) this.onState(rest, ieee, payload, retained);
+    // /set and /get are commands, not reports. Other unknown names are groups, or devices the
+    // list has not named yet: a broker replays retained topics in any order.
+    else if (!rest.endsWith('/set') && !rest.endsWith('/get'))
+      this.keepPending(rest, 'state', payload, retained);
+  }
+
+  private keepPending(name: string, kind: 'availability' | 'state', payload: Buffer, retained: boolean) {
+    if (payload.length === 0) return this.pending.forget(name, kind);
+    if (payload.length > MAX_STATE_PAYLOAD) return;
+    if (kind === 'availability') this.pending.keepAvailability(name, payload);
+    else this.pending.keepState(name, { payload, retained, receivedAt: new Date().toISOString() });
+  }
+
+  /** The name is the device's now: maps it, then reports what arrived for it before. */
+  private learn(name: string, ieee: string) {
+    this.byName.set(name, ieee);
+    this.byIeee.set(ieee, name);
+    const pending = this.pending.take(name);
+    if (pending?.availability) this.onAvailability(`${name}/availability`, ieee, pending.availability);
+    if (pending?.state) {
+      const { payload, retained, receivedAt } = pending.state;
+      this.onState(name, ieee, payload, retained, receivedAt);
+    }
   }
 
   private parseJson(topic: string, payload: Buffer, limit: number): unknown {
@@ -146,12 +173,9 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
       this.byName.clear();
       this.byIeee.clear();
       this.stateKeys.clear();
-      for (const device of devices) {
-        this.byName.set(device.friendly_name, device.external_id);
-        this.byIeee.set(device.external_id, device.friendly_name);
-        this.stateKeys.set(device.external_id, device.stateKeys);
-      }
+      for (const device of devices) this.stateKeys.set(device.external_id, device.stateKeys);
       this.events?.devicesListed(devices);
+      for (const device of devices) this.learn(device.friendly_name, device.external_id);
       return;
     }
     if (rest === 'bridge/event') {
@@ -187,7 +211,7 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
       this.once.warn(`availability:${topic}`, { topic }, 'zigbee2mqtt availability not understood; skipped');
   }
 
-  private onState(topic: string, ieee: string, payload: Buffer, retained: boolean) {
+  private onState(topic: string, ieee: string, payload: Buffer, retained: boolean, receivedAt?: string) {
     if (payload.length === 0) return;
     const state = this.parseJson(topic, payload, MAX_STATE_PAYLOAD);
     if (state === undefined) return;
@@ -195,7 +219,8 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
       this.once.warn(`object:${topic}`, { topic }, 'zigbee2mqtt state is not a JSON object; skipped');
       return;
     }
-    const lastSeen = lastSeenOf(state.last_seen) ?? (retained ? null : new Date().toISOString());
+    const lastSeen =
+      lastSeenOf(state.last_seen) ?? (retained ? null : (receivedAt ?? new Date().toISOString()));
     this.events?.stateReported(ieee, this.knownKeys(topic, ieee, state), lastSeen, retained);
   }
 
@@ -269,9 +294,9 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
       JSON.stringify(request),
     );
     const renamed = await answered;
-    this.byName.delete(from);
-    this.byName.set(renamed, device.external_id);
-    this.byIeee.set(device.external_id, renamed);
+    if (this.byName.get(from) === device.external_id) this.byName.delete(from);
+    // Retained messages under the new name may have arrived before the answer (and the list).
+    if (this.byName.get(renamed) !== device.external_id) this.learn(renamed, device.external_id);
     return renamed;
   }
 

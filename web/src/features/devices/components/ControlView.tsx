@@ -1,7 +1,9 @@
+import { MAX_TEXT_LENGTH } from '@hearth/contracts';
 import { useState } from 'react';
 import type { Control } from '../model/controls.js';
 import { formatNumber } from '../model/format.js';
 import { ColorControl } from './ColorControl.js';
+import { GroupControl } from './GroupControl.js';
 
 interface ControlProps {
   control: Control;
@@ -94,6 +96,47 @@ function NumberControl({ control, disabled, onSend }: ControlProps) {
   );
 }
 
+/** Settable text: like a number input, sent on Enter or when the field is left, if changed. */
+function TextControl({ control, disabled, onSend }: ControlProps) {
+  const server = typeof control.value === 'string' ? control.value : '';
+  const [local, setLocal] = useState<{ base: string; value: string } | null>(null);
+  const draft = local && local.base === server ? local.value : null;
+  const commit = () => {
+    if (draft !== null && draft !== server) onSend(draft);
+  };
+  return (
+    <label className="control control-text">
+      <span className="control-label">{control.label}</span>
+      <input
+        type="text"
+        value={draft ?? server}
+        maxLength={MAX_TEXT_LENGTH}
+        spellCheck={false}
+        disabled={disabled}
+        onChange={(event) => setLocal({ base: server, value: event.target.value })}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') commit();
+        }}
+        onBlur={commit}
+      />
+    </label>
+  );
+}
+
+/** A select's options: "—" first while it has no value, then the control's options. */
+export function SelectOptions({ control, unset }: { control: Control; unset: boolean }) {
+  return (
+    <>
+      {unset && <option value="">—</option>}
+      {control.options.map((option) => (
+        <option key={String(option.value)} value={String(option.value)}>
+          {option.label ?? String(option.value)}
+        </option>
+      ))}
+    </>
+  );
+}
+
 function SelectControl({ control, disabled, onSend }: ControlProps) {
   const value = control.value === null || control.value === undefined ? '' : String(control.value);
   return (
@@ -107,12 +150,7 @@ function SelectControl({ control, disabled, onSend }: ControlProps) {
           onSend(option ? option.value : event.target.value);
         }}
       >
-        {value === '' && <option value="">—</option>}
-        {control.options.map((option) => (
-          <option key={String(option.value)} value={String(option.value)}>
-            {option.label ?? String(option.value)}
-          </option>
-        ))}
+        <SelectOptions control={control} unset={value === ''} />
       </select>
     </label>
   );
@@ -141,5 +179,10 @@ export function ControlView(props: ControlProps) {
       return <SelectControl {...props} />;
     case 'color':
       return <ColorControl control={control} disabled={disabled} onApply={onSend} />;
+    case 'text':
+      return <TextControl {...props} />;
+    case 'composite':
+    case 'list':
+      return <GroupControl control={control} disabled={disabled} onApply={onSend} />;
   }
 }

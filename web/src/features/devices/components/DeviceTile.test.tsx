@@ -1,7 +1,8 @@
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HubActions } from '../hooks/useDeviceHub.js';
 import type { Json } from '../model/device.types.js';
+import { rawGroupDevice } from '../model/test-devices.js';
 import { DeviceStore } from '../store/device-store.js';
 import { DeviceTile } from './DeviceTile.js';
 import { DevicesContext } from './devices-context.js';
@@ -167,5 +168,109 @@ describe('DeviceTile', () => {
     expect((screen.getByRole('button', { name: 'Rename Lamp' }) as HTMLButtonElement).disabled).toBe(true);
     act(() => store.setStatus({ bus: { bus: 'online', since: '2026-01-05T09:08:00.000Z' } }));
     expect((screen.getByRole('slider') as HTMLInputElement).disabled).toBe(false);
+  });
+
+  it('counts a composite as one control: the first 5, then "Show N more"', () => {
+    setup(rawGroupDevice());
+    const tile = screen.getByRole('article', { name: 'Hall siren' });
+    expect(
+      within(tile)
+        .getAllByRole('button', { name: /^Edit / })
+        .map((b) => b.getAttribute('aria-label')),
+    ).toEqual(['Edit Warning', 'Edit Gradient', 'Edit Schedule']);
+    expect(within(tile).getAllByRole('switch')).toHaveLength(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Show 1 more' }));
+    expect(within(tile).getAllByRole('switch')).toHaveLength(2);
+    // Closed, a composite shows no fields.
+    expect(screen.queryByRole('group', { name: 'Warning' })).toBeNull();
+  });
+
+  it('applies a siren warning as one object from its fields, and Cancel drops the edits', () => {
+    const { actions } = setup(rawGroupDevice({ warning: { mode: 'fire' } }));
+    fireEvent.click(screen.getByRole('button', { name: 'Edit Warning' }));
+    const group = screen.getByRole('group', { name: 'Warning' });
+    expect((within(group).getByLabelText('Mode') as HTMLSelectElement).value).toBe('fire');
+    fireEvent.change(within(group).getByLabelText('Mode'), { target: { value: 'burglar' } });
+    fireEvent.change(within(group).getByLabelText('Level'), { target: { value: 'high' } });
+    fireEvent.click(within(group).getByRole('switch', { name: 'Strobe' }));
+    fireEvent.change(within(group).getByLabelText('Duration'), { target: { value: '10' } });
+    expect(actions.send).not.toHaveBeenCalled();
+    fireEvent.click(within(group).getByRole('button', { name: 'Apply' }));
+    const warning = { mode: 'burglar', level: 'high', strobe: true, duration: 10 };
+    expect(actions.send).toHaveBeenCalledWith(expect.objectContaining({ id: 'siren' }), {
+      input: { id: 'warning', value: warning },
+      state: { warning },
+    });
+    expect(screen.queryByRole('group', { name: 'Warning' })).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Edit Warning' }));
+    fireEvent.change(screen.getByLabelText('Mode'), { target: { value: 'stop' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Edit Warning' }));
+    expect((screen.getByLabelText('Mode') as HTMLSelectElement).value).toBe('fire');
+    expect(actions.send).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps Apply off and says why while a field is out of range', () => {
+    const { actions } = setup(rawGroupDevice());
+    fireEvent.click(screen.getByRole('button', { name: 'Edit Warning' }));
+    const group = screen.getByRole('group', { name: 'Warning' });
+    const apply = within(group).getByRole('button', { name: 'Apply' }) as HTMLButtonElement;
+    expect(apply.disabled).toBe(true);
+    fireEvent.change(within(group).getByLabelText('Duration'), { target: { value: '5000' } });
+    expect(apply.disabled).toBe(true);
+    expect(within(group).getByText('Duration must be between 0 and 1800')).toBeTruthy();
+    expect(within(group).getByLabelText('Duration').getAttribute('aria-invalid')).toBe('true');
+    fireEvent.click(apply);
+    expect(actions.send).not.toHaveBeenCalled();
+  });
+
+  it('edits a list: add, edit, remove items, then Apply sends the list', () => {
+    const { actions } = setup(rawGroupDevice({ gradient: ['#FF0000'] }));
+    fireEvent.click(screen.getByRole('button', { name: 'Edit Gradient' }));
+    const group = screen.getByRole('group', { name: 'Gradient' });
+    expect((within(group).getByRole('button', { name: 'Remove Hex 1' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+    fireEvent.click(within(group).getByRole('button', { name: 'Add Hex' }));
+    fireEvent.change(within(group).getByLabelText('Hex 2'), { target: { value: '#00FF00' } });
+    fireEvent.click(within(group).getByRole('button', { name: 'Add Hex' }));
+    expect((within(group).getByRole('button', { name: 'Add Hex' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(within(group).getByLabelText('Hex 3'), { target: { value: '#0000FF' } });
+    fireEvent.click(within(group).getByRole('button', { name: 'Remove Hex 1' }));
+    fireEvent.click(within(group).getByRole('button', { name: 'Apply' }));
+    expect(actions.send).toHaveBeenCalledWith(expect.anything(), {
+      input: { id: 'gradient', value: ['#00FF00', '#0000FF'] },
+      state: { gradient: ['#00FF00', '#0000FF'] },
+    });
+  });
+
+  it('edits nested groups: a list of composites and a composite inside a composite', () => {
+    const { actions } = setup(rawGroupDevice());
+    fireEvent.click(screen.getByRole('button', { name: 'Edit Schedule' }));
+    const schedule = screen.getByRole('group', { name: 'Schedule' });
+    fireEvent.click(within(schedule).getByRole('button', { name: 'Add Day' }));
+    fireEvent.change(within(within(schedule).getByRole('group', { name: 'Day 1' })).getByLabelText('Day'), {
+      target: { value: 'friday' },
+    });
+    fireEvent.click(within(within(schedule).getByRole('group', { name: 'Boost' })).getByRole('switch'));
+    fireEvent.click(within(schedule).getByRole('button', { name: 'Apply' }));
+    const value = { dayofweek: [{ day: 'friday' }], boost: { enabled: true } };
+    expect(actions.send).toHaveBeenCalledWith(expect.anything(), {
+      input: { id: 'weekly_schedule', value },
+      state: { weekly_schedule: value },
+    });
+  });
+
+  it('sends settable text on Enter', () => {
+    const { actions } = setup(rawGroupDevice({ display_text: 'Hi' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Show 1 more' }));
+    const field = screen.getByLabelText('Display text');
+    fireEvent.change(field, { target: { value: 'Welcome home' } });
+    fireEvent.keyDown(field, { key: 'Enter' });
+    expect(actions.send).toHaveBeenCalledWith(expect.anything(), {
+      input: { id: 'display_text', value: 'Welcome home' },
+      state: { display_text: 'Welcome home' },
+    });
   });
 });

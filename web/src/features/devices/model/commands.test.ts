@@ -94,6 +94,36 @@ describe('buildCommand (SPEC 7.2)', () => {
   });
 
   it.each([
+    [
+      'text',
+      control('text', 'display_text'),
+      'Hello',
+      { input: { id: 'in-1', value: 'Hello' }, state: { display_text: 'Hello' } },
+    ],
+    [
+      'a composite, whole',
+      control('composite', 'warning'),
+      { mode: 'burglar', level: 'high', strobe: true, duration: 10 },
+      {
+        input: { id: 'in-1', value: { mode: 'burglar', level: 'high', strobe: true, duration: 10 } },
+        state: { warning: { mode: 'burglar', level: 'high', strobe: true, duration: 10 } },
+      },
+    ],
+    [
+      'a list, whole',
+      control('list', 'gradient'),
+      ['#FF0000', '#0000FF'],
+      { input: { id: 'in-1', value: ['#FF0000', '#0000FF'] }, state: { gradient: ['#FF0000', '#0000FF'] } },
+    ],
+  ])('%s', (_name, built, value, expected) => {
+    expect(buildCommand(built, value)).toEqual(expected);
+  });
+
+  it.each([
+    ['an empty composite', control('composite', 'warning'), {}],
+    ['a composite that is no object', control('composite', 'warning'), 'burglar'],
+    ['a list that is no list', control('list', 'gradient'), '#FF0000'],
+    ['text that is no text', control('text', 'display_text'), 3],
     ['number that is not a number', control('number', 'countdown'), 'abc'],
     ['empty number', control('number', 'countdown'), ''],
     ['slider NaN', control('slider', 'brightness'), Number.NaN],

@@ -1,5 +1,5 @@
 import { normaliseColour } from './colour.js';
-import type { Control } from './controls.js';
+import { type Control, isObject } from './controls.js';
 import type { Json } from './device.types.js';
 
 /** SPEC 7.2 command body (REST); the stream sends `{device_id, state}` with the same state. */
@@ -40,5 +40,14 @@ export function buildCommand(control: Control, value: unknown): DeviceCommand | 
       if (!hex) return null;
       return { input: { id, value: hex }, state: { [property]: hex, on: true } };
     }
+    case 'text':
+      return typeof value === 'string' ? { input: { id, value }, state: { [property]: value } } : null;
+    // The whole object (or list) at once, as Zigbee2MQTT takes it: {warning: {mode, level, …}}.
+    case 'composite':
+      return isObject(value) && Object.keys(value).length > 0
+        ? { input: { id, value }, state: { [property]: value } }
+        : null;
+    case 'list':
+      return Array.isArray(value) ? { input: { id, value }, state: { [property]: value } } : null;
   }
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   binaryReadings,
+  type Control,
   deviceControls,
   HIDDEN_COMPOSITE_INPUTS,
   isHiddenComposite,
@@ -9,7 +10,7 @@ import {
   SLIDER_DEFAULTS,
   splitControls,
 } from './controls.js';
-import { deviceFrom } from './test-devices.js';
+import { deviceFrom, rawGroupDevice } from './test-devices.js';
 
 describe('isWritable (SPEC 5)', () => {
   it.each([
@@ -203,5 +204,73 @@ describe('binaryReadings', () => {
       { property: 'water_leak', value: true },
       { property: 'battery_low', value: false },
     ]);
+  });
+});
+
+describe('composites, lists and text (beyond SPEC 3.13)', () => {
+  const device = deviceFrom(
+    rawGroupDevice({
+      warning: { mode: 'fire', strobe: true, measured: 3 },
+      gradient: ['#FF0000'],
+      weekly_schedule: { boost: { enabled: 'ON' } },
+      display_text: 'Hello',
+    }),
+  );
+  const controls = deviceControls(device);
+  const outline = (control: Control, depth = 0): string[] => [
+    `${'  '.repeat(depth)}${control.kind} ${control.property}`,
+    ...(control.fields ?? []).flatMap((field) => outline(field, depth + 1)),
+    ...(control.item ? outline(control.item, depth + 1) : []),
+  ];
+
+  it('a composite is one control with its settable fields, nested composites and lists as fields', () => {
+    expect(controls.flatMap((control) => outline(control))).toEqual([
+      'composite warning',
+      '  select mode',
+      '  select level',
+      '  toggle strobe',
+      '  slider strobe_duty_cycle',
+      '  number duration',
+      'list gradient',
+      '  text hex',
+      'composite weekly_schedule',
+      '  list dayofweek',
+      '    composite day',
+      '      select day',
+      '  composite boost',
+      '    toggle enabled',
+      'text display_text',
+      'toggle child_lock',
+      'toggle led',
+    ]);
+  });
+
+  it('reads field values from the composite in the state, with the device own on/off values', () => {
+    const [warning, gradient, schedule, text] = controls;
+    expect(warning!.value).toEqual({ mode: 'fire', strobe: true, measured: 3 });
+    expect(warning!.fields!.map((field) => field.value)).toEqual(['fire', null, true, null, null]);
+    expect(schedule!.fields![1]!.fields![0]).toMatchObject({ value: true, valueOn: 'ON', valueOff: 'OFF' });
+    expect(gradient).toMatchObject({ value: ['#FF0000'], minItems: 1, maxItems: 3 });
+    expect(text).toMatchObject({ kind: 'text', value: 'Hello' });
+  });
+
+  it('keeps bounds a number input does not have unbounded', () => {
+    const duration = controls[0]!.fields![4]!;
+    expect([duration.min, duration.max]).toEqual([0, 1800]);
+    const bare = deviceControls(
+      deviceFrom({ id: 'n', inputs: [{ id: 'n', type: 'number', property: 'n' }] }),
+    )[0]!;
+    expect([bare.min, bare.max, bare.step]).toEqual([Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY, 1]);
+  });
+
+  it('offers no composite without a field and no list without an item', () => {
+    const empty = deviceFrom({
+      id: 'e',
+      inputs: [
+        { id: 'c', type: 'composite', property: 'c', features: [] },
+        { id: 'l', type: 'list', property: 'l' },
+      ],
+    });
+    expect(deviceControls(empty)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { KNOWN_BINARY_PROPERTIES, readBinary } from './binary.js';
 import { normaliseColour } from './colour.js';
-import type { Access, Capability, Device, Input, InputOption, Range } from './device.types.js';
+import type { Access, Capability, Device, Input, InputOption, Json, Range } from './device.types.js';
 import { humanise } from './format.js';
 
 /** SPEC 5 "Controls": writable unless readOnly or any flag is false; writable if any flag is true. */
@@ -29,7 +29,7 @@ export const NUMBER_STEP = 1;
 /** SPEC 9: controls and metrics shown before "Show N more". */
 export const VISIBLE_ITEMS = 5;
 
-export type ControlKind = 'toggle' | 'slider' | 'select' | 'number' | 'color';
+export type ControlKind = 'toggle' | 'slider' | 'select' | 'number' | 'color' | 'text' | 'list' | 'composite';
 
 export interface Control {
   key: string;
@@ -42,11 +42,24 @@ export interface Control {
   max: number;
   step: number;
   options: InputOption[];
-  /** The current value from the device state (booleans for toggles, #RRGGBB or null for colours). */
+  /**
+   * The current value from the device state (booleans for toggles, #RRGGBB or null for colours,
+   * an object for composites, an array for lists), or from the composite it is a field of.
+   */
   value: unknown;
+  /** `composite`: its fields, each keyed by `property` in the object it sends. */
+  fields?: Control[];
+  /** `list`: the control of one item (its own value is unused). */
+  item?: Control;
+  /** `list`: how many items it takes. */
+  minItems?: number;
+  maxItems?: number;
+  /** `toggle`: the device's own on and off values (e.g. LOCK / UNLOCK), when it has them. */
+  valueOn?: unknown;
+  valueOff?: unknown;
 }
 
-const KINDS: ControlKind[] = ['toggle', 'slider', 'select', 'number', 'color'];
+const KINDS: ControlKind[] = ['toggle', 'slider', 'select', 'number', 'color', 'text', 'list', 'composite'];
 
 const capabilityIdOf = (input: Input) => input.capability_id ?? input.capabilityId ?? input.capabilityID;
 
@@ -64,9 +77,12 @@ export const isPrimaryToggle = (control: Pick<Control, 'kind' | 'property'>) =>
 const finite = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
-function findCapability(device: Device, input: Input): Capability | undefined {
+export const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function findCapability(capabilities: Capability[], input: Input): Capability | undefined {
   const id = capabilityIdOf(input);
-  return device.capabilities.find(
+  return capabilities.find(
     (capability) =>
       (id !== undefined && capability.id === id) ||
       (input.property !== undefined && capability.property === input.property),
@@ -82,22 +98,36 @@ function inputWritable(input: Input, capability: Capability | undefined): boolea
   return true;
 }
 
-function controlValue(kind: ControlKind, raw: unknown, capability: Capability | undefined): unknown {
-  if (kind === 'toggle') {
-    // A device's own on/off values (e.g. LOCK/UNLOCK) come first, then the spec's binary reading.
-    const { value_on: on, value_off: off } = capability?.metadata ?? {};
-    if (on !== undefined && raw === on) return true;
-    if (off !== undefined && raw === off) return false;
-    return readBinary(raw);
+/** A toggle's reading: the device's own on/off values (e.g. LOCK/UNLOCK) first, then SPEC 5's. */
+export function readToggle(control: Pick<Control, 'valueOn' | 'valueOff'>, raw: unknown): boolean | null {
+  if (control.valueOn !== undefined && raw === control.valueOn) return true;
+  if (control.valueOff !== undefined && raw === control.valueOff) return false;
+  return readBinary(raw);
+}
+
+function controlValue(kind: ControlKind, raw: unknown, metadata: Json | undefined): unknown {
+  switch (kind) {
+    case 'toggle':
+      return readToggle({ valueOn: metadata?.value_on, valueOff: metadata?.value_off }, raw);
+    case 'color':
+      return normaliseColour(raw);
+    case 'slider':
+    case 'number':
+      return finite(raw) ?? null;
+    case 'text':
+      return typeof raw === 'string' ? raw : null;
+    case 'list':
+      return Array.isArray(raw) ? raw : null;
+    case 'composite':
+      return isObject(raw) ? raw : null;
+    default:
+      return raw ?? null;
   }
-  if (kind === 'color') return normaliseColour(raw);
-  if (kind === 'slider' || kind === 'number') return finite(raw) ?? null;
-  return raw ?? null;
 }
 
 function makeControl(
-  device: Device,
-  capability: Capability | undefined,
+  values: Json,
+  metadata: Json | undefined,
   kind: ControlKind,
   inputId: string,
   property: string,
@@ -106,36 +136,47 @@ function makeControl(
   step: number | undefined,
   options: InputOption[],
 ): Control {
-  const defaultStep = kind === 'number' ? NUMBER_STEP : SLIDER_DEFAULTS.step;
-  return {
+  const number = kind === 'number';
+  // SPEC 9: sliders default to 0–255; a number input has no bounds unless the device gives them.
+  const control: Control = {
     key: `${kind}:${inputId}:${property}`,
     kind,
     inputId,
     property,
     label: label || humanise(property),
-    min: finite(range?.min) ?? SLIDER_DEFAULTS.min,
-    max: finite(range?.max) ?? SLIDER_DEFAULTS.max,
-    step: finite(range?.step) ?? finite(step) ?? defaultStep,
+    min: finite(range?.min) ?? (number ? Number.NEGATIVE_INFINITY : SLIDER_DEFAULTS.min),
+    max: finite(range?.max) ?? (number ? Number.POSITIVE_INFINITY : SLIDER_DEFAULTS.max),
+    step: finite(range?.step) ?? finite(step) ?? (number ? NUMBER_STEP : SLIDER_DEFAULTS.step),
     options,
-    value: controlValue(kind, device.state[property], capability),
+    value: controlValue(kind, values[property], metadata),
   };
+  if (kind === 'toggle' && metadata?.value_on !== undefined) control.valueOn = metadata.value_on;
+  if (kind === 'toggle' && metadata?.value_off !== undefined) control.valueOff = metadata.value_off;
+  return control;
 }
 
 const optionsFrom = (values: unknown[] | undefined): InputOption[] =>
   (values ?? []).map((value) => ({ value, label: String(value) }));
 
-function fromInput(device: Device, input: Input): Control | null {
+/** Where an input's value and capability are found: the device, or the composite or list it is part of. */
+interface Scope {
+  values: Json;
+  capabilities: Capability[];
+  nested: boolean;
+}
+
+function fromInput(input: Input, scope: Scope): Control | null {
   const kind = input.type as ControlKind;
-  if (!KINDS.includes(kind) || isHiddenComposite(input)) return null;
-  const capability = findCapability(device, input);
+  if (!KINDS.includes(kind) || (!scope.nested && isHiddenComposite(input))) return null;
+  const capability = findCapability(scope.capabilities, input);
   if (!inputWritable(input, capability)) return null;
   const property = input.property ?? capability?.property ?? input.id;
   const inputId = input.id ?? capabilityIdOf(input) ?? property;
   if (!property || !inputId) return null;
   const options = input.options?.length ? input.options : optionsFrom(capability?.enum);
-  return makeControl(
-    device,
-    capability,
+  const control = makeControl(
+    scope.values,
+    capability?.metadata ?? input.metadata,
     kind,
     inputId,
     property,
@@ -144,6 +185,20 @@ function fromInput(device: Device, input: Input): Control | null {
     capability?.step,
     options,
   );
+  if (kind === 'composite') {
+    const values = isObject(control.value) ? control.value : {};
+    const fields = (input.features ?? [])
+      .map((field) => fromInput(field, { values, capabilities: capability?.features ?? [], nested: true }))
+      .filter((field): field is Control => field !== null);
+    return fields.length > 0 ? { ...control, fields } : null;
+  }
+  if (kind === 'list') {
+    const itemScope = { values: {}, capabilities: capability?.item ? [capability.item] : [], nested: true };
+    const item = input.item ? fromInput(input.item, itemScope) : null;
+    if (!item) return null;
+    return { ...control, item, minItems: finite(input.length?.min), maxItems: finite(input.length?.max) };
+  }
+  return control;
 }
 
 function kindOfCapability(capability: Capability): ControlKind | null {
@@ -152,6 +207,7 @@ function kindOfCapability(capability: Capability): ControlKind | null {
   if (capability.kind === 'binary' || type === 'boolean') return 'toggle';
   if (capability.kind === 'enum' || type === 'enum') return 'select';
   if (capability.kind === 'numeric' || type === 'number') return capability.range ? 'slider' : 'number';
+  if (capability.kind === 'text' || type === 'string') return 'text';
   if (property.startsWith('color') || type === 'color') return 'color';
   return null;
 }
@@ -162,8 +218,8 @@ function fromCapability(device: Device, capability: Capability): Control | null 
   if (!kind || !property || !isWritable(capability.access)) return null;
   if (isHiddenComposite({ id: capability.id, property })) return null;
   return makeControl(
-    device,
-    capability,
+    device.state,
+    capability.metadata,
     kind,
     capability.id ?? property,
     property,
@@ -179,8 +235,9 @@ function fromCapability(device: Device, capability: Capability): Control | null 
  * capabilities. Read-only ones and hidden composite colour parts never appear.
  */
 export function deviceControls(device: Device): Control[] {
+  const scope = { values: device.state, capabilities: device.capabilities, nested: false };
   const built = device.inputs.length
-    ? device.inputs.map((input) => fromInput(device, input))
+    ? device.inputs.map((input) => fromInput(input, scope))
     : device.capabilities.map((capability) => fromCapability(device, capability));
   const seen = new Set<string>();
   return built.filter((control): control is Control => {

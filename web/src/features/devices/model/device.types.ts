@@ -33,6 +33,9 @@ export interface Capability {
   step?: number;
   access?: Access;
   metadata?: Json;
+  /** A composite's features, a list's item (what each value inside it is). */
+  features?: Capability[];
+  item?: Capability;
 }
 
 export interface InputOption {
@@ -54,6 +57,10 @@ export interface Input {
   metadata?: { mode?: string; access?: Access } & Json;
   access?: Access;
   readOnly?: boolean;
+  /** `composite`: its fields; `list`: the input of one item and how many items it takes. */
+  features?: Input[];
+  item?: Input;
+  length?: { min?: number; max?: number };
 }
 
 /** SPEC 3.11: a device as held and displayed. */
