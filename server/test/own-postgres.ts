@@ -3,19 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort, waitForPort } from './ports.js';
+import { freePort, ownedService, type RestartableService, waitForPort } from './ports.js';
 
-export interface OwnPostgres {
-  /** postgres://postgres@127.0.0.1:<port>/postgres (trust authentication). */
-  url: string;
-  port: number;
-  /** SIGKILLs the server and every backend (a crash, not a shutdown); resolves once they are gone. */
-  kill(): Promise<void>;
-  /** Starts it again on the same port and data directory (crash recovery keeps what was committed). */
-  start(): Promise<void>;
-  /** Gone for good, its data directory too. */
-  stop(): Promise<void>;
-}
+/** postgres://postgres@127.0.0.1:<port>/postgres (trust authentication); crash recovery on start. */
+export type OwnPostgres = RestartableService;
 
 /** The newest PostgreSQL server binaries on this machine (Debian keeps them per major version). */
 function binaries(): string {
@@ -107,16 +98,7 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
       fs.rmSync(lock, { force: true });
   };
   await start();
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    port,
-    kill,
-    start,
-    stop: async () => {
-      await kill();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return ownedService(`postgres://postgres@127.0.0.1:${port}/postgres`, port, { start, kill }, dir);
 }
 
 /** Resolves once the server answers a query (it listens already while recovering from a crash). */

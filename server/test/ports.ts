@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import net from 'node:net';
 
 /** A port nobody listens on right now. */
@@ -27,4 +28,34 @@ export async function waitForPort(port: number, ms = 15_000): Promise<void> {
     if (Date.now() > end) throw new Error(`nothing listens on port ${port}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** A service a test owns and can take away and bring back on the same port. */
+export interface RestartableService {
+  url: string;
+  port: number;
+  /** Takes it away at once (SIGKILL, no goodbye to clients); resolves once it is gone. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port; resolves once it answers. A no-op while it runs. */
+  start(): Promise<void>;
+  /** Gone for good, its files too. */
+  stop(): Promise<void>;
+}
+
+/** The service's handle: `stop` kills it and removes its directory. */
+export function ownedService(
+  url: string,
+  port: number,
+  lifecycle: { start(): Promise<void>; kill(): Promise<void> },
+  dir: string,
+): RestartableService {
+  return {
+    url,
+    port,
+    ...lifecycle,
+    stop: async () => {
+      await lifecycle.kill();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

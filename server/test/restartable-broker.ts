@@ -4,20 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { type EmbeddedBroker, startEmbeddedBroker } from '../src/bus/embedded-broker.js';
 import { createLogger } from '../src/logging/logger.js';
-import { freePort, waitForPort } from './ports.js';
+import { freePort, ownedService, type RestartableService, waitForPort } from './ports.js';
 import { serviceUrl } from './services.js';
 
-/** A broker a test can take away and bring back on the same port. */
-export interface RestartableBroker {
-  url: string;
-  port: number;
-  /** Takes the broker away at once (Mosquitto: SIGKILL); resolves once it is gone. */
-  kill(): Promise<void>;
-  /** Starts it again on the same port (retained messages survive only Mosquitto with `persistence`). */
-  start(): Promise<void>;
-  /** Gone for good (its files too). */
-  stop(): Promise<void>;
-}
+/** A broker a test can take away and bring back (retained messages survive only Mosquitto with `persistence`). */
+export type RestartableBroker = RestartableService;
 
 /**
  * A Mosquitto of the test's own (own configuration, free port), to kill and restart without
@@ -57,16 +48,7 @@ export async function startOwnMosquitto(options: { persistence?: boolean } = {})
     await exited;
   };
   await start();
-  return {
-    url: `mqtt://127.0.0.1:${port}`,
-    port,
-    kill,
-    start,
-    stop: async () => {
-      await kill();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return ownedService(`mqtt://127.0.0.1:${port}`, port, { start, kill }, dir);
 }
 
 /** The embedded broker (Aedes, in this process) on a fixed port, so that it can come back there. */

@@ -2,6 +2,30 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sqliteDatabase, testDatabases } from '../../../test/databases.js';
 import { type EdgeHarness, eventually, inbox, P, rawPackets, startEdgeHarness } from './edge-test-kit.js';
 
+/** A browser on a raw socket, subscribed to every device, that then stops reading. */
+async function stalledBrowser(h: EdgeHarness, token: string, connections: number) {
+  const { socket } = await h.rawSocket();
+  if (!socket) throw new Error('no socket');
+  socket.send(rawPackets.connect(`rt-stalled-${connections}`, token));
+  socket.send(rawPackets.subscribe(1, `${P}/devices/#`));
+  await eventually(() => h.edge.connections() === connections);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  // Its kernel buffers fill, then the broker's queue.
+  socket.pause();
+}
+
+/** A raw socket subscribed to `filter`; every frame it receives, from CONNACK and SUBACK on. */
+async function rawSubscriber(h: EdgeHarness, token: string, filter: string) {
+  const { socket } = await h.rawSocket();
+  if (!socket) throw new Error('no socket');
+  const frames: Buffer[] = [];
+  socket.on('message', (data: Buffer) => frames.push(data));
+  socket.send(rawPackets.connect(`rt-raw-${Date.now()}`, token));
+  socket.send(rawPackets.subscribe(1, filter));
+  await eventually(() => frames.length === 2);
+  return frames;
+}
+
 describe.each(testDatabases())('edge broker: a browser that stops reading ($name)', ({ create }) => {
   let h: EdgeHarness;
   afterEach(() => h?.close());
@@ -12,15 +36,7 @@ describe.each(testDatabases())('edge broker: a browser that stops reading ($name
     const fast = await h.connect({ token });
     const received = inbox(fast);
     await fast.subscribeAsync(`${P}/devices/#`);
-
-    const { socket: slow } = await h.rawSocket();
-    if (!slow) throw new Error('no socket');
-    slow.send(rawPackets.connect('rt-slow', token));
-    slow.send(rawPackets.subscribe(1, `${P}/devices/#`));
-    await eventually(() => h.edge.connections() === 2);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    // The slow browser stops reading: its kernel buffers fill, then the broker's queue.
-    slow.pause();
+    await stalledBrowser(h, token, 2);
 
     const payload = JSON.stringify({ blob: 'x'.repeat(64 * 1024) });
     const count = 600; // ~38 MB: more than loopback socket buffers can hide
@@ -36,13 +52,7 @@ describe.each(testDatabases())('edge broker: a browser that stops reading ($name
   it('is dropped when its buffer stays full for the stall time, even with little traffic', async () => {
     h = await startEdgeHarness(await create(), { maxQueuedBytes: 64 * 1024, slowConsumerMs: 1000 });
     const { token } = await h.user('resident');
-    const { socket: slow } = await h.rawSocket();
-    if (!slow) throw new Error('no socket');
-    slow.send(rawPackets.connect('rt-stalled', token));
-    slow.send(rawPackets.subscribe(1, `${P}/devices/#`));
-    await eventually(() => h.edge.connections() === 1);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    slow.pause();
+    await stalledBrowser(h, token, 1);
     // Enough to fill the loopback socket buffers, then a trickle: nothing near the hard cap.
     const payload = JSON.stringify({ blob: 'x'.repeat(16 * 1024) });
     const started = Date.now();
@@ -107,13 +117,7 @@ describe('edge broker: a burst of 10 000 device changes', () => {
   it('sends a burst as frames of at most 64 KB', async () => {
     h = await startEdgeHarness(sqliteDatabase());
     const { token } = await h.user('resident');
-    const { socket } = await h.rawSocket();
-    if (!socket) throw new Error('no socket');
-    const frames: Buffer[] = [];
-    socket.on('message', (data: Buffer) => frames.push(data));
-    socket.send(rawPackets.connect('rt-burst', token));
-    socket.send(rawPackets.subscribe(1, `${P}/events/#`));
-    await eventually(() => frames.length === 2);
+    const frames = await rawSubscriber(h, token, `${P}/events/#`);
     for (let i = 0; i < 2000; i++) void h.edge.publish('events/device.upsert', device(i));
     const total = 2000 * (device(0).length + 40);
     await eventually(() => frames.slice(2).reduce((sum, f) => sum + f.length, 0) >= total * 0.9, 20_000);
@@ -128,13 +132,7 @@ describe('edge broker: how packets become frames', () => {
   it('sends each MQTT packet as one whole WebSocket frame, not a frame per chunk', async () => {
     h = await startEdgeHarness(sqliteDatabase());
     const { token } = await h.user('resident');
-    const { socket } = await h.rawSocket();
-    if (!socket) throw new Error('no socket');
-    const frames: Buffer[] = [];
-    socket.on('message', (data: Buffer) => frames.push(data));
-    socket.send(rawPackets.connect('rt-frames', token));
-    socket.send(rawPackets.subscribe(1, `${P}/devices/#`));
-    await eventually(() => frames.length === 2); // CONNACK, SUBACK
+    const frames = await rawSubscriber(h, token, `${P}/devices/#`);
     await h.edge.publish('devices/lamp', '{"state":"ON","brightness":128}');
     await eventually(() => frames.length === 3);
     const publish = frames[2] as Buffer;
