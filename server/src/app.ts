@@ -24,6 +24,7 @@ import { Mailer } from './mail/index.js';
 import { openStorage, type Storage } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
 import { loadOrCreateSecret } from './storage/secrets.js';
+import { waitForDatabase } from './storage/wait-for-database.js';
 import { UsersRepository, usersModule } from './users/index.js';
 
 export interface Hearth {
@@ -68,6 +69,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   let bus: Bus;
   try {
+    await waitForDatabase(storage, { timeoutMs: config.databaseConnectTimeoutMs, log });
     const applied = await migrateToLatest(storage.db);
     if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
     bus = await connectBus({
@@ -133,7 +135,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       publicUrl: config.publicUrl,
       zigbee2mqttBaseTopic: config.zigbee2mqttBaseTopic,
       devicehubTopicPrefix: config.devicehubTopicPrefix,
+      maxDevices: config.devicehubMaxDevices,
       simulatorDevices: config.simulator ? config.simulatorDevices : undefined,
+      dataDir: config.dataDir,
     }),
   ];
   const checks = (): HealthCheck[] => [

@@ -102,6 +102,18 @@ export interface Device {
   inputs: Input[];
 }
 
+/** A device that left its ecosystem's list: kept with its id and name until an admin purges it. */
+export interface RemovedDevice extends Device {
+  removed_at: string;
+}
+
+/** `events/hub.status` (retained) and GET /api/devicehub/status: is the device bus up, since when. */
+export interface DevicehubStatus {
+  bus: 'online' | 'offline';
+  /** ISO-8601 time of the last change. */
+  since: string;
+}
+
 /** `events/device.removed`. */
 export interface DeviceRemovedEvent {
   id: string;
@@ -147,6 +159,7 @@ export const devicehubTopics = {
   device: (id: string) => `devices/${id}`,
   upsert: 'events/device.upsert',
   removed: 'events/device.removed',
+  hubStatus: 'events/hub.status',
   eventsWildcard: 'events/#',
   set: 'commands/device.set',
   rename: 'commands/device.rename',

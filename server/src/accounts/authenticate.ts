@@ -1,7 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from '../http/errors.js';
+import { isDatabaseUnavailable } from '../storage/unavailable.js';
 import type { Guards, Role, UserRecord, UsersRepository } from '../users/index.js';
 import type { AccessTokens } from './access-token.js';
+import { RecentUsers } from './recent-users.js';
 
 export const AUTH_COOKIE = 'auth_token';
 
@@ -21,17 +23,29 @@ const signedOut = () => new HttpError(401, 'Authentication required');
  * read from the database on every call, so role changes, locks and deletions apply at once.
  */
 export class Authenticator implements Guards, TokenReader {
+  private readonly recent = new RecentUsers();
+
   constructor(
     private readonly tokens: Pick<AccessTokens, 'verify'>,
     private readonly users: Pick<UsersRepository, 'findById'>,
   ) {}
 
-  /** The user behind an access token, if the token is valid and the user may use a session. */
+  /**
+   * The user behind an access token, if the token is valid and the user may use a session.
+   * While the database is unreachable, the user as this instance last read it (RecentUsers).
+   */
   async userForToken(token: string | undefined): Promise<UserRecord | undefined> {
     if (!token) return undefined;
     const claims = await this.tokens.verify(token);
     if (!claims) return undefined;
-    const user = await this.users.findById(claims.userId);
+    let user: UserRecord | undefined;
+    try {
+      user = await this.users.findById(claims.userId);
+      this.recent.remember(claims.userId, user);
+    } catch (error) {
+      user = isDatabaseUnavailable(error) ? this.recent.recall(claims.userId) : undefined;
+      if (!user) throw error;
+    }
     return user && canUseSession(user) ? user : undefined;
   }
 

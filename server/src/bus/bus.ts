@@ -4,10 +4,19 @@ import { type EmbeddedBroker, startEmbeddedBroker } from './embedded-broker.js';
 
 export type MessageHandler = (topic: string, payload: Buffer, retained: boolean) => void;
 
+/** Whether the bus is up, and since when (ISO-8601). */
+export interface BusStatus {
+  bus: 'online' | 'offline';
+  since: string;
+}
+
 export interface Bus {
   /** Where the bus is: "embedded" or the upstream URL without credentials. */
   readonly description: string;
   readonly connected: boolean;
+  status(): BusStatus;
+  /** Calls the listener on every change: each outage and each recovery. Returns its remover. */
+  onStatus(listener: (status: BusStatus) => void): () => void;
   publish(topic: string, payload: string | Buffer, options?: IClientPublishOptions): Promise<void>;
   /** Subscribes a handler to a topic filter; returns the function that removes it. */
   subscribe(filter: string, handler: MessageHandler): Promise<() => void>;
@@ -32,6 +41,16 @@ export function topicMatches(filter: string, topic: string): boolean {
     if (f[i] !== '+' && f[i] !== t[i]) return false;
   }
   return f.length === t.length;
+}
+
+/**
+ * How long to wait before reconnect attempt `attempt` (0 = the first after a loss): doubling from
+ * 250 ms, at most 2 s during the first minute of an outage so a broker restart costs seconds, not
+ * tens of seconds; then at most 5 s.
+ */
+export function reconnectDelay(attempt: number, outageMs: number): number {
+  const cap = outageMs < 60_000 ? 2000 : 5000;
+  return Math.min(250 * 2 ** Math.min(attempt, 10), cap);
 }
 
 const withoutCredentials = (url: string) => {
@@ -61,31 +80,55 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
   const client: MqttClient = mqtt.connect(url, {
     clientId: options.clientId ?? `hearth-${crypto.randomUUID().slice(0, 8)}`,
     clean: true,
-    reconnectPeriod: 1000,
+    reconnectPeriod: reconnectDelay(0, 0),
     connectTimeout: 10_000,
     resubscribe: true,
   });
 
-  let reconnectDelay = 1000;
+  let status: BusStatus = { bus: 'offline', since: new Date().toISOString() };
+  const statusListeners = new Set<(status: BusStatus) => void>();
+  const setStatus = (bus: BusStatus['bus']) => {
+    if (status.bus === bus) return;
+    status = { bus, since: new Date().toISOString() };
+    for (const listener of statusListeners) {
+      try {
+        listener(status);
+      } catch (error) {
+        log.error({ err: error }, 'bus status listener failed');
+      }
+    }
+  };
+
+  let everConnected = false;
+  let attempts = 0;
+  // Each outage logs its errors once per distinct message, and its start and end once.
+  let errorsLogged = new Set<string>();
   client.on('connect', () => {
     // Small packets go out at once: with Nagle's algorithm a publish waits for the broker's
     // delayed ACK (40 ms on Linux) whenever another one is still unacknowledged.
     (client.stream as { setNoDelay?: (noDelay: boolean) => void }).setNoDelay?.(true);
-    reconnectDelay = 1000;
-    client.options.reconnectPeriod = reconnectDelay;
-    log.info('bus connected');
+    attempts = 0;
+    client.options.reconnectPeriod = reconnectDelay(0, 0);
+    errorsLogged = new Set();
+    if (everConnected) log.info({ offlineMs: Date.now() - Date.parse(status.since) }, 'bus reconnected');
+    else log.info('bus connected');
+    everConnected = true;
+    setStatus('online');
   });
   client.on('reconnect', () => {
-    // Back off up to 30 s while the broker stays away.
-    reconnectDelay = Math.min(reconnectDelay * 2, 30_000);
-    client.options.reconnectPeriod = reconnectDelay;
+    // MQTT.js reads the period when it schedules the next attempt (after this one fails).
+    attempts += 1;
+    client.options.reconnectPeriod = reconnectDelay(attempts, Date.now() - Date.parse(status.since));
   });
-  let lastError = '';
   client.on('error', (error) => {
-    if (error.message !== lastError) log.warn({ err: error.message }, 'bus error');
-    lastError = error.message;
+    if (errorsLogged.has(error.message) || errorsLogged.size >= 10) return;
+    errorsLogged.add(error.message);
+    log.warn({ err: error }, 'bus error');
   });
-  client.on('offline', () => log.warn('bus offline'));
+  client.on('close', () => {
+    if (status.bus === 'online' && !client.disconnecting) log.warn('bus offline; reconnecting');
+    if (!client.disconnecting) setStatus('offline');
+  });
 
   const handlers = new Set<{ filter: string; handler: MessageHandler }>();
   client.on('message', (topic, payload, packet) => {
@@ -120,6 +163,11 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     description,
     get connected() {
       return client.connected;
+    },
+    status: () => status,
+    onStatus: (listener) => {
+      statusListeners.add(listener);
+      return () => statusListeners.delete(listener);
     },
     publish: async (topic, payload, publishOptions) => {
       await client.publishAsync(topic, payload, publishOptions ?? {});

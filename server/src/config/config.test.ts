@@ -18,6 +18,8 @@ describe('parseConfig', () => {
       authRateLimit: 60,
       logLevel: 'info',
       oidc: undefined,
+      databaseConnectTimeoutMs: 60_000,
+      devicehubMaxDevices: 5000,
     });
   });
 
@@ -45,6 +47,11 @@ describe('parseConfig', () => {
       'Invalid MQTT_URL "http://x": expected an mqtt://, mqtts://, ws:// or wss:// URL',
     ],
     [{ SIMULATOR: 'yes' }, 'Invalid SIMULATOR "yes": expected "on" or "off"'],
+    [
+      { DATABASE_CONNECT_TIMEOUT: 'soon' },
+      'Invalid DATABASE_CONNECT_TIMEOUT "soon": expected a number of seconds 0-3600',
+    ],
+    [{ DEVICEHUB_MAX_DEVICES: '0' }, 'Invalid DEVICEHUB_MAX_DEVICES "0": expected an integer 1-1000000'],
     [{ AUTH_RATE_LIMIT: '-1' }, 'Invalid AUTH_RATE_LIMIT "-1": expected an integer 0-1000000'],
     [
       { LOG_LEVEL: 'loud' },
@@ -89,6 +96,8 @@ describe('parseConfig', () => {
       MQTT_URL: 'mqtt://mosquitto:1883',
       MQTT_LISTEN_PORT: '1884',
       SIMULATOR_DEVICES: '2000',
+      DEVICEHUB_MAX_DEVICES: '20000',
+      DATABASE_CONNECT_TIMEOUT: '5',
       OIDC_ISSUER: 'https://accounts.google.com',
       OIDC_CLIENT_ID: 'id',
       OIDC_CLIENT_SECRET: 'secret',
@@ -108,5 +117,7 @@ describe('parseConfig', () => {
     expect(config.authRateLimit).toBe(0);
     expect(config.mqttListenPort).toBe(1884);
     expect(config.simulatorDevices).toBe(2000);
+    expect(config.devicehubMaxDevices).toBe(20000);
+    expect(config.databaseConnectTimeoutMs).toBe(5000);
   });
 });

@@ -11,6 +11,8 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** How long a start waits for an unreachable database, in ms. */
+  databaseConnectTimeoutMs: number;
   authSecret: string | undefined;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
@@ -22,6 +24,7 @@ export interface Config {
   devicehubTopicPrefix: string;
   simulator: boolean;
   simulatorDevices: number;
+  devicehubMaxDevices: number;
   oidc: { issuer: string; clientId: string; clientSecret: string | undefined; provider: string } | undefined;
   authRateLimit: number;
   trustProxy: string | undefined;
@@ -61,6 +64,7 @@ const schemas = {
   PUBLIC_URL: urlWithProtocols(['http:', 'https:'], 'an http:// or https:// URL'),
   DATA_DIR: z.string().min(1).describe('a directory path'),
   DATABASE_URL: urlWithProtocols(['postgres:', 'postgresql:'], 'a postgres://user@host:port/database URL'),
+  DATABASE_CONNECT_TIMEOUT: integer(0, 3600).describe('a number of seconds 0-3600'),
   AUTH_SECRET: z.string().min(32).describe('at least 32 characters'),
   ADMIN_EMAIL: z.email().describe('an e-mail address'),
   ADMIN_PASSWORD: z.string().min(8).max(128).describe('a password of 8-128 characters'),
@@ -75,6 +79,7 @@ const schemas = {
   DEVICEHUB_TOPIC_PREFIX: topic,
   SIMULATOR: z.enum(['on', 'off']).describe('"on" or "off"'),
   SIMULATOR_DEVICES: integer(1, 100000),
+  DEVICEHUB_MAX_DEVICES: integer(1, 1000000),
   OIDC_ISSUER: urlWithProtocols(['http:', 'https:'], 'an http:// or https:// issuer URL'),
   OIDC_CLIENT_ID: z.string().min(1).describe('a client id'),
   OIDC_CLIENT_SECRET: z.string().min(1).describe('a client secret'),
@@ -130,6 +135,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     publicUrl,
     dataDir: path.resolve(cwd, values.DATA_DIR ?? './data'),
     databaseUrl: values.DATABASE_URL,
+    databaseConnectTimeoutMs: (values.DATABASE_CONNECT_TIMEOUT ?? 60) * 1000,
     authSecret: values.AUTH_SECRET,
     adminEmail: values.ADMIN_EMAIL?.toLowerCase(),
     adminPassword: values.ADMIN_PASSWORD,
@@ -141,6 +147,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     devicehubTopicPrefix: values.DEVICEHUB_TOPIC_PREFIX ?? 'hearth',
     simulator: (values.SIMULATOR ?? (values.MQTT_URL ? 'off' : 'on')) === 'on',
     simulatorDevices: values.SIMULATOR_DEVICES ?? 24,
+    devicehubMaxDevices: values.DEVICEHUB_MAX_DEVICES ?? 5000,
     oidc:
       values.OIDC_ISSUER && values.OIDC_CLIENT_ID && values.OIDC_PROVIDER
         ? {

@@ -1,21 +1,15 @@
-import net from 'node:net';
 import type { Device } from '@hearth/contracts';
+import mqtt from 'mqtt';
 import { accessToken, createUser, startTestApp, type TestApp } from '../../test/app.js';
 import type { TestDatabase } from '../../test/databases.js';
+import { freePort } from '../../test/ports.js';
 import { serviceUrl } from '../../test/services.js';
 import type { Role } from '../users/index.js';
 import { ScriptedZigbee2mqtt } from './adapters/zigbee2mqtt/fixtures/scripted-zigbee2mqtt.js';
 
 // Test support for the device hub: a Hearth on a bus with a scripted Zigbee2MQTT beside it.
 
-export const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
+export { freePort };
 
 export async function waitFor<T>(
   probe: () => Promise<T | undefined> | T | undefined,
@@ -77,6 +71,39 @@ export async function startHousehold(
     },
   };
   return { household, resident, base, prefix };
+}
+
+export interface StreamMessage {
+  topic: string;
+  payload: string;
+  retain: boolean;
+}
+
+/**
+ * A browser on the device stream: MQTT.js over /ws/devicehub of a listening app (SPEC 7.3),
+ * subscribed to every device and event topic like the Devices page, collecting what arrives.
+ */
+export async function streamClient(wsUrl: string, token: string, prefix: string) {
+  const client = await mqtt.connectAsync(wsUrl, {
+    protocolVersion: 4,
+    clean: true,
+    reconnectPeriod: 0,
+    clientId: `rt-${Date.now()}-${Math.floor(Math.random() * 1000)}`,
+    username: 'browser',
+    password: token,
+  });
+  const messages: StreamMessage[] = [];
+  client.on('message', (topic, payload, packet) =>
+    messages.push({ topic, payload: payload.toString(), retain: packet.retain }),
+  );
+  await client.subscribeAsync([`${prefix}/devicehub/devices/#`, `${prefix}/devicehub/events/#`], { qos: 0 });
+  return { client, messages };
+}
+
+/** Listens on a free loopback port; resolves with the stream's ws:// URL. */
+export async function listenForBrowsers(app: TestApp): Promise<string> {
+  const address = await app.app.listen({ port: 0, host: '127.0.0.1' });
+  return `${address.replace(/^http/, 'ws')}/ws/devicehub`;
 }
 
 export const byName = (devices: Device[], name: string) => devices.find((d) => d.name === name);

@@ -6,6 +6,7 @@ import type { Module } from '../lifecycle/module.js';
 import type { Database } from '../storage/schema.js';
 import type { Guards } from '../users/index.js';
 import { Zigbee2mqttAdapter } from './adapters/zigbee2mqtt/zigbee2mqtt.adapter.js';
+import { BusWatch } from './bus-watch.js';
 import { DevicesRepository } from './devicehub.repository.js';
 import { registerDevicehubRoutes } from './devicehub.routes.js';
 import { DeviceHubService } from './devicehub.service.js';
@@ -23,8 +24,12 @@ export interface DeviceHubModuleDeps {
   publicUrl: string;
   zigbee2mqttBaseTopic: string;
   devicehubTopicPrefix: string;
+  /** Most devices the registry lists at once (DEVICEHUB_MAX_DEVICES). */
+  maxDevices: number;
   /** SIMULATOR: how many virtual devices, or undefined for none. */
   simulatorDevices: number | undefined;
+  /** Where the simulator keeps the names it was given. */
+  dataDir: string;
 }
 
 /** The device hub: registry, adapters, simulator, REST routes and the browser edge broker. */
@@ -37,9 +42,16 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): Module {
   const simulator =
     deps.simulatorDevices === undefined
       ? undefined
-      : new Zigbee2mqttSimulator({ bus, baseTopic, devices: deps.simulatorDevices, log });
+      : new Zigbee2mqttSimulator({
+          bus,
+          baseTopic,
+          devices: deps.simulatorDevices,
+          log,
+          dataDir: deps.dataDir,
+        });
   let edge: EdgeBroker | undefined;
   let service: DeviceHubService | undefined;
+  let watch: BusWatch | undefined;
   let started: Promise<unknown> = Promise.resolve();
 
   return {
@@ -52,14 +64,24 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): Module {
         db: deps.db,
         log,
       });
-      const hub = new DeviceHubService({ repository, adapter, edge, writer, log });
+      const hub = new DeviceHubService({
+        repository,
+        adapter,
+        edge,
+        writer,
+        log,
+        maxDevices: deps.maxDevices,
+      });
+      const busWatch = new BusWatch({ bus, edge, adapter, hub, log });
       edge.onCommand((command, user) => hub.handleEdgeCommand(command, user));
-      registerDevicehubRoutes(app, deps.guards, hub);
+      registerDevicehubRoutes(app, deps.guards, hub, busWatch);
       service = hub;
+      watch = busWatch;
     },
     async start() {
       if (!service) throw new Error('the device hub starts after it is registered');
       await service.load();
+      watch?.start();
       // Subscribing waits for the bus; an upstream broker that is still down must not hold up the
       // start (the bus retries and /healthz reports "devicehub" until the adapter is listening).
       const adapterStarted = adapter
@@ -76,6 +98,7 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): Module {
     async close() {
       await Promise.race([started, new Promise((resolve) => setTimeout(resolve, 1000))]);
       await simulator?.stop();
+      watch?.stop();
       await adapter.stop();
       service?.stop();
       await service?.settled();

@@ -27,9 +27,12 @@ describe.each(testDatabases())('device registry on $name', ({ create }) => {
   });
 
   it('keeps the id of a known external id when its metadata changes', async () => {
-    const [first] = await repository.upsertMany([description(1)], '2026-01-01T00:00:00.000Z');
-    const [again] = await repository.upsertMany(
-      [{ ...description(1), name: 'Renamed' }],
+    const [first] = await repository.applyChanges(
+      { upsert: [description(1)], remove: [] },
+      '2026-01-01T00:00:00.000Z',
+    );
+    const [again] = await repository.applyChanges(
+      { upsert: [{ ...description(1), name: 'Renamed' }], remove: [] },
       '2026-01-02T00:00:00.000Z',
     );
     expect(again).toMatchObject({
@@ -41,8 +44,8 @@ describe.each(testDatabases())('device registry on $name', ({ create }) => {
   });
 
   it('writes the state of many devices in chunks, each device its own', async () => {
-    const saved = await repository.upsertMany(
-      Array.from({ length: 450 }, (_, i) => description(100 + i)),
+    const saved = await repository.applyChanges(
+      { upsert: Array.from({ length: 450 }, (_, i) => description(100 + i)), remove: [] },
       '2026-01-01T00:00:00.000Z',
     );
     await repository.saveStates(

@@ -1,4 +1,4 @@
-import type { Device } from '@hearth/contracts';
+import type { Device, RemovedDevice } from '@hearth/contracts';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { DeviceDescription } from './adapters/adapter.js';
@@ -18,6 +18,12 @@ const parseObject = <T>(json: string, fallback: T): T => {
     return fallback;
   }
 };
+
+const yieldToEventLoop = () => new Promise((resolve) => setImmediate(resolve));
+
+function* chunks<T>(items: T[], size: number): Generator<T[]> {
+  for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
+}
 
 /** A registry row as a device; nobody has said it is online since the start. */
 export function toDevice(row: Selectable<DevicesTable>): Device {
@@ -63,8 +69,13 @@ export interface StateEntry {
 export class DevicesRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
+  /** Every listed device (removed ones stay in the table, out of the hub's way). */
   async all(): Promise<Device[]> {
-    const rows = await this.db.selectFrom('devicehub_devices').selectAll().execute();
+    const rows = await this.db
+      .selectFrom('devicehub_devices')
+      .selectAll()
+      .where('removed_at', 'is', null)
+      .execute();
     // Devices of one model share one copy of their capabilities and inputs.
     const shared = new Map<string, Pick<Device, 'capabilities' | 'inputs'>>();
     return rows.map((row) => {
@@ -77,42 +88,60 @@ export class DevicesRepository {
   }
 
   /**
-   * Inserts new devices and updates the metadata of known ones, many rows per statement and
-   * yielding between chunks (a first list of thousands must not stall the event loop). The id of
-   * a known external_id never changes: several instances agree on it through the database.
+   * Applies a device list in ONE transaction: inserts new devices, updates the metadata of known
+   * ones (a removed one comes back, with its id), marks the ids in `removed` as removed. Many rows
+   * per statement, yielding between chunks (a first list of thousands must not stall the event
+   * loop). The id of a known external_id never changes: several instances agree on it through
+   * the database.
    */
-  async upsertMany(devices: DeviceDescription[], now: string, chunkSize = 100): Promise<Device[]> {
-    const saved: Device[] = [];
-    for (let start = 0; start < devices.length; start += chunkSize) {
-      const rows = await this.db
-        .insertInto('devicehub_devices')
-        .values(
-          devices.slice(start, start + chunkSize).map((d) => ({
-            id: crypto.randomUUID(),
-            external_id: d.external_id,
-            protocol: d.protocol,
-            name: d.name,
-            metadata: metadataOf(d),
-            state: '{}',
-            last_seen: null,
-            created_at: now,
-            updated_at: now,
-          })),
-        )
-        .onConflict((oc) =>
-          oc.column('external_id').doUpdateSet((eb) => ({
-            protocol: eb.ref('excluded.protocol'),
-            name: eb.ref('excluded.name'),
-            metadata: eb.ref('excluded.metadata'),
-            updated_at: eb.ref('excluded.updated_at'),
-          })),
-        )
-        .returningAll()
-        .execute();
-      saved.push(...rows.map(toDevice));
-      if (start + chunkSize < devices.length) await new Promise((resolve) => setImmediate(resolve));
-    }
-    return saved;
+  async applyChanges(
+    changes: { upsert: DeviceDescription[]; remove: string[] },
+    now: string,
+    chunkSize = 100,
+  ): Promise<Device[]> {
+    return this.db.transaction().execute(async (trx) => {
+      const saved: Device[] = [];
+      for (const chunk of chunks(changes.upsert, chunkSize)) {
+        const rows = await trx
+          .insertInto('devicehub_devices')
+          .values(
+            chunk.map((d) => ({
+              id: crypto.randomUUID(),
+              external_id: d.external_id,
+              protocol: d.protocol,
+              name: d.name,
+              metadata: metadataOf(d),
+              state: '{}',
+              last_seen: null,
+              created_at: now,
+              updated_at: now,
+              removed_at: null,
+            })),
+          )
+          .onConflict((oc) =>
+            oc.column('external_id').doUpdateSet((eb) => ({
+              protocol: eb.ref('excluded.protocol'),
+              name: eb.ref('excluded.name'),
+              metadata: eb.ref('excluded.metadata'),
+              updated_at: eb.ref('excluded.updated_at'),
+              removed_at: null,
+            })),
+          )
+          .returningAll()
+          .execute();
+        saved.push(...rows.map(toDevice));
+        await yieldToEventLoop();
+      }
+      for (const chunk of chunks(changes.remove, 500)) {
+        await trx
+          .updateTable('devicehub_devices')
+          .set({ removed_at: now })
+          .where('id', 'in', chunk)
+          .execute();
+        await yieldToEventLoop();
+      }
+      return saved;
+    });
   }
 
   async rename(id: string, name: string, now: string) {
@@ -123,8 +152,23 @@ export class DevicesRepository {
       .execute();
   }
 
-  async remove(id: string) {
-    await this.db.deleteFrom('devicehub_devices').where('id', '=', id).execute();
+  /** Devices that left their ecosystem's list, newest removal first (for an admin to purge). */
+  async removed(): Promise<RemovedDevice[]> {
+    const rows = await this.db
+      .selectFrom('devicehub_devices')
+      .selectAll()
+      .where('removed_at', 'is not', null)
+      .orderBy('removed_at', 'desc')
+      .execute();
+    return rows.map((row) => ({ ...toDevice(row), removed_at: row.removed_at as string }));
+  }
+
+  /** Deletes removed devices for good (one, or all of them); resolves with how many went. */
+  async purgeRemoved(id?: string): Promise<number> {
+    let query = this.db.deleteFrom('devicehub_devices').where('removed_at', 'is not', null);
+    if (id !== undefined) query = query.where('id', '=', id);
+    const [result] = await query.execute();
+    return Number(result?.numDeletedRows ?? 0);
   }
 
   /**
@@ -132,8 +176,7 @@ export class DevicesRepository {
    * devices, yielding to the event loop between chunks so that live traffic is not held up.
    */
   async saveStates(entries: StateEntry[], chunkSize = 25) {
-    for (let start = 0; start < entries.length; start += chunkSize) {
-      const chunk = entries.slice(start, start + chunkSize);
+    for (const chunk of chunks(entries, chunkSize)) {
       const cases = (value: (entry: StateEntry) => string | null) =>
         sql.join(
           chunk.map((entry) => sql`when ${entry.id} then ${value(entry)}`),
@@ -151,7 +194,7 @@ export class DevicesRepository {
           chunk.map((entry) => entry.id),
         )
         .execute();
-      if (start + chunkSize < entries.length) await new Promise((resolve) => setImmediate(resolve));
+      await yieldToEventLoop();
     }
   }
 }

@@ -1,7 +1,8 @@
 import type { DeviceCallResult } from '@hearth/contracts';
 import type { HttpApp } from '../http/http-app.js';
-import { idParams, noQuery } from '../http/validation.js';
+import { idParams, noBody, noQuery } from '../http/validation.js';
 import type { Guards } from '../users/index.js';
+import type { BusWatch } from './bus-watch.js';
 import { DevicehubMessages } from './devicehub.errors.js';
 import { deviceCommandBody, deviceRenameBody } from './devicehub.schemas.js';
 import type { DeviceHubService } from './devicehub.service.js';
@@ -16,12 +17,47 @@ const config = {
   messages: { malformedBody: DevicehubMessages.invalidCommand, emptyBody: DevicehubMessages.missingCommand },
 };
 
-/** GET /api/devicehub/devices, PATCH /api/devicehub/devices/:id, POST …/:id/commands (SPEC 7.2). */
-export function registerDevicehubRoutes(app: HttpApp, guards: Guards, service: DeviceHubService) {
+/**
+ * GET /api/devicehub/status (is the device bus up, since when), GET /api/devicehub/devices, PATCH
+ * /api/devicehub/devices/:id, POST …/:id/commands (SPEC 7.2); for admins GET and DELETE
+ * /api/devicehub/devices/removed (and …/removed/:id): devices that left their ecosystem's list,
+ * kept with their ids until purged.
+ */
+export function registerDevicehubRoutes(
+  app: HttpApp,
+  guards: Guards,
+  service: DeviceHubService,
+  watch: BusWatch,
+) {
   const onRequest = guards.role('resident', 'admin');
+  const adminOnly = guards.role('admin');
 
   app.get('/api/devicehub/devices', { onRequest, schema: { querystring: noQuery } }, async () =>
     service.list(),
+  );
+  app.get(
+    '/api/devicehub/status',
+    { onRequest, schema: { querystring: noQuery } },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return watch.status();
+    },
+  );
+
+  app.get(
+    '/api/devicehub/devices/removed',
+    { onRequest: adminOnly, schema: { querystring: noQuery } },
+    async () => service.removedDevices(),
+  );
+  app.delete(
+    '/api/devicehub/devices/removed',
+    { onRequest: adminOnly, config, schema: { querystring: noQuery, body: noBody } },
+    async () => ok(await service.purgeRemoved()),
+  );
+  app.delete(
+    '/api/devicehub/devices/removed/:id',
+    { onRequest: adminOnly, config, schema: { params: idParams, querystring: noQuery, body: noBody } },
+    async (request) => ok(await service.purgeRemoved(request.params.id)),
   );
 
   app.patch(

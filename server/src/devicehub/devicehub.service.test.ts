@@ -23,9 +23,9 @@ function service(failures: number) {
   let left = failures;
   const repository = {
     all: async () => [],
-    upsertMany: async (devices: DeviceDescription[], now: string) => {
+    applyChanges: async ({ upsert }: { upsert: DeviceDescription[] }, now: string) => {
       if (left-- > 0) throw new Error('database away');
-      return devices.map((d) =>
+      return upsert.map((d) =>
         toDevice({
           id: `id-${d.external_id}`,
           external_id: d.external_id,
@@ -36,10 +36,10 @@ function service(failures: number) {
           last_seen: null,
           created_at: now,
           updated_at: now,
+          removed_at: null,
         }),
       );
     },
-    remove: async () => {},
   } as unknown as DevicesRepository;
   const published: string[] = [];
   const edge = { publish: async (topic: string) => void published.push(topic) } as unknown as EdgeBroker;

@@ -4,6 +4,7 @@ import {
   type DeviceRemovedEvent,
   type DeviceState,
   devicehubTopics,
+  type RemovedDevice,
 } from '@hearth/contracts';
 import type { Logger } from 'pino';
 import { z } from 'zod';
@@ -16,6 +17,7 @@ import type { DevicesRepository } from './devicehub.repository.js';
 import { deviceRenameCommand, deviceSetCommand } from './devicehub.schemas.js';
 import type { EdgeBroker, EdgeCommand } from './edge/edge-broker.js';
 import { LogOnce } from './log-once.js';
+import { MAX_STATE_BYTES, MAX_VALUE_BYTES, mergeBounded } from './state-limits.js';
 import type { StateWriter } from './state-writer.js';
 
 export interface DeviceHubServiceOptions {
@@ -24,6 +26,8 @@ export interface DeviceHubServiceOptions {
   edge: EdgeBroker;
   writer: StateWriter;
   log: Logger;
+  /** Most devices the registry lists at once (DEVICEHUB_MAX_DEVICES). */
+  maxDevices?: number;
 }
 
 const METADATA_KEYS = [
@@ -39,6 +43,9 @@ const METADATA_KEYS = [
 ] as const;
 
 const LIST_RETRY_MS = 2000;
+export const DEFAULT_MAX_DEVICES = 5000;
+/** How many of the names a warning about skipped devices spells out. */
+const NAMED_IN_WARNING = 10;
 
 const metadataDiffers = (device: Device, description: DeviceDescription) =>
   METADATA_KEYS.some((key) => JSON.stringify(device[key]) !== JSON.stringify(description[key]));
@@ -59,10 +66,13 @@ export class DeviceHubService implements AdapterEvents {
   private readonly earlyAvailability = new Map<string, boolean>();
   /** Devices whose availability the bus has reported (the others go online when they report state). */
   private readonly availabilityKnown = new Set<string>();
+  /** When each device's state last arrived (ms), to ask for fresh state after a bus outage. */
+  private readonly stateArrived = new Map<string, number>();
   private queue: Promise<void> = Promise.resolve();
   private latestList: DeviceDescription[] | undefined;
   private listRetry: NodeJS.Timeout | undefined;
   private closed = false;
+  private registryFailing = false;
   private readonly once: LogOnce;
 
   constructor(private readonly options: DeviceHubServiceOptions) {
@@ -71,7 +81,11 @@ export class DeviceHubService implements AdapterEvents {
 
   /** Loads the registry: the last known state is served, every device offline until the bus says otherwise. */
   async load() {
-    for (const device of await this.options.repository.all()) this.track(device);
+    for (const device of await this.options.repository.all()) {
+      // State stored before the limits existed may be too large: it is cut once, here.
+      device.state = mergeBounded({}, device.state).state;
+      this.track(device);
+    }
     for (const device of this.devices.values()) this.publishState(device);
   }
 
@@ -83,6 +97,28 @@ export class DeviceHubService implements AdapterEvents {
     const device = this.devices.get(id);
     if (!device) throw new HttpError(404, DevicehubMessages.deviceNotFound);
     return device;
+  }
+
+  /** Devices that left their ecosystem's list, kept with their ids until purged. */
+  removedDevices(): Promise<RemovedDevice[]> {
+    return this.options.repository.removed();
+  }
+
+  /** Deletes removed devices for good: one (404 unless it is a removed device) or all of them. */
+  async purgeRemoved(id?: string): Promise<{ purged: number }> {
+    const purged = await this.options.repository.purgeRemoved(id);
+    if (id !== undefined && purged === 0) throw new HttpError(404, DevicehubMessages.deviceNotFound);
+    if (purged > 0) this.options.log.info({ purged, ...(id ? { id } : {}) }, 'removed devices purged');
+    return { purged };
+  }
+
+  /** Devices whose last state arrived before `time` (ms), or never. */
+  statesOlderThan(time: number): Device[] {
+    return this.list().filter((device) => !this.heardSince(device.id, time));
+  }
+
+  heardSince(id: string, time: number): boolean {
+    return (this.stateArrived.get(id) ?? 0) >= time;
   }
 
   /** Resolves once every list and removal received so far is in the registry. */
@@ -164,7 +200,11 @@ export class DeviceHubService implements AdapterEvents {
   deviceRemoved(externalId: string) {
     this.enqueue(async () => {
       const id = this.idByExternal.get(externalId);
-      if (id) await this.remove(id);
+      const device = id ? this.devices.get(id) : undefined;
+      if (!device) return;
+      await this.options.repository.applyChanges({ upsert: [], remove: [device.id] }, nowIso());
+      this.forget(device);
+      this.options.log.info({ id: device.id, external_id: externalId }, 'device removed');
     });
   }
 
@@ -175,7 +215,16 @@ export class DeviceHubService implements AdapterEvents {
       this.earlyState.set(externalId, { state, lastSeen, retained });
       return;
     }
-    device.state = { ...device.state, ...state };
+    const merged = mergeBounded(device.state, state);
+    if (merged.trimmed.length > 0) {
+      this.once.warn(
+        `state-size:${device.id}`,
+        { id: device.id, keys: merged.trimmed.slice(0, NAMED_IN_WARNING) },
+        `device state over ${MAX_VALUE_BYTES} bytes per value or ${MAX_STATE_BYTES} in all; cut or dropped`,
+      );
+    }
+    device.state = merged.state;
+    this.stateArrived.set(device.id, Date.now());
     if (lastSeen) device.last_seen = lastSeen;
     this.options.writer.mark({ id: device.id, state: device.state, lastSeen: device.last_seen });
     this.publishState(device);
@@ -202,9 +251,16 @@ export class DeviceHubService implements AdapterEvents {
   // ── internals ───────────────────────────────────────────────────────────────────────────────
 
   private enqueue(task: () => Promise<void>) {
-    this.queue = this.queue.then(task).catch((error) => {
-      this.options.log.error({ err: error }, 'device registry update failed');
-    });
+    this.queue = this.queue.then(task).then(
+      () => {
+        this.registryFailing = false;
+      },
+      (error) => {
+        // A list is retried every 2 s while the database is away: one line per outage.
+        if (!this.registryFailing) this.options.log.error({ err: error }, 'device registry update failed');
+        this.registryFailing = true;
+      },
+    );
   }
 
   private track(device: Device) {
@@ -212,25 +268,62 @@ export class DeviceHubService implements AdapterEvents {
     this.idByExternal.set(device.external_id, device.id);
   }
 
+  /**
+   * Brings the registry in line with an adapter's complete list, in one transaction, within two
+   * bounds: a list never removes more than half of the adapter's devices that have ever been
+   * heard from (the least recently heard go first; devices never heard from are not held back),
+   * and never makes the hub list more than maxDevices. What a bound holds back is named in one
+   * warning; the rest of the list applies.
+   */
   private async applyList(listed: DeviceDescription[]) {
     const protocol = this.options.adapter.protocol;
+    const maxDevices = this.options.maxDevices ?? DEFAULT_MAX_DEVICES;
+    const present = new Set(listed.map((d) => d.external_id));
+    const known = this.list().filter((device) => device.protocol === protocol);
+    const leaving = known.filter((device) => !present.has(device.external_id));
+    const heard = (device: Device) => device.last_seen !== null;
+    const heardLeaving = leaving
+      .filter(heard)
+      .sort((a, b) => (a.last_seen ?? '').localeCompare(b.last_seen ?? ''));
+    const heardKnown = known.filter(heard).length;
+    const bound =
+      heardLeaving.length > heardKnown / 2 ? Math.max(1, Math.floor(heardKnown / 2)) : heardLeaving.length;
+    const removing = [...leaving.filter((device) => !heard(device)), ...heardLeaving.slice(0, bound)];
+    const kept = heardLeaving.slice(bound);
+
     const changed = listed.filter((d) => {
       const id = this.idByExternal.get(d.external_id);
-      const known = id ? this.devices.get(id) : undefined;
-      return !known || metadataDiffers(known, d);
+      const device = id ? this.devices.get(id) : undefined;
+      return !device || metadataDiffers(device, d);
     });
-    const saved = await this.options.repository.upsertMany(changed, nowIso());
-    const descriptions = new Map(changed.map((d) => [d.external_id, d]));
+    const room = Math.max(0, maxDevices - (this.devices.size - removing.length));
+    const arriving = changed.filter((d) => !this.idByExternal.has(d.external_id));
+    const refused = new Set(arriving.slice(room).map((d) => d.external_id));
+    const upsert = refused.size > 0 ? changed.filter((d) => !refused.has(d.external_id)) : changed;
+
+    const now = nowIso();
+    const saved = await this.options.repository.applyChanges(
+      { upsert, remove: removing.map((device) => device.id) },
+      now,
+    );
+    for (const device of removing) this.forget(device);
+    for (const externalId of refused) this.earlyState.delete(externalId);
+    const counts = { added: 0, restored: 0, updated: 0 };
+    const descriptions = new Map(upsert.map((d) => [d.external_id, d]));
     for (const row of saved) {
-      const known = this.devices.get(row.id);
+      const before = this.devices.get(row.id);
       const description = descriptions.get(row.external_id)!;
+      if (before) counts.updated++;
+      else if (row.created_at === now) counts.added++;
+      else counts.restored++;
       // Keep what lives only in memory (online, the newest state) across a metadata update, and
       // the adapter's shared capability objects rather than fresh copies parsed from the row.
       const device: Device = {
         ...row,
+        state: mergeBounded({}, row.state).state,
         capabilities: description.capabilities,
         inputs: description.inputs,
-        ...(known ? { online: known.online, state: known.state, last_seen: known.last_seen } : {}),
+        ...(before ? { online: before.online, state: before.state, last_seen: before.last_seen } : {}),
       };
       this.track(device);
       const early = this.earlyState.get(device.external_id);
@@ -241,25 +334,41 @@ export class DeviceHubService implements AdapterEvents {
       if (online !== undefined) this.availabilityChanged(device.external_id, online);
       if (early) this.stateReported(device.external_id, early.state, early.lastSeen, early.retained);
     }
-    const present = new Set(listed.map((d) => d.external_id));
-    for (const device of [...this.devices.values()]) {
-      if (device.protocol === protocol && !present.has(device.external_id)) await this.remove(device.id);
+    const removed = removing.length;
+    if (saved.length > 0 || removed > 0) {
+      this.options.log.info(
+        { protocol, listed: listed.length, ...counts, removed, devices: this.devices.size },
+        'device list applied',
+      );
+    }
+    if (kept.length > 0 || refused.size > 0) {
+      this.options.log.warn(
+        {
+          protocol,
+          ...(kept.length > 0
+            ? { notRemoved: kept.length, keptDevices: kept.slice(0, NAMED_IN_WARNING).map((d) => d.name) }
+            : {}),
+          ...(refused.size > 0
+            ? { notAdded: refused.size, skippedDevices: [...refused].slice(0, NAMED_IN_WARNING), maxDevices }
+            : {}),
+        },
+        'device list only partly applied: it would remove most devices at once or list more than DEVICEHUB_MAX_DEVICES',
+      );
     }
   }
 
-  private async remove(id: string) {
-    const device = this.devices.get(id);
-    if (!device) return;
-    await this.options.repository.remove(id);
+  /** Takes a removed device out of memory and tells browsers (the registry keeps its row). */
+  private forget(device: Device) {
+    const { id } = device;
     this.options.writer.forget(id);
     this.devices.delete(id);
     this.idByExternal.delete(device.external_id);
     this.availabilityKnown.delete(id);
+    this.stateArrived.delete(id);
     const event: DeviceRemovedEvent = { id, external_id: device.external_id };
     this.publish(devicehubTopics.removed, JSON.stringify(event), false);
     // An empty retained message clears the device's retained state for late subscribers.
     this.publish(devicehubTopics.device(id), '', true);
-    this.options.log.info({ id, external_id: device.external_id }, 'device removed');
   }
 
   private publishUpsert(device: Device) {

@@ -1,8 +1,16 @@
 import type { Device } from '@hearth/contracts';
-import mqtt, { type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqliteDatabase } from '../../test/databases.js';
-import { byName, type Household, startHousehold, testBuses, waitFor } from './devicehub-test-kit.js';
+import {
+  byName,
+  type Household,
+  listenForBrowsers,
+  startHousehold,
+  streamClient,
+  testBuses,
+  waitFor,
+} from './devicehub-test-kit.js';
 
 /** What a browser sees of the device hub: MQTT.js over /ws/devicehub (SPEC 7.3). */
 describe.each(testBuses())('device stream to browsers with Zigbee2MQTT on the $name', ({ url }) => {
@@ -14,23 +22,9 @@ describe.each(testBuses())('device stream to browsers with Zigbee2MQTT on the $n
   const browsers: MqttClient[] = [];
 
   const browser = async () => {
-    const client = await mqtt.connectAsync(wsUrl, {
-      protocolVersion: 4,
-      clean: true,
-      reconnectPeriod: 0,
-      clientId: `rt-${Date.now()}-${Math.floor(Math.random() * 1000)}`,
-      username: 'browser',
-      password: token,
-    });
-    browsers.push(client);
-    const messages: { topic: string; payload: string; retain: boolean }[] = [];
-    client.on('message', (topic, payload, packet) =>
-      messages.push({ topic, payload: payload.toString(), retain: packet.retain }),
-    );
-    await client.subscribeAsync([`${prefix}/devicehub/devices/#`, `${prefix}/devicehub/events/#`], {
-      qos: 0,
-    });
-    return { client, messages };
+    const connected = await streamClient(wsUrl, token, prefix);
+    browsers.push(connected.client);
+    return connected;
   };
 
   beforeAll(async () => {
@@ -38,8 +32,7 @@ describe.each(testBuses())('device stream to browsers with Zigbee2MQTT on the $n
     h = started.household;
     token = started.resident;
     prefix = started.prefix;
-    const address = await h.app.app.listen({ port: 0, host: '127.0.0.1' });
-    wsUrl = `${address.replace(/^http/, 'ws')}/ws/devicehub`;
+    wsUrl = await listenForBrowsers(h.app);
     await h.z2m.publishDevices();
     await waitFor(async () => ((await h.list()).length === 4 ? true : undefined));
   });

@@ -13,6 +13,8 @@ export interface DevicesTable {
   last_seen: string | null;
   created_at: string;
   updated_at: string;
+  /** When the device left its ecosystem's list (migration 0005); null while it is listed. */
+  removed_at: string | null;
 }
 
 export interface DevicehubTables {

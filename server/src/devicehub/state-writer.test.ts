@@ -1,5 +1,7 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { LogCapture } from '../../test/app.js';
+import { createLogger } from '../logging/logger.js';
 import type { DevicesRepository, StateEntry } from './devicehub.repository.js';
 import { StateWriter } from './state-writer.js';
 
@@ -43,5 +45,21 @@ describe('state writer', () => {
         { id: 'b', state: { n: 1 }, lastSeen: null },
       ],
     ]);
+  });
+
+  it('logs an outage of the database once, and its end once, however many flushes fail', async () => {
+    const { repository, batches } = fakeRepository(30);
+    const logs = new LogCapture();
+    const writer = new StateWriter(repository, createLogger('info', logs), 60_000);
+    for (let i = 0; i < 31; i++) {
+      writer.mark({ id: 'a', state: { n: i }, lastSeen: null });
+      await writer.flush();
+    }
+    expect(batches).toEqual([[{ id: 'a', state: { n: 30 }, lastSeen: null }]]);
+    expect(logs.lines.map((line) => JSON.parse(line).msg)).toEqual([
+      'device state flush failed; retrying every second',
+      'device state flush works again',
+    ]);
+    await writer.close();
   });
 });

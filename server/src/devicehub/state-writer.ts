@@ -8,6 +8,8 @@ import type { DevicesRepository, StateEntry } from './devicehub.repository.js';
 export class StateWriter {
   private dirty = new Map<string, StateEntry>();
   private flushing: Promise<void> | undefined;
+  /** Since when flushes fail (one warning per outage, not one a second). */
+  private failingSince: number | undefined;
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -35,8 +37,19 @@ export class StateWriter {
     this.dirty = new Map();
     this.flushing = this.repository
       .saveStates(batch)
+      .then(() => {
+        if (this.failingSince === undefined) return;
+        this.log.info({ failedMs: Date.now() - this.failingSince }, 'device state flush works again');
+        this.failingSince = undefined;
+      })
       .catch((error) => {
-        this.log.warn({ err: error, devices: batch.length }, 'device state flush failed; retrying');
+        if (this.failingSince === undefined) {
+          this.failingSince = Date.now();
+          this.log.warn(
+            { err: error, devices: batch.length },
+            'device state flush failed; retrying every second',
+          );
+        }
         for (const entry of batch) if (!this.dirty.has(entry.id)) this.dirty.set(entry.id, entry);
       })
       .finally(() => {

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../storage/unavailable.js';
 import type { HttpApp } from './http-app.js';
 
 /**
@@ -20,6 +21,12 @@ export class HttpError extends Error {
     super(message);
   }
 }
+
+/** The answer while the database cannot be reached (with Retry-After). */
+export const SERVICE_UNAVAILABLE = 'Service temporarily unavailable, please try again later';
+const RETRY_AFTER_SECONDS = '5';
+/** During an outage every request fails the same way: one log line per this many ms is enough. */
+const OUTAGE_LOG_INTERVAL_MS = 10_000;
 
 /** Texts for failures Fastify finds before a route runs; a route may override them (`config.messages`). */
 export interface RequestMessages {
@@ -87,8 +94,23 @@ export function registerErrorHandling(app: HttpApp) {
   app.setErrorHandler(answerError);
 }
 
-/** The serialiser itself; also Fastify's `frameworkErrors` (bad URLs, over-long parameters). */
+let outageLogged = 0;
+
+/**
+ * The serialiser itself; also Fastify's `frameworkErrors` (bad URLs, over-long parameters). An
+ * unreachable database answers 503 with Retry-After, whichever domain ran into it.
+ */
 export function answerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (!(error instanceof HttpError) && isDatabaseUnavailable(error)) {
+    if (Date.now() - outageLogged > OUTAGE_LOG_INTERVAL_MS) {
+      outageLogged = Date.now();
+      request.log.warn({ err: error }, 'database unavailable; answering 503');
+    }
+    return reply
+      .code(503)
+      .header('retry-after', RETRY_AFTER_SECONDS)
+      .send(errorBody(request, SERVICE_UNAVAILABLE));
+  }
   const { status, message } = describe(error, request);
   if (status >= 500 && !(error instanceof HttpError)) request.log.error({ err: error }, 'request failed');
   if (error instanceof HttpError) reply.headers(error.headers);

@@ -1,4 +1,4 @@
-/** Tables of the request rate limit (migration 0005). */
+/** Tables of the request rate limit (migration 0006). */
 
 /** A fixed counting window: `hits` requests with this key until `ends_at` (ISO-8601). */
 export interface RateLimitWindowsTable {

@@ -8,7 +8,6 @@ import { HttpError } from './errors.js';
 import type { HttpApp } from './http-app.js';
 
 export const TOO_MANY_REQUESTS = 'Too many requests, please try again later';
-const UNAVAILABLE = 'The service is temporarily unavailable, please try again later';
 const MINUTE_MS = 60_000;
 
 type Done = (error: Error | null, result: { current: number; ttl: number }) => void;
@@ -51,11 +50,7 @@ export class RateLimitWindows {
         }),
       )
       .returning(['hits', 'ends_at'])
-      .executeTakeFirstOrThrow()
-      .catch((error) => {
-        this.log.error({ err: error }, 'a rate-limit window could not be counted');
-        throw error;
-      });
+      .executeTakeFirstOrThrow();
     this.sweep(now);
     return { hits: Number(row.hits), endsAt: Date.parse(row.ends_at) };
   }
@@ -78,7 +73,7 @@ const storeOver = (windows: RateLimitWindows) =>
     incr(key: string, done: Done, timeWindow: number) {
       windows.hit(key, timeWindow).then(
         ({ hits, endsAt }) => done(null, { current: hits, ttl: Math.max(0, endsAt - Date.now()) }),
-        () => done(new HttpError(503, UNAVAILABLE), { current: 0, ttl: 0 }),
+        (error: Error) => done(error, { current: 0, ttl: 0 }),
       );
     }
     child() {

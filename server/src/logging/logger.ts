@@ -7,7 +7,6 @@ const SECRET_KEYS = [
   'current_password',
   'newPassword',
   'currentPassword',
-  'code',
   'token',
   'access_token',
   'refresh_token',
@@ -24,6 +23,9 @@ const redactPaths = [
   ...SECRET_KEYS,
   ...SECRET_KEYS.map((key) => `*.${key}`),
   ...SECRET_KEYS.map((key) => `*.*.${key}`),
+  // Verification codes travel in request bodies and queries; `code` elsewhere is an error code
+  // (`err.code: "ECONNREFUSED"`, `code: "login_lockout"`) that a log must keep.
+  ...['body.code', '*.body.code', 'query.code', '*.query.code'],
   'req.headers.authorization',
   'req.headers.cookie',
   'res.headers["set-cookie"]',

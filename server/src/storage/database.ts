@@ -46,8 +46,11 @@ export function openStorage(options: StorageOptions): Storage {
       connectionTimeoutMillis: 5000,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
-    // An idle client losing its connection must not crash the process; the next query reconnects.
+    // A client losing its connection must not crash the process; the next query reconnects.
+    // pg-pool listens for errors only while a client is idle: one checked out between two
+    // statements (a transaction) would throw its error as an uncaught exception.
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,

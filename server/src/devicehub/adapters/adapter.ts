@@ -40,4 +40,6 @@ export interface DeviceAdapter {
   command(device: Device, request: DeviceCommandRequest): Promise<void>;
   /** Renames the device in its ecosystem; resolves with the name it now has. */
   rename(device: Device, name: string): Promise<string>;
+  /** Asks the device for a fresh state report; resolves false when it has nothing to ask for. */
+  requestState(device: Device): Promise<boolean>;
 }

@@ -114,6 +114,8 @@ export async function createEdgeBroker(
         {
           maxPacketBytes: settings.maxPacketBytes,
           maxQueuedBytes: settings.maxQueuedBytes,
+          slowConsumerMs: settings.slowConsumerMs,
+          maxPendingBytes: settings.maxPendingBytes,
           onDrop: (reason) =>
             log.info({ userId: transport.session.user?.id, reason }, 'browser connection dropped'),
         },

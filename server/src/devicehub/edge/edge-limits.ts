@@ -8,8 +8,12 @@ export interface EdgeLimits {
   maxTopicLevels: number;
   /** A socket that sends no CONNECT within this time is closed. */
   connectTimeoutMs: number;
-  /** Bytes that may wait for a browser that stopped reading before it is dropped. */
+  /** Bytes a browser's socket may hold unsent; beyond, the broker holds frames back for it. */
   maxQueuedBytes: number;
+  /** A browser whose socket stays above maxQueuedBytes this long has stopped reading: dropped. */
+  slowConsumerMs: number;
+  /** Bytes held back for one browser beyond which it is dropped at once (a burst it can't take). */
+  maxPendingBytes: number;
   /** How long delivery may wait for a stalled socket to drain before the client is dropped. */
   drainTimeoutMs: number;
   /** How often connected users are re-read from the database (lock, deletion, demotion). */
@@ -22,6 +26,8 @@ export const DEFAULT_EDGE_LIMITS: EdgeLimits = {
   maxTopicLevels: 16,
   connectTimeoutMs: 10_000,
   maxQueuedBytes: 2 * 1024 * 1024,
+  slowConsumerMs: 5000,
+  maxPendingBytes: 64 * 1024 * 1024,
   drainTimeoutMs: 10_000,
   // Half the promised 60 s, so a lock takes effect within one interval plus the query.
   recheckIntervalMs: 30_000,

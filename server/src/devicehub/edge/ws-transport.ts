@@ -8,9 +8,17 @@ export type DropReason = 'packet too large' | 'text frame' | 'slow consumer';
 
 export interface TransportOptions {
   maxPacketBytes: number;
+  /** Bytes the socket may hold unsent; above it, frames wait here until it drains. */
   maxQueuedBytes: number;
+  /** A browser whose socket does not drain below maxQueuedBytes for this long is dropped. */
+  slowConsumerMs: number;
+  /** Bytes that may wait here at all; a browser past it is dropped at once. */
+  maxPendingBytes: number;
   onDrop: (reason: DropReason) => void;
 }
+
+/** Largest WebSocket frame a burst is split into (one larger packet still goes whole). */
+export const MAX_FRAME_BYTES = 64 * 1024;
 
 /** What the upgrade learnt about a connection, read again when its CONNECT arrives. */
 export interface ConnectionSession {
@@ -28,16 +36,23 @@ export interface ConnectionSession {
  * An MQTT byte stream over one WebSocket for Aedes. mqtt-packet writes each packet as several
  * small chunks; a naive bridge sends a frame (and a system call) per chunk, which made it four
  * times slower than Mosquitto. Here everything written during one turn of the event loop (every
- * packet delivered while handling one read from the bus) leaves as ONE binary frame, flushed by
- * setImmediate. Writes never wait: bytes a browser is not reading pile up in its socket, and a
- * browser over maxQueuedBytes is dropped, so one stalled browser never holds up the others.
+ * packet delivered while handling one read from the bus) leaves together, flushed by setImmediate,
+ * as frames of at most MAX_FRAME_BYTES. Writes never wait: while the browser's socket holds more
+ * than maxQueuedBytes, frames wait here until it drains. A browser is judged by how long its
+ * socket stays that full, not by one sample after a burst: one that reads at full speed keeps up
+ * with any burst; one that does not drain for slowConsumerMs (or lets maxPendingBytes pile up)
+ * has stopped reading and is dropped, so one stalled browser never holds up the others.
  */
 export class WebSocketTransport extends Duplex {
   private readonly guard: PacketLengthGuard;
+  /** Chunks waiting to be sent, from `head` on (an index, not shift(): bursts have thousands). */
   private pending: Buffer[] = [];
+  private head = 0;
   private pendingBytes = 0;
   private flushScheduled = false;
   private dropped = false;
+  /** Runs while the socket is too full to take more (see waitForDrain). */
+  private stallTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly socket: WebSocket,
@@ -63,7 +78,12 @@ export class WebSocketTransport extends Duplex {
   }
 
   private dropConnection(reason: DropReason) {
+    if (this.dropped) return;
     this.dropped = true;
+    this.stopWaiting();
+    this.pending = [];
+    this.head = 0;
+    this.pendingBytes = 0;
     this.options.onDrop(reason);
     this.socket.terminate();
     this.destroy();
@@ -97,42 +117,80 @@ export class WebSocketTransport extends Duplex {
   }
 
   private queue(chunk: Buffer) {
-    if (this.socket.readyState !== WebSocket.OPEN) return;
+    if (this.dropped || this.socket.readyState !== WebSocket.OPEN) return;
     this.pending.push(chunk);
     this.pendingBytes += chunk.length;
-    if (!this.flushScheduled) {
+    if (this.pendingBytes > this.options.maxPendingBytes) return this.dropConnection('slow consumer');
+    // While the socket is full, its drain flushes; until then there is nothing to do.
+    if (!this.flushScheduled && !this.stallTimer) {
       this.flushScheduled = true;
       setImmediate(this.flush);
     }
   }
 
-  /**
-   * Sends everything written since the last flush as one frame (one write to the socket). A
-   * browser still holding more than maxQueuedBytes of earlier frames has stopped reading: it is
-   * dropped, so a burst is always accepted but a stalled browser never piles up more than the
-   * limit plus one turn's worth.
-   */
+  /** Sends what waits, frame by frame, while the socket takes it; else waits for it to drain. */
   private readonly flush = () => {
     this.flushScheduled = false;
-    if (this.pendingBytes === 0 || this.socket.readyState !== WebSocket.OPEN) return;
-    if (this.socket.bufferedAmount > this.options.maxQueuedBytes) {
-      this.pending = [];
-      this.pendingBytes = 0;
-      this.dropConnection('slow consumer');
-      return;
+    if (this.dropped || this.socket.readyState !== WebSocket.OPEN) return;
+    while (this.pendingBytes > 0 && this.socket.bufferedAmount <= this.options.maxQueuedBytes) {
+      this.socket.send(this.nextFrame(), { binary: true, compress: false });
     }
-    const data =
-      this.pending.length === 1
-        ? (this.pending[0] as Buffer)
-        : Buffer.concat(this.pending, this.pendingBytes);
-    this.pending = [];
-    this.pendingBytes = 0;
-    this.socket.send(data, { binary: true, compress: false });
+    if (this.pendingBytes > 0) this.waitForDrain();
   };
+
+  /** Whole chunks from the queue, up to MAX_FRAME_BYTES (at least one). */
+  private nextFrame(): Buffer {
+    let end = this.head;
+    let bytes = 0;
+    while (end < this.pending.length) {
+      const length = (this.pending[end] as Buffer).length;
+      if (end > this.head && bytes + length > MAX_FRAME_BYTES) break;
+      bytes += length;
+      end++;
+    }
+    const frame =
+      end - this.head === 1
+        ? (this.pending[this.head] as Buffer)
+        : Buffer.concat(this.pending.slice(this.head, end), bytes);
+    this.head = end;
+    this.pendingBytes -= bytes;
+    if (this.head === this.pending.length) {
+      this.pending = [];
+      this.head = 0;
+    } else if (this.head > 4096) {
+      this.pending = this.pending.slice(this.head);
+      this.head = 0;
+    }
+    return frame;
+  }
+
+  /**
+   * The socket holds more than maxQueuedBytes: the rest waits for its 'drain' (its write buffer
+   * emptied). No drain within slowConsumerMs means the browser stopped reading.
+   */
+  private waitForDrain() {
+    if (this.stallTimer) return;
+    const raw = (this.socket as unknown as { _socket?: NodeJS.EventEmitter })._socket;
+    const drained = () => {
+      this.stopWaiting();
+      this.flush();
+    };
+    raw?.once('drain', drained);
+    this.stallTimer = setTimeout(() => this.dropConnection('slow consumer'), this.options.slowConsumerMs);
+    this.stopWaiting = () => {
+      raw?.off('drain', drained);
+      clearTimeout(this.stallTimer);
+      this.stallTimer = undefined;
+      this.stopWaiting = () => {};
+    };
+  }
+
+  private stopWaiting: () => void = () => {};
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void) {
     // What Aedes wrote just before closing (a refusing CONNACK) still goes out, then the close.
     if (!this.dropped) this.flush();
+    this.stopWaiting();
     if (this.socket.readyState === WebSocket.OPEN || this.socket.readyState === WebSocket.CONNECTING) {
       this.socket.close();
       // A peer that never answers the close handshake must not keep the socket.

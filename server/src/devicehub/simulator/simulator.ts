@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Bus } from '../../bus/bus.js';
 import { isObject, type JsonObject } from '../../shared/json.js';
@@ -18,11 +20,18 @@ export interface SimulatorOptions {
   /** Chance per second that some device drops off the network for a while. */
   availabilityFlipsPerSecond?: number;
   random?: () => number;
+  /** Where renames are kept across restarts (DATA_DIR), as Zigbee2MQTT keeps its configuration. */
+  dataDir?: string;
 }
+
+/** The simulator's own file in DATA_DIR: friendly names by IEEE address. */
+export const NAMES_FILE = 'simulator-names.json';
 
 interface VirtualDevice {
   ieee: string;
   name: string;
+  /** Its name until someone renames it. */
+  defaultName: string;
   template: DeviceTemplate;
   exposes: Expose[];
   state: Record<string, unknown>;
@@ -59,6 +68,7 @@ export class Zigbee2mqttSimulator {
   private readonly random: () => number;
   private timer: NodeJS.Timeout | undefined;
   private unsubscribers: (() => void)[] = [];
+  private readonly namesFile: string | undefined;
   private updatesPerSecond: number;
   private budget = 0;
   private cursor = 0;
@@ -66,12 +76,17 @@ export class Zigbee2mqttSimulator {
   constructor(private readonly options: SimulatorOptions) {
     this.random = options.random ?? Math.random;
     this.updatesPerSecond = options.updatesPerSecond ?? Math.min(50, Math.max(2, options.devices / 4));
+    this.namesFile = options.dataDir ? path.join(options.dataDir, NAMES_FILE) : undefined;
+    const renamed = this.loadNames();
     for (let index = 0; index < options.devices; index++) {
       const template = TEMPLATES[index % TEMPLATES.length]!;
       const round = Math.floor(index / TEMPLATES.length);
+      const ieee = `0x00124b00${(index + 1).toString(16).padStart(8, '0')}`;
+      const defaultName = round === 0 ? template.name : `${template.name} ${round + 1}`;
       const device: VirtualDevice = {
-        ieee: `0x00124b00${(index + 1).toString(16).padStart(8, '0')}`,
-        name: round === 0 ? template.name : `${template.name} ${round + 1}`,
+        ieee,
+        name: renamed[ieee] ?? defaultName,
+        defaultName,
         template,
         exposes: template.exposes,
         state: structuredClone(template.state),
@@ -93,15 +108,13 @@ export class Zigbee2mqttSimulator {
       await bus.subscribe(this.topic('bridge/request/device/rename'), (_topic, payload) =>
         this.onRename(payload),
       ),
+      // Like Zigbee2MQTT: after a broker restart its retained topics are published again.
+      bus.onStatus((status) => {
+        if (status.bus === 'online') void this.publishRetained();
+      }),
     );
-    await bus.publish(this.topic('bridge/state'), JSON.stringify({ state: 'online' }), { retain: true });
-    await this.publishDeviceList();
-    for (const device of this.devices) {
-      await bus.publish(this.topic(`${device.name}/availability`), JSON.stringify({ state: 'online' }), {
-        retain: true,
-      });
-      await this.publishState(device);
-    }
+    await this.publishRetained();
+    for (const device of this.devices) await this.publishState(device);
     this.schedule();
     this.options.log.info(
       { devices: this.devices.length, updatesPerSecond: this.updatesPerSecond },
@@ -169,6 +182,13 @@ export class Zigbee2mqttSimulator {
     device.offlineUntil = now + 10_000 + this.random() * 30_000;
     this.offline.add(device);
     void this.publishAvailability(device, false);
+  }
+
+  /** bridge/state, bridge/devices and every device's availability, all retained. */
+  private async publishRetained() {
+    await this.send('bridge/state', JSON.stringify({ state: 'online' }), true);
+    await this.publishDeviceList();
+    for (const device of this.devices) await this.publishAvailability(device, device.offlineUntil === 0);
   }
 
   private publishAvailability(device: VirtualDevice, online: boolean) {
@@ -292,6 +312,40 @@ export class Zigbee2mqttSimulator {
     }
   }
 
+  /** Renames kept in DATA_DIR; a missing or unreadable file means none. */
+  private loadNames(): Record<string, string> {
+    if (!this.namesFile) return {};
+    try {
+      const names: unknown = JSON.parse(fs.readFileSync(this.namesFile, 'utf8'));
+      if (!isObject(names)) return {};
+      return Object.fromEntries(
+        Object.entries(names).filter(([, name]) => typeof name === 'string'),
+      ) as Record<string, string>;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        this.options.log.warn(
+          { err: error, file: this.namesFile },
+          'simulator names unreadable; using defaults',
+        );
+      return {};
+    }
+  }
+
+  private saveNames() {
+    if (!this.namesFile) return;
+    const renamed = Object.fromEntries(
+      this.devices.filter((d) => d.name !== d.defaultName).map((d) => [d.ieee, d.name]),
+    );
+    try {
+      // Written aside and moved over, so a crash mid-write never leaves half a file.
+      fs.mkdirSync(path.dirname(this.namesFile), { recursive: true });
+      fs.writeFileSync(`${this.namesFile}.tmp`, JSON.stringify(renamed, null, 2));
+      fs.renameSync(`${this.namesFile}.tmp`, this.namesFile);
+    } catch (error) {
+      this.options.log.warn({ err: error, file: this.namesFile }, 'simulator could not keep its names');
+    }
+  }
+
   private onRename(payload: Buffer) {
     let request: unknown;
     try {
@@ -318,6 +372,7 @@ export class Zigbee2mqttSimulator {
     void this.send(`${device.name}/availability`, '', true);
     device.name = to;
     this.byName.set(to, device);
+    this.saveNames();
     void (async () => {
       await this.publishDeviceList();
       await this.publishAvailability(device, device.offlineUntil === 0);

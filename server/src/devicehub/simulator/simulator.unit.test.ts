@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Bus, MessageHandler } from '../../bus/bus.js';
@@ -9,6 +12,8 @@ function recordingBus() {
   const bus: Bus = {
     description: 'recording',
     connected: true,
+    status: () => ({ bus: 'online', since: new Date(0).toISOString() }),
+    onStatus: () => () => {},
     publish: async (topic, payload, options) => {
       published.push({ topic, payload: payload.toString(), retain: Boolean(options?.retain) });
     },
@@ -20,6 +25,8 @@ function recordingBus() {
   };
   return { bus, published, handlers };
 }
+
+const silent = pino({ level: 'silent' });
 
 /** A seeded generator, so a run is repeatable. */
 const seeded = (seed: number) => () => {
@@ -68,5 +75,36 @@ describe('simulator at scale', () => {
     await vi.advanceTimersByTimeAsync(10_000);
     expect(published.filter((p) => !p.topic.includes('/availability')).length).toBeLessThan(150);
     await simulator.stop();
+  });
+
+  it('keeps renames in its data directory, so a restart keeps them (as Zigbee2MQTT does)', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-sim-'));
+    const names = async () => {
+      const { bus, published } = recordingBus();
+      const simulator = new Zigbee2mqttSimulator({ bus, baseTopic: 'z2m', devices: 3, log: silent, dataDir });
+      await simulator.start();
+      const list = JSON.parse(published.find((p) => p.topic === 'z2m/bridge/devices')!.payload);
+      await simulator.stop();
+      return list.map((d: { friendly_name: string }) => d.friendly_name);
+    };
+    try {
+      const { bus, published, handlers } = recordingBus();
+      const simulator = new Zigbee2mqttSimulator({ bus, baseTopic: 'z2m', devices: 3, log: silent, dataDir });
+      await simulator.start();
+      const [, first] = JSON.parse(published.find((p) => p.topic === 'z2m/bridge/devices')!.payload);
+      handlers.get('z2m/bridge/request/device/rename')!(
+        'z2m/bridge/request/device/rename',
+        Buffer.from(JSON.stringify({ from: first.friendly_name, to: 'Porch door', transaction: 't1' })),
+        false,
+      );
+      await vi.waitFor(() =>
+        expect(published.some((p) => p.topic === 'z2m/bridge/response/device/rename')).toBe(true),
+      );
+      await simulator.stop();
+      expect(await names()).toContain('Porch door');
+      expect(await names()).not.toContain(first.friendly_name);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -3,7 +3,8 @@ import { migration as m0001 } from './0001_users.js';
 import { migration as m0002 } from './0002_accounts.js';
 import { migration as m0003 } from './0003_devicehub.js';
 import { migration as m0004 } from './0004_identities.js';
-import { migration as m0005 } from './0005_rate_limits.js';
+import { migration as m0005 } from './0005_devicehub_removed.js';
+import { migration as m0006 } from './0006_rate_limits.js';
 
 /**
  * Every migration, in order. Names are zero-padded so they sort; never rename or edit one that
@@ -14,5 +15,6 @@ export const migrations: Record<string, Migration> = {
   '0002_accounts': m0002,
   '0003_devicehub': m0003,
   '0004_identities': m0004,
-  '0005_rate_limits': m0005,
+  '0005_devicehub_removed': m0005,
+  '0006_rate_limits': m0006,
 };

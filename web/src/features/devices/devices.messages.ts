@@ -32,4 +32,6 @@ export const MESSAGES = {
   remove: 'Remove',
 } as const;
 
+export const busOfflineSince = (time: string) => `Device bus offline since ${time}`;
+
 export const requestFailed = (status: number) => `request failed with status ${status}`;

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { LogCapture } from '../../../../test/app.js';
 import type { Bus, MessageHandler } from '../../../bus/bus.js';
+import { createLogger } from '../../../logging/logger.js';
 import type { AdapterEvents, DeviceDescription } from '../adapter.js';
 import { parseBridgeDevices } from './bridge-devices.js';
 import { mapExposes } from './exposes.js';
@@ -18,6 +20,8 @@ function fakeBus() {
   const bus: Bus = {
     description: 'fake',
     connected: true,
+    status: () => ({ bus: 'online', since: new Date(0).toISOString() }),
+    onStatus: () => () => {},
     publish: async (topic, payload) => {
       sent.push({ topic, payload: payload.toString() });
     },
@@ -46,14 +50,9 @@ function recorder() {
   return { events, lists, states, availability, removed };
 }
 
-async function startAdapter(renameTimeoutMs = 200, listed = true) {
+async function startAdapter(renameTimeoutMs = 200, listed = true, log: Logger = pino({ level: 'silent' })) {
   const { bus, sent, deliver } = fakeBus();
-  const adapter = new Zigbee2mqttAdapter({
-    bus,
-    baseTopic: BASE,
-    log: pino({ level: 'silent' }),
-    renameTimeoutMs,
-  });
+  const adapter = new Zigbee2mqttAdapter({ bus, baseTopic: BASE, log, renameTimeoutMs });
   const record = recorder();
   await adapter.start(record.events);
   if (listed) deliver('bridge/devices', JSON.stringify(bridgeDevicesFixture()), true);
@@ -268,5 +267,62 @@ describe('bridge/devices', () => {
       manufacturer: 'IKEA',
       firmware: '2.3.014',
     });
+  });
+});
+
+describe('Zigbee2MQTT adapter and bad input', () => {
+  const withLogs = async () => {
+    const logs = new LogCapture();
+    const started = await startAdapter(200, true, createLogger('info', logs));
+    logs.lines.length = 0; // what the fixture list itself says (its own skipped exposes)
+    const warnings = () => logs.lines.map((line) => JSON.parse(line)).filter((l) => l.level === 40);
+    return { ...started, warnings };
+  };
+
+  it("takes the empty payload that clears a renamed device's old availability topic silently", async () => {
+    const { deliver, availability, warnings } = await withLogs();
+    deliver('Living room/Lamp/availability', '', true);
+    expect(availability).toEqual([]);
+    expect(warnings()).toEqual([]);
+  });
+
+  it('ignores a list in which every entry is refused, with one warning', async () => {
+    const { deliver, lists, warnings } = await withLogs();
+    const garbage = Array.from({ length: 5000 }, (_, i) => (i % 2 ? { ieee_address: `0x${i}` } : i));
+    deliver('bridge/devices', JSON.stringify(garbage), true);
+    expect(lists).toHaveLength(1);
+    expect(warnings().map((w) => [w.msg, w.entries, w.first.length])).toEqual([
+      ['bridge/devices has no usable entry; ignored, the registry is unchanged', 5000, 10],
+    ]);
+  });
+
+  it("keeps only the state keys the exposes name and Zigbee2MQTT's own", async () => {
+    const { deliver, states, warnings } = await withLogs();
+    deliver(
+      'Living room/Lamp',
+      JSON.stringify({
+        state: 'ON',
+        color: { x: 0.3, y: 0.3, hex: '#ffffff' },
+        color_mode: 'xy',
+        linkquality: 90,
+        update: { state: 'idle' },
+        blob: 'x'.repeat(1000),
+        injected: true,
+      }),
+    );
+    deliver('Living room/Lamp', JSON.stringify({ blob: 'again' }));
+    expect(states.map((s) => s.state)).toEqual([
+      {
+        state: 'ON',
+        color: { x: 0.3, y: 0.3, hex: '#ffffff' },
+        color_mode: 'xy',
+        linkquality: 90,
+        update: { state: 'idle' },
+      },
+      {},
+    ]);
+    expect(warnings().map((w) => [w.msg, w.keys])).toEqual([
+      ['zigbee2mqtt state keys not in the exposes; dropped', ['blob', 'injected']],
+    ]);
   });
 });

@@ -48,6 +48,7 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
   readonly protocol = 'zigbee';
   private readonly byName = new Map<string, string>();
   private readonly byIeee = new Map<string, string>();
+  private readonly stateKeys = new Map<string, ReadonlySet<string>>();
   private readonly pendingRenames = new Map<string, PendingRename>();
   /** Availability and state for names the list has not named (yet). */
   private readonly pending = new PendingMessages();
@@ -152,11 +153,27 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
         this.once.warn('devices:not-array', { topic: rest }, 'bridge/devices is not a JSON array; skipped');
         return;
       }
-      const { devices, problems } = parseBridgeDevices(list);
-      for (const problem of problems)
-        this.once.warn(`devices:${problem}`, { problem }, 'bridge/devices entry');
+      const { devices, problems, rejected } = parseBridgeDevices(list);
+      // One line per list, however many entries are bad (a garbage list has thousands).
+      const summary = { entries: list.length, problems: problems.length, first: problems.slice(0, 10) };
+      if (devices.length === 0 && rejected > 0) {
+        this.once.warn(
+          `devices:unusable:${list.length}:${problems[0]}`,
+          summary,
+          'bridge/devices has no usable entry; ignored, the registry is unchanged',
+        );
+        return;
+      }
+      if (problems.length > 0)
+        this.once.warn(
+          `devices:${problems.length}:${problems[0]}`,
+          summary,
+          'bridge/devices entries skipped',
+        );
       this.byName.clear();
       this.byIeee.clear();
+      this.stateKeys.clear();
+      for (const device of devices) this.stateKeys.set(device.external_id, device.stateKeys);
       this.events?.devicesListed(devices);
       for (const device of devices) this.learn(device.friendly_name, device.external_id);
       return;
@@ -181,7 +198,8 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
   }
 
   private onAvailability(topic: string, ieee: string, payload: Buffer) {
-    if (payload.length > MAX_STATE_PAYLOAD) return;
+    // Empty clears the retained topic (Zigbee2MQTT does so for the old name after a rename).
+    if (payload.length === 0 || payload.length > MAX_STATE_PAYLOAD) return;
     const raw = payload.toString('utf8').trim();
     let value: unknown = raw;
     if (raw.startsWith('{')) {
@@ -203,7 +221,23 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
     }
     const lastSeen =
       lastSeenOf(state.last_seen) ?? (retained ? null : (receivedAt ?? new Date().toISOString()));
-    this.events?.stateReported(ieee, state, lastSeen, retained);
+    this.events?.stateReported(ieee, this.knownKeys(topic, ieee, state), lastSeen, retained);
+  }
+
+  /** The state without keys its exposes do not name (logged once per device). */
+  private knownKeys(topic: string, ieee: string, state: Raw): Raw {
+    const keys = this.stateKeys.get(ieee);
+    if (!keys) return state;
+    const unknown = Object.keys(state).filter((key) => !keys.has(key));
+    if (unknown.length === 0) return state;
+    this.once.warn(
+      `keys:${topic}`,
+      { topic, keys: unknown.slice(0, 10) },
+      'zigbee2mqtt state keys not in the exposes; dropped',
+    );
+    const known: Raw = {};
+    for (const key in state) if (keys.has(key)) known[key] = state[key];
+    return known;
   }
 
   private friendlyName(device: Device) {
@@ -217,6 +251,18 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
       `${this.options.baseTopic}/${this.friendlyName(device)}/set`,
       JSON.stringify(payload),
     );
+  }
+
+  /** `<friendly_name>/get` with every gettable property (`{"state": "", "brightness": ""}`). */
+  async requestState(device: Device): Promise<boolean> {
+    const properties = new Set(device.capabilities.filter((c) => c.access.gettable).map((c) => c.property));
+    if (properties.size === 0) return false;
+    const payload = Object.fromEntries([...properties].map((property) => [property, '']));
+    await this.options.bus.publish(
+      `${this.options.baseTopic}/${this.friendlyName(device)}/get`,
+      JSON.stringify(payload),
+    );
+    return true;
   }
 
   async rename(device: Device, name: string): Promise<string> {

@@ -150,6 +150,26 @@ describe('DeviceTile', () => {
     expect(screen.getByText('Contact: Closed')).toBeTruthy();
   });
 
+  it('greys out every control while the device bus is offline, and gives them back when it returns', () => {
+    const { store } = setup({
+      id: 'lamp',
+      name: 'Lamp',
+      state: { state: 'ON', brightness: 100 },
+      capabilities: [{ id: 'state', property: 'state', kind: 'binary', access: writable }],
+      inputs: [
+        { id: 'state', type: 'toggle', property: 'state', access: writable },
+        { id: 'brightness', type: 'slider', property: 'brightness', access: writable },
+      ],
+    });
+    expect((screen.getByRole('switch', { name: 'Power Lamp' }) as HTMLButtonElement).disabled).toBe(false);
+    act(() => store.setStatus({ bus: { bus: 'offline', since: '2026-01-05T09:07:00.000Z' } }));
+    expect((screen.getByRole('switch', { name: 'Power Lamp' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('slider') as HTMLInputElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Rename Lamp' }) as HTMLButtonElement).disabled).toBe(true);
+    act(() => store.setStatus({ bus: { bus: 'online', since: '2026-01-05T09:08:00.000Z' } }));
+    expect((screen.getByRole('slider') as HTMLInputElement).disabled).toBe(false);
+  });
+
   it('counts a composite as one control: the first 5, then "Show N more"', () => {
     setup(rawGroupDevice());
     const tile = screen.getByRole('article', { name: 'Hall siren' });

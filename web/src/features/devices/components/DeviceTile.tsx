@@ -1,6 +1,6 @@
 import { memo, useMemo } from 'react';
 import { MESSAGES } from '../devices.messages.js';
-import { useDevice } from '../hooks/useDeviceStore.js';
+import { useBusOffline, useDevice } from '../hooks/useDeviceStore.js';
 import { binaryLabel, binaryTone } from '../model/binary.js';
 import { buildCommand } from '../model/commands.js';
 import { binaryReadings, type Control, deviceControls, splitControls } from '../model/controls.js';
@@ -22,18 +22,22 @@ import { TileMetrics } from './TileMetrics.js';
 export const DeviceTile = memo(function DeviceTile({ deviceKey }: { deviceKey: string }) {
   const { store, actions } = useDevicesContext();
   const { device, pending } = useDevice(store, deviceKey);
+  const busOffline = useBusOffline(store);
   useCommitProbe();
   if (!device) return null;
-  return <TileBody device={device} pending={pending} actions={actions} />;
+  return <TileBody device={device} pending={pending} disabled={pending || busOffline} actions={actions} />;
 });
 
 function TileBody({
   device,
   pending,
+  disabled,
   actions,
 }: {
   device: Device;
   pending: boolean;
+  /** Pending, or the device bus is offline. */
+  disabled: boolean;
   actions: ReturnType<typeof useDevicesContext>['actions'];
 }) {
   const view = useMemo(() => {
@@ -81,7 +85,7 @@ function TileBody({
         <div className="tile-heading">
           <RenameField
             name={device.displayName}
-            disabled={pending}
+            disabled={disabled}
             onRename={(name) => actions.rename(device, name)}
           />
           <p className="tile-meta">{meta}</p>
@@ -91,7 +95,7 @@ function TileBody({
             <Switch
               checked={on}
               label={`Power ${device.displayName}`}
-              disabled={pending}
+              disabled={disabled}
               onChange={(next) => send(view.power as Control, next)}
             />
           ) : (
@@ -112,7 +116,7 @@ function TileBody({
         ))}
       </div>
       {device.description && <p className="tile-description">{truncateDescription(device.description)}</p>}
-      <TileControls controls={view.others} disabled={pending} onSend={send} />
+      <TileControls controls={view.others} disabled={disabled} onSend={send} />
       <TileMetrics metrics={view.metrics} />
       <footer className="tile-footer">
         <LastSeen at={lastHeard(device)} />

@@ -1,5 +1,6 @@
-import { MESSAGES } from '../devices.messages.js';
+import { busOfflineSince, MESSAGES } from '../devices.messages.js';
 import { useDeviceIds, useDeviceStats, useHubStatus } from '../hooks/useDeviceStore.js';
+import { clockTime } from '../model/format.js';
 import { DeviceGrid } from './DeviceGrid.js';
 import { useDevicesContext } from './devices-context.js';
 
@@ -36,6 +37,11 @@ function Header() {
         <Stat label="With state" value={stats.withState} />
         <Stat label="Sensors" value={stats.sensors} />
       </section>
+      {status.bus?.bus === 'offline' && (
+        <div className="notice-card" role="status">
+          {busOfflineSince(clockTime(status.bus.since))}
+        </div>
+      )}
       {status.error && (
         <div className="error-card" role="alert">
           {status.error}

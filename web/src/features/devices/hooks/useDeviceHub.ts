@@ -95,6 +95,7 @@ export function useDeviceHub({ enabled, accessToken, username }: HubViewer) {
         state: (id, state) => store.applyState(id, state),
         upsert: (device) => store.upsert(device),
         removed: (payload) => store.remove(payload),
+        hubStatus: (bus) => store.setStatus({ bus }),
         status: (connected) => {
           store.setStatus({ stream: { connected } });
           // Whatever changed while we were away (removals, renames) comes back with the list.

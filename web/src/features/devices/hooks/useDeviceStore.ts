@@ -12,3 +12,5 @@ export function useDevice(store: DeviceStore, key: string) {
 export const useDeviceIds = (store: DeviceStore) => useSyncExternalStore(store.subscribe, store.getIds);
 export const useDeviceStats = (store: DeviceStore) => useSyncExternalStore(store.subscribe, store.getStats);
 export const useHubStatus = (store: DeviceStore) => useSyncExternalStore(store.subscribe, store.getStatus);
+export const useBusOffline = (store: DeviceStore) =>
+  useSyncExternalStore(store.subscribe, store.isBusOffline);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  clockTime,
   formatLastSeen,
   formatMetricNumber,
   formatNumber,
@@ -95,5 +96,15 @@ describe('parseTime and humanise', () => {
     ['color-temp', 'Color temp'],
   ])('humanise(%s) → %s', (name, expected) => {
     expect(humanise(name)).toBe(expected);
+  });
+});
+
+describe('clockTime', () => {
+  it.each([
+    [new Date(2026, 0, 5, 9, 7).toISOString(), '09:07'],
+    [new Date(2026, 6, 1, 23, 59, 59).toISOString(), '23:59'],
+    ['not a date', ''],
+  ])('%s is %s in local time', (iso, expected) => {
+    expect(clockTime(iso)).toBe(expected);
   });
 });

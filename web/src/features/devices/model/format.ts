@@ -35,6 +35,14 @@ export function formatLastSeen(timestamp: number | null, now: number): string {
   return new Date(timestamp).toLocaleDateString();
 }
 
+/** "HH:MM" of an ISO time in local time (24 hours); empty when it is not a time. */
+export function clockTime(iso: string): string {
+  const time = new Date(iso);
+  if (Number.isNaN(time.getTime())) return '';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(time.getHours())}:${pad(time.getMinutes())}`;
+}
+
 /** Epoch milliseconds from a date string, a Date or a number; null when it is not a date. */
 export function parseTime(value: unknown): number | null {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.getTime();

@@ -1,3 +1,4 @@
+import type { DevicehubStatus } from '@hearth/contracts';
 import {
   compareDevices,
   type DeviceRecord,
@@ -11,12 +12,14 @@ import {
 } from '../model/device.model.js';
 import type { Device, DeviceStats, Json } from '../model/device.types.js';
 
-/** SPEC 3.15 plus the page's loading flag and its one error line. */
+/** SPEC 3.15 plus the page's loading flag, its one error line and the device bus behind the hub. */
 export interface HubStatus {
   loading: boolean;
   metadata: { connected: boolean; source: string | null };
   stream: { connected: boolean };
   error: string | null;
+  /** From the hub's retained `events/hub.status`; null until it has said. */
+  bus: DevicehubStatus | null;
 }
 
 type Listener = () => void;
@@ -28,6 +31,7 @@ const INITIAL_STATUS: HubStatus = {
   metadata: { connected: false, source: null },
   stream: { connected: false },
   error: null,
+  bus: null,
 };
 
 const frameScheduler: Scheduler = (flush) => {
@@ -63,6 +67,8 @@ export class DeviceStore {
   getIds = () => this.ids;
   getStats = () => this.stats;
   getStatus = () => this.status;
+  /** Controls are greyed out while the device bus is offline (commands would answer 503). */
+  isBusOffline = () => this.status.bus?.bus === 'offline';
   getDevice = (key: string): Device | undefined => this.devices.get(key);
   isPending = (key: string) => this.pending.has(key);
 

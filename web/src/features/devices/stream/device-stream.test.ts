@@ -49,6 +49,7 @@ function setup() {
     state: vi.fn(),
     upsert: vi.fn(),
     removed: vi.fn(),
+    hubStatus: vi.fn(),
     status: vi.fn(),
     error: vi.fn(),
   } satisfies StreamHandlers;
@@ -83,7 +84,7 @@ describe('DeviceStream (SPEC 7.3, 9)', () => {
     });
   });
 
-  it('subscribes to the three topics at QoS 0 once connected', () => {
+  it('subscribes to the three topics and the hub status at QoS 0 once connected', () => {
     const { stream, last, handlers } = setup();
     stream.start();
     last().emit('connect');
@@ -91,6 +92,7 @@ describe('DeviceStream (SPEC 7.3, 9)', () => {
       'hearth/devicehub/devices/#',
       'hearth/devicehub/events/device.upsert',
       'hearth/devicehub/events/device.removed',
+      'hearth/devicehub/events/hub.status',
     ]);
     expect(handlers.status).toHaveBeenLastCalledWith(true);
     expect(handlers.error).toHaveBeenLastCalledWith(null);
@@ -110,6 +112,19 @@ describe('DeviceStream (SPEC 7.3, 9)', () => {
     expect(handlers.state.mock.calls).toEqual([['lamp-1', { state: 'ON' }]]);
     expect(handlers.upsert.mock.calls).toEqual([[{ id: 'lamp-1', name: 'Lamp' }]]);
     expect(handlers.removed.mock.calls).toEqual([[{ id: 'lamp-1' }]]);
+  });
+
+  it('routes the device bus status; ignores ones it does not understand', () => {
+    const { stream, last, handlers } = setup();
+    stream.start();
+    last().emit('connect');
+    last().deliver('hearth/devicehub/events/hub.status', {
+      bus: 'offline',
+      since: '2026-01-05T09:07:00.000Z',
+    });
+    last().deliver('hearth/devicehub/events/hub.status', { bus: 'sleepy', since: 'x' });
+    last().deliver('hearth/devicehub/events/hub.status', { bus: 'online', since: 3 });
+    expect(handlers.hubStatus.mock.calls).toEqual([[{ bus: 'offline', since: '2026-01-05T09:07:00.000Z' }]]);
   });
 
   it('reconnects 1500 ms after a connection loss', () => {

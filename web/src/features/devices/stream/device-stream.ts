@@ -1,3 +1,4 @@
+import type { DevicehubStatus } from '@hearth/contracts';
 import { MESSAGES } from '../devices.messages.js';
 import type { Json } from '../model/device.types.js';
 import { DEVICEHUB_TOPIC_PREFIX, streamTopics } from './topics.js';
@@ -40,6 +41,8 @@ export interface StreamHandlers {
   state(id: string, state: Json): void;
   upsert(device: Json): void;
   removed(payload: Json): void;
+  /** The device bus behind the hub: up, or down since when (retained, so it comes on connect). */
+  hubStatus(status: DevicehubStatus): void;
   status(connected: boolean): void;
   /** A connect failure's message, or null once connected again. */
   error(message: string | null): void;
@@ -134,7 +137,12 @@ export class DeviceStream {
       if (this.client !== client) return;
       wasConnected = true;
       this.connected = true;
-      client.subscribe([this.topics.devices, this.topics.upsert, this.topics.removed], { qos: 0 });
+      client.subscribe(
+        [this.topics.devices, this.topics.upsert, this.topics.removed, this.topics.hubStatus],
+        {
+          qos: 0,
+        },
+      );
       this.options.handlers.error(null);
       this.options.handlers.status(true);
     });
@@ -183,5 +191,10 @@ export class DeviceStream {
     if (!body) return;
     if (topic === this.topics.upsert) handlers.upsert(body);
     else if (topic === this.topics.removed) handlers.removed(body);
+    else if (topic === this.topics.hubStatus) {
+      const { bus, since } = body;
+      if ((bus === 'online' || bus === 'offline') && typeof since === 'string')
+        handlers.hubStatus({ bus, since });
+    }
   }
 }

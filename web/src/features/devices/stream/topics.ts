@@ -14,6 +14,7 @@ export function streamTopics(prefix = DEVICEHUB_TOPIC_PREFIX) {
     devicePrefix: `${root}/${devicehubTopics.device('')}`,
     upsert: `${root}/${devicehubTopics.upsert}`,
     removed: `${root}/${devicehubTopics.removed}`,
+    hubStatus: `${root}/${devicehubTopics.hubStatus}`,
     set: `${root}/${devicehubTopics.set}`,
     rename: `${root}/${devicehubTopics.rename}`,
   };

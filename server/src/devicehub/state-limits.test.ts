@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_STATE_BYTES, MAX_VALUE_BYTES, mergeBounded } from './state-limits.js';
+
+const size = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+
+describe('bounded device state', () => {
+  it('merges ordinary reports unchanged', () => {
+    expect(mergeBounded({ state: 'ON', brightness: 3 }, { brightness: 9, linkquality: 80 })).toEqual({
+      state: { state: 'ON', brightness: 9, linkquality: 80 },
+      trimmed: [],
+    });
+  });
+
+  it.each([
+    ['a long string is cut to the value limit', { effect: 'é'.repeat(150_000) }, ['effect']],
+    [
+      'a large object value is dropped',
+      { blob: { items: Array.from({ length: 2000 }, (_, i) => i) } },
+      ['blob'],
+    ],
+  ])('%s', (_name, report, trimmed) => {
+    const merged = mergeBounded({ state: 'ON' }, report);
+    expect(merged.trimmed).toEqual(trimmed);
+    for (const value of Object.values(merged.state)) expect(size(value)).toBeLessThanOrEqual(MAX_VALUE_BYTES);
+    expect(merged.state.state).toBe('ON');
+  });
+
+  it("keeps the whole state within its limit, dropping the report's last keys and keeping earlier values", () => {
+    const current = { a: 'x'.repeat(3500), b: 'old' };
+    const report = Object.fromEntries(['b', 'c', 'd', 'e', 'f'].map((key) => [key, 'y'.repeat(3500)]));
+    const merged = mergeBounded(current, report);
+    expect(size(merged.state)).toBeLessThanOrEqual(MAX_STATE_BYTES);
+    expect(Object.keys(merged.state)).toEqual(['a', 'b', 'c', 'd']);
+    expect(merged.trimmed).toEqual(['f', 'e']);
+  });
+
+  it('cuts a state stored too large before the limits existed', () => {
+    const stored = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`k${i}`, 'z'.repeat(3000 + i)]));
+    const merged = mergeBounded({}, stored);
+    expect(size(merged.state)).toBeLessThanOrEqual(MAX_STATE_BYTES);
+    expect(merged.trimmed.length).toBeGreaterThan(0);
+  });
+});
