@@ -110,7 +110,7 @@ describe.each(buses)('device hub with Zigbee2MQTT on the $name', ({ url }) => {
     ]);
   });
 
-  it('answers bad commands with the messages of SPEC 8.7', async () => {
+  it('answers bad commands with the messages of docs/strings.md#devices', async () => {
     const lamp = byName(await h.list(), 'Living room/Lamp')!;
     const path = `/api/devicehub/devices/${lamp.id}/commands`;
     const cases: [unknown, number, string][] = [

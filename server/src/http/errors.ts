@@ -50,7 +50,7 @@ const FASTIFY_MESSAGES: Record<string, string> = {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Answers in SPEC 3.9's wrapper `{success: false, data: null, error}` (device calls). */
+    /** Answers in the wrapper of docs/api.md#result-wrapper-in-the-web-app `{success: false, data: null, error}` (device calls). */
     resultEnvelope?: boolean;
     /** This route's texts for a body Fastify can't parse. */
     messages?: Partial<RequestMessages>;

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { AUTH_COOKIE, type TokenReader } from '../../accounts/index.js';
 import type { Role, UserRecord } from '../../users/index.js';
 
-/** Roles that may watch and command devices (SPEC section 6). */
+/** Roles that may watch and command devices (docs/roles.md). */
 export const DEVICE_ROLES: readonly Role[] = ['resident', 'admin'];
 
 export const mayUseDevices = (role: Role): boolean => DEVICE_ROLES.includes(role);

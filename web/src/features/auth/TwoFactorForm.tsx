@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { Field, FormMessage } from './Field.js';
 import type { LoginFlow, PendingTwoFactor } from './use-login-flow.js';
 
-/** SPEC 2.6 2FA form: replaces the login form while a second factor is pending. */
+/** docs/screens.md#auth-modal 2FA form: replaces the login form while a second factor is pending. */
 export function TwoFactorForm({ flow, pending }: { flow: LoginFlow; pending: PendingTwoFactor }) {
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);

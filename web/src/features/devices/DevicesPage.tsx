@@ -5,10 +5,10 @@ import { MESSAGES } from './devices.messages.js';
 import { useDeviceHub } from './hooks/useDeviceHub.js';
 import './devices.css';
 
-/** SPEC 6: device streaming and this page are for residents and admins. */
+/** docs/roles.md: device streaming and this page are for residents and admins. */
 export const canViewDevices = (role: string | undefined | null) => role === 'resident' || role === 'admin';
 
-/** SPEC 2.4: the Devices page. Loaded lazily by the router (the MQTT client comes with it). */
+/** docs/screens.md#devices-page: the Devices page. Loaded lazily by the router (the MQTT client comes with it). */
 export default function DevicesPage() {
   const { user, accessToken, loading } = useSession();
   const allowed = canViewDevices(user?.role);

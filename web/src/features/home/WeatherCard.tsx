@@ -5,7 +5,7 @@ import { ARROW_SCROLL_PX, CURRENT_WEATHER, dragScrollLeft, TODAY, WEEK } from '.
 
 type Tab = 'today' | 'week';
 
-/** SPEC 2.3: the weather card with its Today / Week forecast row. */
+/** docs/screens.md#home: the weather card with its Today / Week forecast row. */
 export function WeatherCard() {
   const [tab, setTab] = useState<Tab>('today');
   const row = useRef<HTMLUListElement>(null);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ARROW_SCROLL_PX, dragScrollLeft, TODAY, WEEK } from './weather.sample.js';
 
-describe('weather sample (SPEC 2.3, 9)', () => {
+describe('weather sample (docs/screens.md#home, docs/strings.md#constants-and-limits)', () => {
   it('has the hourly slots as HH:00', () => {
     expect(TODAY.map((item) => item.hour)).toEqual(['09:00', '12:00', '15:00', '18:00', '21:00']);
   });

@@ -52,7 +52,7 @@ export function useFocusTrap(ref: RefObject<HTMLElement | null>, active: boolean
   }, [ref, active, onEscape]);
 }
 
-/** Locks page scrolling while `active` (SPEC 2.6), without the layout jumping by a scrollbar. */
+/** Locks page scrolling while `active` (docs/screens.md#auth-modal), without the layout jumping by a scrollbar. */
 export function useScrollLock(active: boolean) {
   useEffect(() => {
     if (!active) return;

@@ -1,7 +1,7 @@
 import { devicehubRoot, devicehubTopics } from '@hearth/contracts';
 
 /**
- * SPEC 7.3 `{prefix}`: the server's DEVICEHUB_TOPIC_PREFIX, `hearth` unless configured
+ * docs/devicehub.md#stream `{prefix}`: the server's DEVICEHUB_TOPIC_PREFIX, `hearth` unless configured
  * (DESIGN.md). The one place the web app names it.
  */
 export const DEVICEHUB_TOPIC_PREFIX = 'hearth';
