@@ -171,6 +171,13 @@ describe.each(buses)('device hub with Zigbee2MQTT on the $name', ({ url }) => {
     ]);
     const unknown = await call('PATCH', '/api/devicehub/devices/nope', { name: 'x' });
     expect(unknown.statusCode).toBe(404);
+    for (const name of ['x'.repeat(129), 'Hall/#', 'Hall//Lamp', 'bridge/config']) {
+      const refused = await call('PATCH', `/api/devicehub/devices/${lamp.id}`, { name });
+      expect([refused.statusCode, refused.json().error]).toEqual([
+        400,
+        'Name cannot contain "#", "+" or control characters, or be longer than 128 characters',
+      ]);
+    }
     h.z2m.answerRenames = false;
     const started = Date.now();
     const silent = await call('PATCH', `/api/devicehub/devices/${lamp.id}`, { name: 'Reading lamp' });
