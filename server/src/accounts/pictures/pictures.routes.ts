@@ -31,11 +31,15 @@ export async function registerPicturesRoutes(app: HttpApp, guards: Guards, servi
     { schema: { params: pictureParams, querystring: noQuery } },
     async (request, reply) => {
       const picture = await service.read(request.params.file);
-      return reply
-        .header('content-type', picture.contentType)
-        .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        .send(picture.bytes);
+      return (
+        reply
+          .header('content-type', picture.contentType)
+          .header('x-content-type-options', 'nosniff')
+          // A picture's name is random and never reused, but it is a household member's face:
+          // browsers may keep it, shared caches (proxies, CDNs) may not.
+          .header('cache-control', 'private, max-age=86400')
+          .send(picture.bytes)
+      );
     },
   );
 
