@@ -22,6 +22,7 @@ import { webAppModule } from './http/web-app.js';
 import { Lifecycle, type Module } from './lifecycle/module.js';
 import { createLogger } from './logging/logger.js';
 import { Mailer } from './mail/index.js';
+import { preparePrivateDirectory } from './storage/data-dir.js';
 import { openStorage, type Storage } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
 import { loadOrCreateSecret } from './storage/secrets.js';
@@ -92,6 +93,7 @@ const defaultWebRoot = () => path.resolve(path.dirname(fileURLToPath(import.meta
  */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<Hearth> {
   const log = options.logger ?? createLogger(config.logLevel);
+  preparePrivateDirectory(config.dataDir, log);
 
   const storage = openStorage({
     databaseUrl: config.databaseUrl,

@@ -21,11 +21,12 @@ export class PictureStore {
   }
 
   async save(bytes: Buffer, extension: StoredExtension): Promise<string> {
-    await fs.mkdir(this.directory, { recursive: true });
+    await fs.mkdir(this.directory, { recursive: true, mode: 0o700 });
     const name = `${randomBytes(16).toString('hex')}.${extension}`;
     // Write under a temporary name first, so a reader never sees half a picture.
     const temporary = path.join(this.directory, `.${name}.tmp`);
-    await fs.writeFile(temporary, bytes, { flag: 'wx' });
+    // Only Hearth's own user may read it (DATA_DIR's files are 0600).
+    await fs.writeFile(temporary, bytes, { flag: 'wx', mode: 0o600 });
     await fs.rename(temporary, path.join(this.directory, name));
     return name;
   }
