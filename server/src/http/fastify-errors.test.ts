@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/app.js';
 
@@ -33,6 +34,48 @@ describe('errors found before a route runs', () => {
       body: '<xml/>',
     });
     expect(unsupported).toEqual({ status: 415, body: { error: 'Unsupported content type' } });
+  });
+
+  it('answers an oversized body, a bad Content-Length, a wrong method and a broken request line in the {error} shape', async () => {
+    expect(
+      await answer('/api/auth/login/start', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'x'.repeat(1_100_000) }),
+      }),
+    ).toEqual({ status: 413, body: { error: 'Request body is too large' } });
+    expect(
+      await answer('/api/auth/login/start', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '',
+      }),
+    ).toEqual({ status: 400, body: { error: 'Malformed JSON body' } });
+    expect(await answer('/healthz', { method: 'DELETE' })).toEqual({
+      status: 404,
+      body: { error: 'Not found' },
+    });
+
+    // What a browser or fetch() can't send: raw bytes on the socket.
+    const raw = (request: string) =>
+      new Promise<string>((resolve) => {
+        const { port } = new URL(url);
+        const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(request));
+        let text = '';
+        socket.on('data', (chunk) => {
+          text += chunk;
+        });
+        socket.on('close', () => resolve(text));
+      });
+    const broken = await raw('GARBAGE / HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(broken).toMatch(/^HTTP\/1\.1 400 /);
+    expect(broken).toMatch(/content-type: application\/json/i);
+    expect(broken.endsWith('{"error":"Bad Request"}')).toBe(true);
+    const badLength = await raw(
+      'POST /api/auth/login/start HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: abc\r\nConnection: close\r\n\r\n{}',
+    );
+    expect(badLength).toMatch(/^HTTP\/1\.1 400 /);
+    expect(badLength).toMatch(/\{"error":"[^"]+"\}$/);
   });
 
   it('answers a repeated query parameter with 400, not 500', async () => {
