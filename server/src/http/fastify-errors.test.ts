@@ -1,6 +1,9 @@
 import net from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/app.js';
+import { createLogger } from '../logging/logger.js';
+import { createHttpApp } from './http-app.js';
+import { noQuery } from './validation.js';
 
 describe('errors found before a route runs', () => {
   const t = useTestApp();
@@ -92,5 +95,48 @@ describe('errors found before a route runs', () => {
     expect([response.statusCode, response.json()]).toEqual([400, { error: 'user_id must be given once' }]);
     const list = await t.call(admin, 'GET', '/api/auth/users?page=1&page=2');
     expect(list).toEqual({ status: 400, body: { error: 'page must be given once' } });
+  });
+});
+
+describe('a request that arrives while the server closes', () => {
+  it('gets 503 {error} with Retry-After, as every other 503', async () => {
+    const app = createHttpApp({ log: createLogger('silent'), trustProxy: undefined });
+    let finish = () => {};
+    const slow = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    let started = () => {};
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    app.get('/slow', { schema: { querystring: noQuery } }, async () => {
+      started();
+      await slow;
+      return { done: true };
+    });
+    app.get('/quick', { schema: { querystring: noQuery } }, async () => ({ ok: true }));
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const socket = net.connect(Number(new URL(address).port), '127.0.0.1');
+    let text = '';
+    socket.on('data', (chunk) => {
+      text += chunk;
+    });
+    const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n');
+    await running;
+    const closed = app.close();
+    // On the same, busy connection: a second request after the close began.
+    socket.write('GET /quick HTTP/1.1\r\nHost: x\r\n\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    finish();
+    await Promise.all([closed, ended]);
+    const answers = text.split(/(?=HTTP\/1\.1 )/);
+    expect(answers).toHaveLength(2);
+    expect(answers[0]).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answers[1]).toMatch(/^HTTP\/1\.1 503 /);
+    expect(answers[1]).toMatch(/retry-after: 5/i);
+    expect(answers[1]?.endsWith('{"error":"Service temporarily unavailable, please try again later"}')).toBe(
+      true,
+    );
   });
 });
