@@ -37,7 +37,11 @@ describe('access tokens', () => {
   });
 
   it('refuses forged, expired, alg:none and garbage tokens', async () => {
-    const forged = await new AccessTokens('y'.repeat(40)).sign({ userId: 'u-1', role: 'admin', sessionId: 's-1' });
+    const forged = await new AccessTokens('y'.repeat(40)).sign({
+      userId: 'u-1',
+      role: 'admin',
+      sessionId: 's-1',
+    });
     const expired = await tokens.sign({ userId: 'u-1', role: 'admin', sessionId: 's-1' }, -10);
     const none = new UnsecuredJWT({ role: 'admin' })
       .setSubject('u-1')

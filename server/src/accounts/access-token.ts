@@ -86,7 +86,12 @@ export class AccessTokens {
       });
       if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return undefined;
       if (typeof payload.iat !== 'number') return undefined;
-      return { userId: payload.sub, role: payload.role as Role, sessionId: payload.sid, issuedAt: payload.iat };
+      return {
+        userId: payload.sub,
+        role: payload.role as Role,
+        sessionId: payload.sid,
+        issuedAt: payload.iat,
+      };
     } catch (error) {
       if (error instanceof errors.JOSEError || error instanceof TypeError) return undefined;
       throw error;

@@ -15,8 +15,8 @@ import { CodeMail } from './code-mail.js';
 import { OneTimeCodes } from './codes.js';
 import { CodesRepository } from './codes.repository.js';
 import { startHousekeeping } from './housekeeping.js';
-import { LoginLockout } from './lockout.js';
 import { LiveSessions } from './live-sessions.js';
+import { LoginLockout } from './lockout.js';
 import { LockoutRepository } from './lockout.repository.js';
 import { PasswordHasher } from './password-hasher.js';
 import { RefreshSessions } from './refresh-sessions.js';
@@ -51,7 +51,12 @@ export function accountsModule(deps: AccountsModuleDeps): AccountsModule {
   const tokens = new AccessTokens(deps.authSecret);
   const events = new SessionEvents();
   const sessions = new RefreshSessions(db, tokens, events);
-  const auth = new Authenticator(tokens, users, new LiveSessions(new AuthSessionsRepository(db), events), events);
+  const auth = new Authenticator(
+    tokens,
+    users,
+    new LiveSessions(new AuthSessionsRepository(db), events),
+    events,
+  );
   const hasher = new PasswordHasher();
   const codes = new OneTimeCodes(new CodesRepository(db), tokens);
   const codeMail = new CodeMail(codes, deps.mailer, deps.publicUrl, log);

@@ -3,6 +3,7 @@ import { HttpError } from '../http/errors.js';
 import type { HttpApp } from '../http/http-app.js';
 import { idParams, noBody, noQuery } from '../http/validation.js';
 import { callerOf, toUserView } from '../users/index.js';
+import { ACCESS_TOKEN_TTL_SECONDS } from './access-token.js';
 import {
   codeBody,
   disableTwoFactorBody,
@@ -17,7 +18,6 @@ import {
   signupBody,
 } from './accounts.schemas.js';
 import type { AccountsService } from './accounts.service.js';
-import { ACCESS_TOKEN_TTL_SECONDS } from './access-token.js';
 import { AUTH_COOKIE, type Authenticator } from './authenticate.js';
 import type { RefreshSessions } from './refresh-sessions.js';
 import type { ClientInfo } from './session-tokens.js';
@@ -120,7 +120,10 @@ export function registerAccountsRoutes(
     signIn.resendLoginCode(request.body),
   );
   app.post('/api/auth/2fa/email/verify', { ...open, schema: post(codeBody) }, async (request, reply) =>
-    withCookie(reply, await accounts.verifyTwoFactor(await auth.caller(request), request.body, clientOf(request))),
+    withCookie(
+      reply,
+      await accounts.verifyTwoFactor(await auth.caller(request), request.body, clientOf(request)),
+    ),
   );
   app.post(
     '/api/auth/2fa/disable',
@@ -158,7 +161,7 @@ export function registerAccountsRoutes(
   );
   app.delete(
     '/api/auth/sessions/:id',
-    { ...signedIn, schema: { params: idParams, querystring: noQuery } },
+    { ...signedIn, schema: { params: idParams, querystring: noQuery, body: noBody } },
     async (request) => {
       if (!(await sessions.revokeSession(callerOf(request).id, request.params.id))) {
         throw new HttpError(404, 'Session not found');

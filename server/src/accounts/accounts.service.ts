@@ -217,11 +217,6 @@ export class AccountsService {
     throw codeError(result);
   }
 
-  private async assertFree(email: string, userName: string): Promise<void> {
-    if (await this.deps.users.findByEmail(email)) throw new HttpError(409, MESSAGES.emailTaken);
-    if (await this.deps.users.findByUserName(userName)) throw new HttpError(409, MESSAGES.userNameTaken);
-  }
-
   private async view(id: string): Promise<User> {
     const user = await this.deps.users.findById(id);
     if (!user) throw new HttpError(401, 'Authentication required');

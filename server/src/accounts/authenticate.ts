@@ -53,7 +53,9 @@ export class Authenticator implements Guards, TokenReader {
    * issued after the user's "tokens valid after" time, and the user may use a session. While the
    * database is unreachable, the user as this instance last read it (RecentUsers).
    */
-  async identify(token: string | undefined): Promise<{ user: UserRecord; claims: VerifiedAccess } | undefined> {
+  async identify(
+    token: string | undefined,
+  ): Promise<{ user: UserRecord; claims: VerifiedAccess } | undefined> {
     if (!token) return undefined;
     const claims = await this.tokens.verify(token);
     if (!claims) return undefined;

@@ -1,6 +1,12 @@
 import type { Logger } from 'pino';
 import { HttpError } from '../http/errors.js';
-import { type CodeMailWording, codeMail, type Mailer, type NoticeMailWording, noticeMail } from '../mail/index.js';
+import {
+  type CodeMailWording,
+  codeMail,
+  type Mailer,
+  type NoticeMailWording,
+  noticeMail,
+} from '../mail/index.js';
 import type { UserRecord } from '../users/index.js';
 import { MESSAGES } from './accounts.errors.js';
 import type { CodePurpose } from './accounts.tables.js';
@@ -69,7 +75,9 @@ export class CodeMail {
   notify(to: string, wording: NoticeMailWording): void {
     this.mailer
       .send(to, noticeMail(wording, this.publicUrl))
-      .catch((error) => this.log.error({ err: error, subject: wording.subject }, 'sending a notice mail failed'));
+      .catch((error) =>
+        this.log.error({ err: error, subject: wording.subject }, 'sending a notice mail failed'),
+      );
   }
 
   /** Issues and sends without the caller waiting, so the answer's timing reveals nothing. */

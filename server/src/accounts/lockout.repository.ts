@@ -27,7 +27,12 @@ export class LockoutRepository {
     const current = nowIso(now);
     const row = await this.db
       .insertInto('login_attempts')
-      .values({ email_key: emailKey, failures: 1, window_ends_at: nowIso(now + windowMs), locked_until: null })
+      .values({
+        email_key: emailKey,
+        failures: 1,
+        window_ends_at: nowIso(now + windowMs),
+        locked_until: null,
+      })
       .onConflict((conflict) =>
         conflict
           .column('email_key')
@@ -37,7 +42,12 @@ export class LockoutRepository {
               eb('login_attempts.locked_until', '<=', current),
             ]);
             return {
-              failures: eb.case().when(ended).then(1).else(eb('login_attempts.failures', '+', 1)).end(),
+              failures: eb
+                .case()
+                .when(ended)
+                .then(1)
+                .else(eb('login_attempts.failures', '+', 1))
+                .end(),
               window_ends_at: eb
                 .case()
                 .when(ended)
@@ -48,7 +58,10 @@ export class LockoutRepository {
             };
           })
           .where((eb) =>
-            eb.or([eb('login_attempts.locked_until', 'is', null), eb('login_attempts.locked_until', '<=', current)]),
+            eb.or([
+              eb('login_attempts.locked_until', 'is', null),
+              eb('login_attempts.locked_until', '<=', current),
+            ]),
           ),
       )
       .returning('failures')

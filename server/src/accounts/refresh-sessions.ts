@@ -6,8 +6,8 @@ import type { Database } from '../storage/schema.js';
 import { type UserRecord, UsersRepository } from '../users/index.js';
 import { ACCESS_TOKEN_TTL_SECONDS, type AccessStamp, AccessTokens } from './access-token.js';
 import { MESSAGES } from './accounts.errors.js';
-import { canUseSession } from './authenticate.js';
 import { type AuthSessionRow, AuthSessionsRepository } from './auth-sessions.repository.js';
+import { canUseSession } from './authenticate.js';
 import { type RefreshTokenRow, RefreshTokensRepository } from './refresh-tokens.repository.js';
 import type { SessionEvents } from './session-events.js';
 import type { ClientInfo, IssueOptions, SessionTokens, TokenPair } from './session-tokens.js';
@@ -114,7 +114,10 @@ export class RefreshSessions implements SessionTokens {
         return true;
       });
       if (won) {
-        await this.sessions.touch(row.family_id, nowIso(now), { userAgent: clip(client.userAgent) ?? undefined, ip: clip(client.ip) ?? undefined });
+        await this.sessions.touch(row.family_id, nowIso(now), {
+          userAgent: clip(client.userAgent) ?? undefined,
+          ip: clip(client.ip) ?? undefined,
+        });
         return {
           user,
           pair: {

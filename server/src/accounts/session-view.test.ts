@@ -19,11 +19,7 @@ describe('session view', () => {
       'Chrome on macOS',
       'Desktop',
     ],
-    [
-      'Mozilla/5.0 (Android 14; Mobile; rv:121.0) Gecko/121.0 Firefox/121.0',
-      'Firefox on Android',
-      'Phone',
-    ],
+    ['Mozilla/5.0 (Android 14; Mobile; rv:121.0) Gecko/121.0 Firefox/121.0', 'Firefox on Android', 'Phone'],
     [
       'Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
       'Safari on iOS',

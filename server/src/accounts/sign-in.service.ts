@@ -25,7 +25,10 @@ export interface SignInDeps {
 export class SignInService {
   constructor(private readonly deps: SignInDeps) {}
 
-  async loginStart({ email, password }: LoginStartInput, client: ClientInfo = {}): Promise<LoginStartResponse> {
+  async loginStart(
+    { email, password }: LoginStartInput,
+    client: ClientInfo = {},
+  ): Promise<LoginStartResponse> {
     const { users, hasher, lockout, sessions } = this.deps;
     // The attempt is counted before anything is hashed: parallel guesses can't outrun the count.
     const attempt = await failClosed(() => lockout.reserve(email));

@@ -272,7 +272,6 @@ describe.each(testDatabases())('user administration on $name', ({ create }) => {
         lockoutEnabled: false,
         lockoutReason: null,
         lockoutUntil: null,
-        tokensValidAfter: null,
       });
       expect((await call(resident, 'GET', '/api/auth/users')).status).toBe(200);
     });
