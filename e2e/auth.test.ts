@@ -205,7 +205,9 @@ describe('signing in and out in Chromium', () => {
     await page.reload();
     await page.getByRole('heading', { name: 'Welcome back, Ada!👋' }).waitFor();
     const cookie = (await page.context().cookies()).find((c) => c.name === 'auth_token');
-    expect(cookie).toMatchObject({ path: '/', sameSite: 'Strict' });
+    // Set by the server (issue 11 item 13): HttpOnly, so no script on the page can read it.
+    expect(cookie).toMatchObject({ path: '/', sameSite: 'Strict', httpOnly: true });
+    expect(await page.evaluate(() => document.cookie)).not.toContain('auth_token');
     expect(cookie?.expires ?? 0).toBeGreaterThan(Date.now() / 1000 + 800);
 
     await shell.logout();

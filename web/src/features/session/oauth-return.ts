@@ -3,11 +3,13 @@ export interface OAuthReturn {
   accessToken: string | null;
   refreshToken: string | null;
   error: string | null;
-  /** The address without those three parameters, or null when there were none. */
+  /** The one-time nonce the server echoed (only tokens with this tab's nonce are taken). */
+  nonce: string | null;
+  /** The address without those parameters, or null when there were none. */
   cleanUrl: string | null;
 }
 
-const KEYS = ['access_token', 'refresh_token', 'error'] as const;
+const KEYS = ['access_token', 'refresh_token', 'error', 'nonce'] as const;
 
 export function readOAuthReturn(href: string): OAuthReturn {
   const url = new URL(href);
@@ -17,6 +19,7 @@ export function readOAuthReturn(href: string): OAuthReturn {
     accessToken: get('access_token'),
     refreshToken: get('refresh_token'),
     error: get('error'),
+    nonce: get('nonce'),
   };
   if (!found) return { ...result, cleanUrl: null };
   for (const key of KEYS) url.searchParams.delete(key);
@@ -31,6 +34,9 @@ const MESSAGES: Record<string, (provider: string) => string> = {
   token_failed: () => 'Failed to generate authentication tokens',
   user_creation_failed: () => 'Failed to create user account',
   link_failed: (p) => `Failed to link ${p} account`,
+  account_exists: (p) =>
+    `An account with this email already exists. Sign in with your password, then connect ${p} in Settings.`,
+  identity_in_use: (p) => `This ${p} account is already connected to another Hearth account`,
 };
 
 /** docs/strings.md#identity-provider-errors; anything unknown is "Authentication failed". */
