@@ -136,6 +136,23 @@ describe('Account Settings overlay', () => {
     expect(screen.getByRole('button', { name: 'Verify Email' })).toHaveProperty('disabled', false);
   });
 
+  // Issue 11, "Also": right after sign-up the mailed code's cooldown runs; that is no failure.
+  it('says a code is already on its way, in a neutral tone, when the resend cooldown runs', async () => {
+    replies['/api/auth/email/verify/request'] = {
+      status: 429,
+      body: { error: 'Please wait 16s before requesting another code', retry_after: 16 },
+    };
+    renderSettings();
+    fireEvent.click(screen.getByRole('button', { name: 'Verify Email' }));
+    await waitFor(() =>
+      expect(status()).toBe(
+        'A code was already sent to your e-mail; enter it below, or request a new one in 16s',
+      ),
+    );
+    expect(screen.getAllByRole('status')[0]?.className).toContain('settings-status--info');
+    expect(screen.getByLabelText('Verification Code')).toBeTruthy();
+  });
+
   it('enables 2FA in two steps', async () => {
     renderSettings();
     fireEvent.click(screen.getByRole('button', { name: 'Enable 2FA' }));
