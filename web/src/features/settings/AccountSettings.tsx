@@ -6,6 +6,8 @@ import { ChangePictureModal } from './ChangePictureModal.js';
 import { Dialog } from './Dialog.js';
 import { EmailVerification } from './EmailVerification.js';
 import { ProfileCard } from './ProfileCard.js';
+import { SessionsCard } from './SessionsCard.js';
+import { SignInMethods } from './SignInMethods.js';
 import { StatusLine } from './StatusLine.js';
 import { TwoFactorSetup } from './TwoFactorSetup.js';
 import { useAccountAction } from './use-account-action.js';
@@ -61,6 +63,8 @@ function SettingsOverlay({ onClose }: { onClose(): void }) {
         <TwoFactorSetup user={user} action={action} />
         <ChangePasswordForm action={action} />
       </section>
+      <SignInMethods action={action} />
+      <SessionsCard action={action} />
       <section className="settings-card" aria-labelledby="settings-account-title">
         <h3 id="settings-account-title" className="settings-card__title">
           Account Actions
