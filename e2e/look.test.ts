@@ -85,6 +85,21 @@ describe('look and accessibility of the shell, home and auth modal', () => {
         await p.getByRole('heading', { level: 1 }).waitFor();
         expect({ route, violations: await seriousA11yViolations(p) }).toEqual({ route, violations: [] });
       }
+      // The pages with the most shared parts: tiles with pills, switches and selects; the users table.
+      await p.goto(`${server.url}/devices`);
+      await p.locator('article.device-tile').first().waitFor();
+      expect({ route: '/devices', violations: await seriousA11yViolations(p) }).toEqual({
+        route: '/devices',
+        violations: [],
+      });
+      await shot(p, `devices-${theme}`);
+      await p.goto(`${server.url}/users`);
+      await p.locator('.users-row[data-user-id]').first().waitFor();
+      expect({ route: '/users', violations: await seriousA11yViolations(p) }).toEqual({
+        route: '/users',
+        violations: [],
+      });
+      await shot(p, `users-${theme}`);
       await p.goto(server.url);
       await p.getByRole('heading', { name: 'Welcome back, Ada!👋' }).waitFor();
       await shot(p, `home-signed-in-${theme}`);

@@ -14,6 +14,7 @@ import { type Bus, connectBus } from './bus/bus.js';
 import type { Config } from './config/config.js';
 import { deviceHubModule } from './devicehub/index.js';
 import { type HealthCheck, healthModule } from './health/index.js';
+import { clientConfigModule } from './http/client-config.js';
 import { createHttpApp, type HttpApp } from './http/http-app.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
@@ -114,6 +115,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const guards = accounts.auth;
   const features: Module[] = [
     { name: 'mail', close: () => mailer.close() },
+    clientConfigModule({ devicehub_topic_prefix: config.devicehubTopicPrefix }),
     accounts,
     picturesModule({ db, dataDir: config.dataDir, log, users, guards }),
     oidcModule({

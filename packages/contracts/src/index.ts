@@ -3,5 +3,6 @@
  * re-declares them.
  */
 export * from './auth.js';
+export * from './client-config.js';
 export * from './devicehub.js';
 export * from './roles.js';

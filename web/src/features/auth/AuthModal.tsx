@@ -1,7 +1,6 @@
-import { X } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { type AuthTab, useSessionControl } from '../../shared/session/session-control.js';
-import { useFocusTrap, useScrollLock } from '../../shared/ui/use-focus-trap.js';
+import { Dialog } from '../../shared/ui/Dialog.js';
 import { ForgotPassword } from './ForgotPassword.js';
 import { LoginForm } from './LoginForm.js';
 import { ProviderButtons } from './ProviderButtons.js';
@@ -27,11 +26,7 @@ export function AuthModal() {
   const [forgotOpen, setForgotOpen] = useState(false);
   const [forgotEmail, setForgotEmail] = useState('');
   const [email, setEmail] = useState('');
-  const ref = useRef<HTMLDivElement>(null);
   const { open, tab } = authModal;
-
-  useScrollLock(open);
-  useFocusTrap(ref, open && !forgotOpen, closeAuthModal);
 
   const view = tab === 'signup' ? 'signup' : flow.pending ? '2fa' : 'login';
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-run when the form shown changes
@@ -40,7 +35,7 @@ export function AuthModal() {
       setForgotOpen(false);
       return;
     }
-    const panel = ref.current?.querySelector<HTMLElement>('.auth-panel');
+    const panel = document.getElementById('auth-panel');
     if (panel && !panel.contains(document.activeElement)) {
       panel.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     }
@@ -56,67 +51,52 @@ export function AuthModal() {
   };
 
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: a click outside closes; Escape and × do the same by keyboard
-    <div
-      className="modal-backdrop"
-      onMouseDown={(event) => event.target === event.currentTarget && closeAuthModal()}
-    >
-      <div
-        ref={ref}
-        className="modal auth-modal"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="auth-heading"
-      >
-        <button type="button" className="icon-button modal-close" aria-label="Close" onClick={closeAuthModal}>
-          <X size={20} aria-hidden="true" />
-        </button>
-        <div className="auth-tabs" role="tablist" aria-label="Account">
-          {TABS.map((item) => (
-            <button
-              key={item.id}
-              id={`auth-tab-${item.id}`}
-              type="button"
-              role="tab"
-              aria-selected={tab === item.id}
-              aria-controls="auth-panel"
-              tabIndex={tab === item.id ? 0 : -1}
-              className="auth-tab"
-              onClick={() => setAuthTab(item.id)}
-              onKeyDown={onTabKey}
-            >
-              {item.label}
-            </button>
-          ))}
-        </div>
-        <div id="auth-panel" className="auth-panel" role="tabpanel" aria-labelledby={`auth-tab-${tab}`}>
-          {view === 'signup' && (
-            <SignUpForm
-              onSignedUp={(address) => {
-                setEmail(address);
-                setAuthTab('login');
-              }}
-            >
-              <ProviderButtons providers={providers} />
-            </SignUpForm>
-          )}
-          {view === '2fa' && flow.pending && <TwoFactorForm flow={flow} pending={flow.pending} />}
-          {view === 'login' && (
-            <LoginForm
-              key={email}
-              flow={flow}
-              initialEmail={email}
-              onForgotPassword={(typed) => {
-                setForgotEmail(typed);
-                setForgotOpen(true);
-              }}
-            >
-              <ProviderButtons providers={providers} />
-            </LoginForm>
-          )}
-        </div>
+    <Dialog labelledBy="auth-heading" onClose={closeAuthModal} size="medium" className="auth-modal">
+      <div className="auth-tabs" role="tablist" aria-label="Account">
+        {TABS.map((item) => (
+          <button
+            key={item.id}
+            id={`auth-tab-${item.id}`}
+            type="button"
+            role="tab"
+            aria-selected={tab === item.id}
+            aria-controls="auth-panel"
+            tabIndex={tab === item.id ? 0 : -1}
+            className="auth-tab"
+            onClick={() => setAuthTab(item.id)}
+            onKeyDown={onTabKey}
+          >
+            {item.label}
+          </button>
+        ))}
+      </div>
+      <div id="auth-panel" className="auth-panel" role="tabpanel" aria-labelledby={`auth-tab-${tab}`}>
+        {view === 'signup' && (
+          <SignUpForm
+            onSignedUp={(address) => {
+              setEmail(address);
+              setAuthTab('login');
+            }}
+          >
+            <ProviderButtons providers={providers} />
+          </SignUpForm>
+        )}
+        {view === '2fa' && flow.pending && <TwoFactorForm flow={flow} pending={flow.pending} />}
+        {view === 'login' && (
+          <LoginForm
+            key={email}
+            flow={flow}
+            initialEmail={email}
+            onForgotPassword={(typed) => {
+              setForgotEmail(typed);
+              setForgotOpen(true);
+            }}
+          >
+            <ProviderButtons providers={providers} />
+          </LoginForm>
+        )}
       </div>
       {forgotOpen && <ForgotPassword initialEmail={forgotEmail} onClose={() => setForgotOpen(false)} />}
-    </div>
+    </Dialog>
   );
 }

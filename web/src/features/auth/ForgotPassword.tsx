@@ -1,15 +1,14 @@
-import { X } from 'lucide-react';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useToast } from '../../shared/toast/toast-context.js';
-import { useFocusTrap } from '../../shared/ui/use-focus-trap.js';
+import { Dialog } from '../../shared/ui/Dialog.js';
+import { Field } from '../../shared/ui/Field.js';
 import { authApi } from './auth.api.js';
-import { Field, FormMessage } from './Field.js';
+import { FormMessage } from './FormMessage.js';
 import { validateResetConfirm, validateResetRequest } from './validation.js';
 
 /** docs/screens.md#auth-modal / docs/screens.md#forgot-password: the forgot-password overlay, step 1 (send code) and step 2 (reset). */
 export function ForgotPassword({ initialEmail, onClose }: { initialEmail: string; onClose(): void }) {
   const { showToast } = useToast();
-  const ref = useRef<HTMLDivElement>(null);
   const [step, setStep] = useState<1 | 2>(1);
   const [email, setEmail] = useState(initialEmail);
   const [code, setCode] = useState('');
@@ -17,9 +16,8 @@ export function ForgotPassword({ initialEmail, onClose }: { initialEmail: string
   const [confirmPassword, setConfirmPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  useFocusTrap(ref, true, onClose);
   useEffect(() => {
-    if (step === 2) ref.current?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    if (step === 2) document.querySelector<HTMLElement>('#forgot-reset [data-autofocus]')?.focus();
   }, [step]);
 
   const sendCode = async (event: FormEvent) => {
@@ -54,87 +52,72 @@ export function ForgotPassword({ initialEmail, onClose }: { initialEmail: string
   };
 
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: a click outside closes; Escape and × do the same by keyboard
-    <div
-      className="modal-backdrop modal-backdrop--nested"
-      onMouseDown={(event) => event.target === event.currentTarget && onClose()}
-    >
-      <div
-        ref={ref}
-        className="modal modal--small"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="forgot-heading"
-      >
-        <button type="button" className="icon-button modal-close" aria-label="Close" onClick={onClose}>
-          <X size={20} aria-hidden="true" />
-        </button>
-        {step === 1 ? (
-          <form className="auth-form" onSubmit={sendCode} noValidate key="step1">
-            <h2 id="forgot-heading">Forgot Password</h2>
-            <Field
-              label="Email"
-              type="email"
-              autoComplete="email"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              data-autofocus
-            />
-            <FormMessage text={error} />
-            <button type="submit" className="button button--primary button--block" disabled={busy}>
-              Send Code
+    <Dialog labelledBy="forgot-heading" onClose={onClose} size="small">
+      {step === 1 ? (
+        <form className="auth-form" onSubmit={sendCode} noValidate key="step1">
+          <h2 id="forgot-heading">Forgot Password</h2>
+          <Field
+            label="Email"
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            data-autofocus
+          />
+          <FormMessage text={error} />
+          <button type="submit" className="button button--primary button--block" disabled={busy}>
+            Send Code
+          </button>
+          <button type="button" className="button button--ghost button--block" onClick={onClose}>
+            Cancel
+          </button>
+        </form>
+      ) : (
+        <form id="forgot-reset" className="auth-form" onSubmit={reset} noValidate key="step2">
+          <h2 id="forgot-heading">Reset Password</h2>
+          <Field
+            label="Verification Code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            data-autofocus
+          />
+          <Field
+            label="New Password"
+            type="password"
+            autoComplete="new-password"
+            value={newPassword}
+            onChange={(e) => setNewPassword(e.target.value)}
+          />
+          <Field
+            label="Confirm Password"
+            type="password"
+            autoComplete="new-password"
+            value={confirmPassword}
+            onChange={(e) => setConfirmPassword(e.target.value)}
+          />
+          <FormMessage text={error} />
+          <button type="submit" className="button button--primary button--block" disabled={busy}>
+            Reset Password
+          </button>
+          <div className="button-row">
+            <button
+              type="button"
+              className="button button--secondary"
+              onClick={() => {
+                setError(null);
+                setStep(1);
+              }}
+            >
+              Back
             </button>
-            <button type="button" className="button button--ghost button--block" onClick={onClose}>
+            <button type="button" className="button button--ghost" onClick={onClose}>
               Cancel
             </button>
-          </form>
-        ) : (
-          <form className="auth-form" onSubmit={reset} noValidate key="step2">
-            <h2 id="forgot-heading">Reset Password</h2>
-            <Field
-              label="Verification Code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              value={code}
-              onChange={(e) => setCode(e.target.value)}
-              data-autofocus
-            />
-            <Field
-              label="New Password"
-              type="password"
-              autoComplete="new-password"
-              value={newPassword}
-              onChange={(e) => setNewPassword(e.target.value)}
-            />
-            <Field
-              label="Confirm Password"
-              type="password"
-              autoComplete="new-password"
-              value={confirmPassword}
-              onChange={(e) => setConfirmPassword(e.target.value)}
-            />
-            <FormMessage text={error} />
-            <button type="submit" className="button button--primary button--block" disabled={busy}>
-              Reset Password
-            </button>
-            <div className="button-row">
-              <button
-                type="button"
-                className="button button--secondary"
-                onClick={() => {
-                  setError(null);
-                  setStep(1);
-                }}
-              >
-                Back
-              </button>
-              <button type="button" className="button button--ghost" onClick={onClose}>
-                Cancel
-              </button>
-            </div>
-          </form>
-        )}
-      </div>
-    </div>
+          </div>
+        </form>
+      )}
+    </Dialog>
   );
 }

@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { Field, FormMessage } from './Field.js';
+import { Field } from '../../shared/ui/Field.js';
+import { FormMessage } from './FormMessage.js';
 import { isLockout, secondsUntil } from './login-result.js';
 import { useSecondsLeft } from './use-countdown.js';
 import type { LoginFlow } from './use-login-flow.js';

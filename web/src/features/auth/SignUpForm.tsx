@@ -1,7 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import { useToast } from '../../shared/toast/toast-context.js';
+import { Field } from '../../shared/ui/Field.js';
 import { authApi, type SignUpInput } from './auth.api.js';
-import { Field, FormMessage } from './Field.js';
+import { FormMessage } from './FormMessage.js';
 import { validateSignUp } from './validation.js';
 
 const EMPTY: SignUpInput = { firstName: '', lastName: '', userName: '', email: '', password: '' };

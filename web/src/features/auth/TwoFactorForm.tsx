@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
-import { Field, FormMessage } from './Field.js';
+import { Field } from '../../shared/ui/Field.js';
+import { FormMessage } from './FormMessage.js';
 import type { LoginFlow, PendingTwoFactor } from './use-login-flow.js';
 
 /** docs/screens.md#auth-modal 2FA form: replaces the login form while a second factor is pending. */

@@ -1,9 +1,8 @@
-import { X } from 'lucide-react';
 import { useState } from 'react';
 import { useSession } from '../../shared/session/session-context.js';
+import { Dialog } from '../../shared/ui/Dialog.js';
 import { ChangePasswordForm } from './ChangePasswordForm.js';
 import { ChangePictureModal } from './ChangePictureModal.js';
-import { Dialog } from './Dialog.js';
 import { EmailVerification } from './EmailVerification.js';
 import { ProfileCard } from './ProfileCard.js';
 import { SessionsCard } from './SessionsCard.js';
@@ -38,21 +37,16 @@ function SettingsOverlay({ onClose }: { onClose(): void }) {
   };
 
   return (
-    <Dialog labelledBy="settings-title" onClose={onClose} className="settings">
-      <header className="settings-header">
-        <h2 id="settings-title" className="settings-title">
-          Account Settings
-        </h2>
-        <button
-          type="button"
-          className="settings-close"
-          onClick={onClose}
-          aria-label="Close settings"
-          data-autofocus
-        >
-          <X size={20} aria-hidden="true" />
-        </button>
-      </header>
+    <Dialog
+      labelledBy="settings-title"
+      onClose={onClose}
+      closeLabel="Close settings"
+      focusClose
+      className="settings"
+    >
+      <h2 id="settings-title" className="dialog-title">
+        Account Settings
+      </h2>
       <StatusLine status={action.status} />
       <ProfileCard user={user} action={action} onChangePhoto={() => setPictureOpen(true)} />
       <section className="settings-card" aria-labelledby="settings-security-title">
@@ -70,7 +64,7 @@ function SettingsOverlay({ onClose }: { onClose(): void }) {
           Account Actions
         </h3>
         <div className="settings-actions">
-          <button type="button" className="settings-button settings-button--danger" onClick={signOut}>
+          <button type="button" className="button button--danger" onClick={signOut}>
             Logout
           </button>
         </div>

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import type { ApiResult } from '../../shared/api/client.js';
 import { saveTokens } from '../../shared/session/token-store.js';
+import { Field } from '../../shared/ui/Field.js';
 import { settingsApi } from './settings.api.js';
 import { validatePasswordChange } from './settings.validation.js';
 import type { AccountAction } from './use-account-action.js';
@@ -44,15 +45,13 @@ export function ChangePasswordForm({ action }: { action: AccountAction }) {
     }
   };
   const field = (name: keyof typeof EMPTY, label: string, autoComplete: string) => (
-    <label className="settings-field">
-      <span>{label}</span>
-      <input
-        type="password"
-        value={fields[name]}
-        autoComplete={autoComplete}
-        onChange={(event) => setFields({ ...fields, [name]: event.target.value })}
-      />
-    </label>
+    <Field
+      label={label}
+      type="password"
+      value={fields[name]}
+      autoComplete={autoComplete}
+      onChange={(event) => setFields({ ...fields, [name]: event.target.value })}
+    />
   );
 
   return (
@@ -61,7 +60,7 @@ export function ChangePasswordForm({ action }: { action: AccountAction }) {
         <span className="settings-security-item__label">Password</span>
         <button
           type="button"
-          className="settings-button"
+          className="button button--secondary"
           onClick={toggle}
           aria-expanded={open}
           aria-controls={open ? 'settings-password-form' : undefined}
@@ -75,11 +74,7 @@ export function ChangePasswordForm({ action }: { action: AccountAction }) {
           {field('newPassword', 'New Password', 'new-password')}
           {field('confirmPassword', 'Confirm New Password', 'new-password')}
           <div className="settings-actions">
-            <button
-              type="submit"
-              className="settings-button settings-button--primary"
-              disabled={action.busy === 'password'}
-            >
+            <button type="submit" className="button button--primary" disabled={action.busy === 'password'}>
               Update Password
             </button>
           </div>

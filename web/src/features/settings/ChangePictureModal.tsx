@@ -1,5 +1,5 @@
 import { type ChangeEvent, useId, useState } from 'react';
-import { Dialog } from './Dialog.js';
+import { Dialog } from '../../shared/ui/Dialog.js';
 import { StatusLine } from './StatusLine.js';
 import { settingsApi } from './settings.api.js';
 import { SETTINGS_MESSAGES } from './settings.messages.js';
@@ -43,14 +43,14 @@ export function ChangePictureModal({ onClose, onChanged }: ChangePictureModalPro
   const busy = action.busy !== null;
 
   return (
-    <Dialog labelledBy="picture-title" onClose={onClose} className="picture-modal">
-      <h2 id="picture-title" className="settings-title">
+    <Dialog labelledBy="picture-title" onClose={onClose} size="medium" className="picture-modal">
+      <h2 id="picture-title" className="dialog-title">
         Change Profile Picture
       </h2>
       <div className="picture-modal__body">
         <button
           type="button"
-          className="settings-button settings-button--wide"
+          className="button button--secondary button--block"
           onClick={generate}
           disabled={busy}
           data-autofocus
@@ -67,18 +67,13 @@ export function ChangePictureModal({ onClose, onChanged }: ChangePictureModalPro
             onChange={choose}
             disabled={busy}
           />
-          <label htmlFor={inputId} className="settings-button picture-modal__choose">
+          <label htmlFor={inputId} className="button button--secondary picture-modal__choose">
             📁 Choose Image
           </label>
           <span className="picture-modal__file" title={file?.name}>
             {file?.name ?? 'No file chosen'}
           </span>
-          <button
-            type="button"
-            className="settings-button settings-button--primary"
-            onClick={upload}
-            disabled={busy}
-          >
+          <button type="button" className="button button--primary" onClick={upload} disabled={busy}>
             Upload
           </button>
         </div>
@@ -86,7 +81,7 @@ export function ChangePictureModal({ onClose, onChanged }: ChangePictureModalPro
         <StatusLine status={action.status} />
       </div>
       <div className="settings-actions settings-actions--end">
-        <button type="button" className="settings-button" onClick={onClose}>
+        <button type="button" className="button button--secondary" onClick={onClose}>
           Cancel
         </button>
       </div>

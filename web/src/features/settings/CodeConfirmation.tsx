@@ -1,4 +1,5 @@
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
+import { Field } from '../../shared/ui/Field.js';
 
 interface CodeConfirmationProps {
   label: string;
@@ -10,7 +11,6 @@ interface CodeConfirmationProps {
 /** docs/strings.md#validation-rules: a verification code input whose confirming button is disabled while it is empty. */
 export function CodeConfirmation({ label, submitLabel, busy, onConfirm }: CodeConfirmationProps) {
   const [code, setCode] = useState('');
-  const id = useId();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!code.trim()) return;
@@ -18,22 +18,15 @@ export function CodeConfirmation({ label, submitLabel, busy, onConfirm }: CodeCo
   };
   return (
     <form className="settings-code" onSubmit={submit}>
-      <label className="settings-field" htmlFor={id}>
-        <span>{label}</span>
-        <input
-          id={id}
-          value={code}
-          onChange={(event) => setCode(event.target.value)}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={12}
-        />
-      </label>
-      <button
-        type="submit"
-        className="settings-button settings-button--primary"
-        disabled={!code.trim() || busy}
-      >
+      <Field
+        label={label}
+        value={code}
+        onChange={(event) => setCode(event.target.value)}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={12}
+      />
+      <button type="submit" className="button button--primary" disabled={!code.trim() || busy}>
         {submitLabel}
       </button>
     </form>

@@ -44,12 +44,12 @@ export function EmailVerification({ user, action }: { user: User; action: Accoun
     <div className="settings-security-item">
       <div className="settings-security-item__head">
         <span className="settings-security-item__label">Email Status</span>
-        <span className={`settings-badge ${verified ? 'settings-badge--ok' : 'settings-badge--warn'}`}>
+        <span className={`badge ${verified ? 'tone-success' : 'tone-warning'}`}>
           {verified ? 'Verified' : 'Not Verified'}
         </span>
         <button
           type="button"
-          className="settings-button"
+          className="button button--secondary"
           onClick={request}
           disabled={verified || phase === 'sent' || action.busy === 'verifyRequest'}
         >

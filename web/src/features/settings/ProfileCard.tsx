@@ -1,6 +1,7 @@
 import type { User } from '@hearth/contracts';
 import { type FormEvent, useState } from 'react';
 import { Avatar } from '../../shared/ui/Avatar.js';
+import { Field } from '../../shared/ui/Field.js';
 import { settingsApi } from './settings.api.js';
 import { validateProfile } from './settings.validation.js';
 import type { AccountAction } from './use-account-action.js';
@@ -45,7 +46,7 @@ export function ProfileCard({ user, action, onChangePhoto }: ProfileCardProps) {
       <div className="settings-profile">
         <div className="settings-profile__photo">
           <Avatar user={user} size={80} />
-          <button type="button" className="settings-button settings-button--quiet" onClick={onChangePhoto}>
+          <button type="button" className="button button--secondary button--small" onClick={onChangePhoto}>
             Change Photo
           </button>
         </div>
@@ -67,39 +68,31 @@ export function ProfileCard({ user, action, onChangePhoto }: ProfileCardProps) {
       {editing ? (
         <form className="settings-form" onSubmit={save} noValidate>
           <div className="settings-form__row">
-            <label className="settings-field">
-              <span>First Name</span>
-              <input
-                value={firstName}
-                onChange={(event) => setFirstName(event.target.value)}
-                autoComplete="given-name"
-              />
-            </label>
-            <label className="settings-field">
-              <span>Last Name</span>
-              <input
-                value={lastName}
-                onChange={(event) => setLastName(event.target.value)}
-                autoComplete="family-name"
-              />
-            </label>
+            <Field
+              label="First Name"
+              value={firstName}
+              onChange={(event) => setFirstName(event.target.value)}
+              autoComplete="given-name"
+            />
+            <Field
+              label="Last Name"
+              value={lastName}
+              onChange={(event) => setLastName(event.target.value)}
+              autoComplete="family-name"
+            />
           </div>
           <div className="settings-actions">
-            <button
-              type="submit"
-              className="settings-button settings-button--primary"
-              disabled={action.busy === 'profile'}
-            >
+            <button type="submit" className="button button--primary" disabled={action.busy === 'profile'}>
               Save Changes
             </button>
-            <button type="button" className="settings-button" onClick={() => setEditing(false)}>
+            <button type="button" className="button button--secondary" onClick={() => setEditing(false)}>
               Cancel
             </button>
           </div>
         </form>
       ) : (
         <div className="settings-actions">
-          <button type="button" className="settings-button" onClick={startEditing}>
+          <button type="button" className="button button--secondary" onClick={startEditing}>
             Edit Profile
           </button>
         </div>

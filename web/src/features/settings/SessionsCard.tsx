@@ -54,10 +54,14 @@ export function SessionsCard({ action }: { action: AccountAction }) {
               <div className="settings-security-item__head">
                 <span className="settings-security-item__label">
                   {session.browser} · {session.device}
-                  {session.current && <span className="settings-badge settings-badge--ok">This device</span>}
+                  {session.current && <span className="badge tone-success">This device</span>}
                 </span>
                 {!session.current && (
-                  <button type="button" className="settings-button" onClick={() => void signOut(session.id)}>
+                  <button
+                    type="button"
+                    className="button button--secondary"
+                    onClick={() => void signOut(session.id)}
+                  >
                     Sign out
                   </button>
                 )}
@@ -72,7 +76,7 @@ export function SessionsCard({ action }: { action: AccountAction }) {
       <div className="settings-actions">
         <button
           type="button"
-          className="settings-button"
+          className="button button--secondary"
           onClick={() => void signOutOthers()}
           disabled={others.length === 0}
         >

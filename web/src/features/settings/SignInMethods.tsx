@@ -51,8 +51,12 @@ export function SignInMethods({ action }: { action: AccountAction }) {
               {identity.name}
               {identity.email ? ` (${identity.email})` : ''}
             </span>
-            <span className="settings-badge settings-badge--ok">Connected</span>
-            <button type="button" className="settings-button" onClick={() => void disconnect(identity)}>
+            <span className="badge tone-success">Connected</span>
+            <button
+              type="button"
+              className="button button--secondary"
+              onClick={() => void disconnect(identity)}
+            >
               Disconnect
             </button>
           </div>
@@ -62,8 +66,8 @@ export function SignInMethods({ action }: { action: AccountAction }) {
         <div key={provider.id} className="settings-security-item">
           <div className="settings-security-item__head">
             <span className="settings-security-item__label">{provider.name}</span>
-            <span className="settings-badge settings-badge--muted">Not connected</span>
-            <button type="button" className="settings-button" onClick={() => void connect(provider)}>
+            <span className="badge tone-muted">Not connected</span>
+            <button type="button" className="button button--secondary" onClick={() => void connect(provider)}>
               Connect {provider.name}
             </button>
           </div>

@@ -22,12 +22,12 @@ export function TwoFactorSetup({ user, action }: { user: User; action: AccountAc
     <div className="settings-security-item">
       <div className="settings-security-item__head">
         <span className="settings-security-item__label">Two-Factor Authentication</span>
-        <span className={`settings-badge ${enabled ? 'settings-badge--ok' : 'settings-badge--muted'}`}>
+        <span className={`badge ${enabled ? 'tone-success' : 'tone-muted'}`}>
           {enabled ? 'Enabled' : 'Disabled'}
         </span>
         <button
           type="button"
-          className="settings-button"
+          className="button button--secondary"
           onClick={setup}
           disabled={enabled || phase === 'sent' || action.busy === 'twoFactorSetup'}
         >

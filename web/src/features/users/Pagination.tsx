@@ -13,7 +13,7 @@ export function Pagination({ page, totalPages, busy, onPage }: PaginationProps) 
     <nav className="users-pagination" aria-label="Pagination">
       <button
         type="button"
-        className="users-button"
+        className="button button--secondary"
         disabled={busy || page <= 1}
         onClick={() => onPage(page - 1)}
       >
@@ -22,7 +22,7 @@ export function Pagination({ page, totalPages, busy, onPage }: PaginationProps) 
       <span aria-live="polite">{pageLabel(page, totalPages)}</span>
       <button
         type="button"
-        className="users-button"
+        className="button button--secondary"
         disabled={busy || page >= totalPages}
         onClick={() => onPage(page + 1)}
       >

@@ -33,7 +33,7 @@ export function UserRow({ user, viewer, saving, onRole, onToggleLock }: UserRowP
       </td>
       <td data-label="Role">
         <select
-          className="users-input users-role"
+          className="select users-role"
           aria-label={`Role for ${user.user_name}`}
           value={user.role}
           disabled={choice.locked || savingThis}
@@ -47,19 +47,19 @@ export function UserRow({ user, viewer, saving, onRole, onToggleLock }: UserRowP
         </select>
       </td>
       <td data-label="Verified">
-        <span className={`users-badge ${user.email_confirmed ? 'users-badge--ok' : 'users-badge--muted'}`}>
+        <span className={`badge ${user.email_confirmed ? 'tone-success' : 'tone-muted'}`}>
           {user.email_confirmed ? 'Verified' : 'Unverified'}
         </span>
       </td>
       <td data-label="Active">
-        <span className={`users-badge ${user.lockout_enabled ? 'users-badge--danger' : 'users-badge--ok'}`}>
+        <span className={`badge ${user.lockout_enabled ? 'tone-danger' : 'tone-success'}`}>
           {user.lockout_enabled ? 'Locked' : 'Active'}
         </span>
       </td>
       <td data-label="Actions">
         <button
           type="button"
-          className="users-button users-lock"
+          className="button button--secondary users-lock"
           aria-describedby={nameId}
           disabled={savingThis || !canToggleLock(viewer, user)}
           onClick={() => onToggleLock(user)}

@@ -20,14 +20,14 @@ export function UsersSearch({ pageSize, busy, onSearch, onPageSize }: UsersSearc
       <form className="users-search" onSubmit={submit}>
         <input
           type="search"
-          className="users-input users-search__text"
+          className="input users-search__text"
           placeholder="Search by name or email..."
           aria-label="Search by name or email"
           value={draft}
           onChange={(event) => setDraft(event.target.value)}
         />
         <select
-          className="users-input users-search__size"
+          className="select users-search__size"
           aria-label="Users per page"
           value={pageSize}
           onChange={(event) => onPageSize(Number(event.target.value))}
@@ -38,11 +38,7 @@ export function UsersSearch({ pageSize, busy, onSearch, onPageSize }: UsersSearc
             </option>
           ))}
         </select>
-        <button
-          type="submit"
-          className="users-button users-button--primary users-search__submit"
-          disabled={busy}
-        >
+        <button type="submit" className="button button--primary users-search__submit" disabled={busy}>
           {busy ? 'Searching…' : 'Search'}
         </button>
       </form>

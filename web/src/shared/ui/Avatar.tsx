@@ -1,7 +1,6 @@
 import { UserRound } from 'lucide-react';
 import { useState } from 'react';
 import { type InitialsUser, initials } from './initials.js';
-import './ui.css';
 
 export interface AvatarUser extends InitialsUser {
   profile_picture_url?: string | null;

@@ -1,15 +1,23 @@
-import { type RefObject, useEffect } from 'react';
+import { type RefObject, useEffect, useRef } from 'react';
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
+/** Open traps, innermost last: only the innermost one handles Tab and Escape. */
+const traps: object[] = [];
+
 /**
  * While `active`, Tab and Shift+Tab cycle inside `ref`, Escape calls onEscape, and focus goes
- * back to whatever had it before when the trap ends.
+ * back to whatever had it before when the trap ends. Traps nest: a dialog opened from a dialog
+ * takes the keys until it closes.
  */
 export function useFocusTrap(ref: RefObject<HTMLElement | null>, active: boolean, onEscape?: () => void) {
+  const onEscapeRef = useRef(onEscape);
+  onEscapeRef.current = onEscape;
   useEffect(() => {
     if (!active) return;
+    const trap = {};
+    traps.push(trap);
     const previous = document.activeElement as HTMLElement | null;
     const root = ref.current;
     if (root && !root.contains(document.activeElement)) {
@@ -19,10 +27,10 @@ export function useFocusTrap(ref: RefObject<HTMLElement | null>, active: boolean
     }
     const onKeyDown = (event: KeyboardEvent) => {
       const container = ref.current;
-      if (!container) return;
-      if (event.key === 'Escape' && onEscape) {
+      if (!container || traps.at(-1) !== trap) return;
+      if (event.key === 'Escape' && onEscapeRef.current) {
         event.stopPropagation();
-        onEscape();
+        onEscapeRef.current();
         return;
       }
       if (event.key !== 'Tab') return;
@@ -47,22 +55,34 @@ export function useFocusTrap(ref: RefObject<HTMLElement | null>, active: boolean
     document.addEventListener('keydown', onKeyDown, true);
     return () => {
       document.removeEventListener('keydown', onKeyDown, true);
+      traps.splice(traps.indexOf(trap), 1);
       if (previous && document.contains(previous)) previous.focus();
     };
-  }, [ref, active, onEscape]);
+  }, [ref, active]);
 }
 
-/** Locks page scrolling while `active` (docs/screens.md#auth-modal), without the layout jumping by a scrollbar. */
+let locks = 0;
+let saved = { overflow: '', paddingRight: '' };
+
+/**
+ * Locks page scrolling while `active` (docs/screens.md#auth-modal), without the layout jumping by a scrollbar.
+ * Counted, so nested dialogs release it only when the last one closes.
+ */
 export function useScrollLock(active: boolean) {
   useEffect(() => {
     if (!active) return;
-    const { overflow, paddingRight } = document.body.style;
-    const scrollbar = window.innerWidth - document.documentElement.clientWidth;
-    document.body.style.overflow = 'hidden';
-    if (scrollbar > 0) document.body.style.paddingRight = `${scrollbar}px`;
+    if (locks++ === 0) {
+      const { overflow, paddingRight } = document.body.style;
+      saved = { overflow, paddingRight };
+      const scrollbar = window.innerWidth - document.documentElement.clientWidth;
+      document.body.style.overflow = 'hidden';
+      if (scrollbar > 0) document.body.style.paddingRight = `${scrollbar}px`;
+    }
     return () => {
-      document.body.style.overflow = overflow;
-      document.body.style.paddingRight = paddingRight;
+      if (--locks === 0) {
+        document.body.style.overflow = saved.overflow;
+        document.body.style.paddingRight = saved.paddingRight;
+      }
     };
   }, [active]);
 }

@@ -41,7 +41,12 @@ export function ColorControl({
     <div className="control control-color">
       <span className="control-label">{control.label}</span>
       <span className="swatch" style={{ background: current }} title={current} />
-      <button type="button" className="small-button" onClick={openPicker} disabled={disabled}>
+      <button
+        type="button"
+        className="button button--secondary button--compact"
+        onClick={openPicker}
+        disabled={disabled}
+      >
         {open ? 'Close picker' : 'Adjust color'}
       </button>
       {open && (
@@ -54,6 +59,7 @@ export function ColorControl({
             disabled={disabled}
           />
           <input
+            className="input input--compact"
             type="text"
             aria-label={`${control.label} hex`}
             value={draft}
@@ -66,12 +72,16 @@ export function ColorControl({
             }}
             disabled={disabled}
           />
-          <button type="button" className="small-button" onClick={() => setOpen(false)}>
+          <button
+            type="button"
+            className="button button--secondary button--compact"
+            onClick={() => setOpen(false)}
+          >
             Cancel
           </button>
           <button
             type="button"
-            className="small-button primary"
+            className="button button--primary button--compact"
             onClick={apply}
             disabled={disabled || !valid}
           >

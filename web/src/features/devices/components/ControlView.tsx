@@ -28,11 +28,11 @@ export function Switch({
       role="switch"
       aria-checked={checked}
       aria-label={label}
-      className="switch"
+      className="switch switch--small"
       disabled={disabled}
       onClick={() => onChange(!checked)}
     >
-      <span className="switch-knob" />
+      <span className="switch-thumb" />
     </button>
   );
 }
@@ -82,6 +82,7 @@ function NumberControl({ control, disabled, onSend }: ControlProps) {
     <label className="control control-number">
       <span className="control-label">{control.label}</span>
       <input
+        className="input input--compact"
         type="number"
         step={control.step}
         value={draft ?? server}
@@ -108,6 +109,7 @@ function TextControl({ control, disabled, onSend }: ControlProps) {
     <label className="control control-text">
       <span className="control-label">{control.label}</span>
       <input
+        className="input input--compact"
         type="text"
         value={draft ?? server}
         maxLength={MAX_TEXT_LENGTH}
@@ -143,6 +145,7 @@ function SelectControl({ control, disabled, onSend }: ControlProps) {
     <label className="control control-select">
       <span className="control-label">{control.label}</span>
       <select
+        className="select select--compact"
         value={value}
         disabled={disabled}
         onChange={(event) => {

@@ -59,6 +59,7 @@ export function FieldEditor(props: FieldProps) {
         <label className="control control-number">
           <span className="control-label">{label}</span>
           <input
+            className="input input--compact"
             aria-label={label}
             type="number"
             step={control.step}
@@ -80,6 +81,7 @@ export function FieldEditor(props: FieldProps) {
         <label className="control control-select">
           <span className="control-label">{label}</span>
           <select
+            className="select select--compact"
             aria-label={label}
             value={selected}
             aria-invalid={invalid}
@@ -98,6 +100,7 @@ export function FieldEditor(props: FieldProps) {
         <label className="control control-text">
           <span className="control-label">{label}</span>
           <input
+            className="input input--compact"
             aria-label={label}
             type="text"
             value={typeof value === 'string' ? value : ''}
@@ -184,7 +187,7 @@ export function ListItems({ control, value, disabled, onChange }: FieldProps) {
               />
               <button
                 type="button"
-                className="small-button"
+                className="button button--secondary button--compact"
                 aria-label={`${MESSAGES.remove} ${label}`}
                 disabled={disabled || !canRemove}
                 onClick={() => onChange(items.filter((_, i) => i !== index))}
@@ -197,7 +200,7 @@ export function ListItems({ control, value, disabled, onChange }: FieldProps) {
       </ol>
       <button
         type="button"
-        className="small-button"
+        className="button button--secondary button--compact"
         aria-label={`${MESSAGES.add} ${item.label}`}
         disabled={disabled || !canAdd}
         onClick={() => onChange([...items, emptyItem(item)])}

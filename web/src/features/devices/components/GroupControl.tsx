@@ -45,7 +45,7 @@ export function GroupControl({
       <span className="control-label">{control.label}</span>
       <button
         type="button"
-        className="small-button"
+        className="button button--secondary button--compact"
         aria-expanded={open}
         aria-controls={fieldsId}
         aria-label={`${open ? MESSAGES.closeGroup : MESSAGES.editGroup} ${control.label}`}
@@ -63,12 +63,12 @@ export function GroupControl({
             <p id={hintId} className="control-hint" aria-live="polite">
               {problem ?? ''}
             </p>
-            <button type="button" className="small-button" onClick={close}>
+            <button type="button" className="button button--secondary button--compact" onClick={close}>
               {MESSAGES.cancel}
             </button>
             <button
               type="button"
-              className="small-button primary"
+              className="button button--primary button--compact"
               disabled={disabled || problem !== null || !draftReady(control, draft)}
               onClick={apply}
             >

@@ -44,7 +44,7 @@ export function RenameField({
         <h3>{name}</h3>
         <button
           type="button"
-          className="icon-button"
+          className="icon-button icon-button--bare"
           aria-label={`Rename ${name}`}
           onClick={start}
           disabled={disabled}
@@ -57,6 +57,7 @@ export function RenameField({
   return (
     <div className="tile-rename">
       <input
+        className="input input--compact"
         aria-label="Device name"
         value={draft}
         // biome-ignore lint/a11y/noAutofocus: the field appears because the user asked to rename
@@ -68,10 +69,20 @@ export function RenameField({
         }}
         disabled={saving}
       />
-      <button type="button" className="small-button primary" onClick={() => void save()} disabled={saving}>
+      <button
+        type="button"
+        className="button button--primary button--compact"
+        onClick={() => void save()}
+        disabled={saving}
+      >
         Save
       </button>
-      <button type="button" className="small-button" onClick={cancel} disabled={saving}>
+      <button
+        type="button"
+        className="button button--secondary button--compact"
+        onClick={cancel}
+        disabled={saving}
+      >
         Cancel
       </button>
       {error && (

@@ -1,11 +1,17 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { loadClientConfig } from '../../../shared/api/client-config.js';
 import { fetchDevices, renameDevice as patchRename, postCommand } from '../api/devices.api.js';
 import { type ActionDeps, renameDevice, sendCommand } from '../device-actions.js';
 import { MESSAGES } from '../devices.messages.js';
 import type { DeviceCommand } from '../model/commands.js';
 import type { Device } from '../model/device.types.js';
 import { DeviceStore } from '../store/device-store.js';
-import { type ConnectFn, DeviceStream, type StreamClientLike } from '../stream/device-stream.js';
+import {
+  type ConnectFn,
+  DeviceStream,
+  RETRY_AFTER_FAILURE_MS,
+  type StreamClientLike,
+} from '../stream/device-stream.js';
 import { streamUrl } from '../stream/topics.js';
 
 export interface HubActions {
@@ -70,6 +76,8 @@ export function useDeviceHub({ enabled, accessToken, username }: HubViewer) {
   useEffect(() => {
     if (!enabled) return;
     let active = true;
+    // MQTT.js loads while the configuration and the list are being fetched.
+    void import('mqtt').catch(() => {});
     const load = async () => {
       const result = await fetchDevices();
       if (!active) return;
@@ -86,34 +94,52 @@ export function useDeviceHub({ enabled, accessToken, username }: HubViewer) {
       }
     };
     let everConnected = false;
-    const stream = new DeviceStream({
-      url: streamUrl(window.location),
-      connect: lazyConnect,
-      credentials: () =>
-        tokenRef.current ? { username: username ?? 'hearth', password: tokenRef.current } : {},
-      handlers: {
-        state: (id, state) => store.applyState(id, state),
-        upsert: (device) => store.upsert(device),
-        removed: (payload) => store.remove(payload),
-        hubStatus: (bus) => store.setStatus({ bus }),
-        status: (connected) => {
-          store.setStatus({ stream: { connected } });
-          // Whatever changed while we were away (removals, renames) comes back with the list.
-          if (connected && everConnected) void load();
-          if (connected) everConnected = true;
+    let stream: DeviceStream | null = null;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    // The stream's topics carry the server's prefix: the stream starts once the app knows it.
+    const startStream = async () => {
+      let topicPrefix: string;
+      try {
+        topicPrefix = (await loadClientConfig()).devicehub_topic_prefix;
+      } catch {
+        if (!active) return;
+        store.setStatus({ error: MESSAGES.streamFailed });
+        retry = setTimeout(startStream, RETRY_AFTER_FAILURE_MS);
+        return;
+      }
+      if (!active) return;
+      stream = new DeviceStream({
+        url: streamUrl(window.location),
+        connect: lazyConnect,
+        topicPrefix,
+        credentials: () =>
+          tokenRef.current ? { username: username ?? 'hearth', password: tokenRef.current } : {},
+        handlers: {
+          state: (id, state) => store.applyState(id, state),
+          upsert: (device) => store.upsert(device),
+          removed: (payload) => store.remove(payload),
+          hubStatus: (bus) => store.setStatus({ bus }),
+          status: (connected) => {
+            store.setStatus({ stream: { connected } });
+            // Whatever changed while we were away (removals, renames) comes back with the list.
+            if (connected && everConnected) void load();
+            if (connected) everConnected = true;
+          },
+          error: (message) => {
+            if (message) store.setStatus({ error: message });
+            else store.clearError(MESSAGES.streamFailed);
+          },
         },
-        error: (message) => {
-          if (message) store.setStatus({ error: message });
-          else store.clearError(MESSAGES.streamFailed);
-        },
-      },
-    });
-    streamRef.current = stream;
+      });
+      streamRef.current = stream;
+      stream.start();
+    };
     void load();
-    stream.start();
+    void startStream();
     return () => {
       active = false;
-      stream.stop();
+      clearTimeout(retry);
+      stream?.stop();
       streamRef.current = null;
       store.clear();
     };

@@ -38,7 +38,7 @@ class FakeClient extends EventEmitter {
   }
 }
 
-function setup() {
+function setup(topicPrefix = 'hearth') {
   const clients: FakeClient[] = [];
   const connect: ConnectFn = (url, options) => {
     const client = new FakeClient(url, options);
@@ -58,6 +58,7 @@ function setup() {
     connect,
     handlers,
     credentials: () => ({ username: 'ada', password: 'token-1' }),
+    topicPrefix,
     now: () => 1_700_000_000_000,
     random: () => 0.4567,
   });
@@ -97,6 +98,25 @@ describe('DeviceStream (docs/devicehub.md#stream, docs/strings.md#constants-and-
     expect(handlers.status).toHaveBeenLastCalledWith(true);
     expect(handlers.error).toHaveBeenLastCalledWith(null);
     expect(stream.isConnected).toBe(true);
+  });
+
+  it("reads and writes under the server's DEVICEHUB_TOPIC_PREFIX", async () => {
+    const { stream, last, handlers } = setup('myhome');
+    stream.start();
+    last().emit('connect');
+    expect(last().subscribed).toEqual([
+      'myhome/devicehub/devices/#',
+      'myhome/devicehub/events/device.upsert',
+      'myhome/devicehub/events/device.removed',
+      'myhome/devicehub/events/hub.status',
+    ]);
+    last().deliver('myhome/devicehub/devices/lamp-1', { state: 'ON' });
+    last().deliver('hearth/devicehub/devices/lamp-2', { state: 'ON' });
+    expect(handlers.state.mock.calls).toEqual([['lamp-1', { state: 'ON' }]]);
+    await stream.publish('set', { device_id: 'lamp-1', state: { state: 'OFF' } }, 'down');
+    expect(last().published.map((message) => message.topic)).toEqual([
+      'myhome/devicehub/commands/device.set',
+    ]);
   });
 
   it('routes state, upsert and removed messages; ignores garbage', () => {

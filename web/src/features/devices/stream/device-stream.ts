@@ -1,7 +1,7 @@
 import type { DevicehubStatus } from '@hearth/contracts';
 import { MESSAGES } from '../devices.messages.js';
 import type { Json } from '../model/device.types.js';
-import { DEVICEHUB_TOPIC_PREFIX, streamTopics } from './topics.js';
+import { streamTopics } from './topics.js';
 
 /** docs/strings.md#device-stream timings. */
 export const RECONNECT_AFTER_LOSS_MS = 1500;
@@ -54,7 +54,8 @@ export interface DeviceStreamOptions {
   handlers: StreamHandlers;
   /** Read on every attempt so a refreshed access token is used. */
   credentials?: () => { username?: string; password?: string };
-  topicPrefix?: string;
+  /** The server's DEVICEHUB_TOPIC_PREFIX (GET /api/config). */
+  topicPrefix: string;
   now?: () => number;
   random?: () => number;
 }
@@ -82,7 +83,7 @@ export class DeviceStream {
   private readonly topics;
 
   constructor(private readonly options: DeviceStreamOptions) {
-    this.topics = streamTopics(options.topicPrefix ?? DEVICEHUB_TOPIC_PREFIX);
+    this.topics = streamTopics(options.topicPrefix);
   }
 
   get isConnected() {

@@ -1,13 +1,10 @@
 import { devicehubRoot, devicehubTopics } from '@hearth/contracts';
 
 /**
- * docs/devicehub.md#stream `{prefix}`: the server's DEVICEHUB_TOPIC_PREFIX, `hearth` unless configured
- * (DESIGN.md). The one place the web app names it.
+ * Absolute topics under `{prefix}/devicehub/`, from the shared topic names. The prefix is the
+ * server's DEVICEHUB_TOPIC_PREFIX, learned from GET /api/config (never assumed here).
  */
-export const DEVICEHUB_TOPIC_PREFIX = 'hearth';
-
-/** Absolute topics under `{prefix}/devicehub/`, from the shared topic names. */
-export function streamTopics(prefix = DEVICEHUB_TOPIC_PREFIX) {
+export function streamTopics(prefix: string) {
   const root = devicehubRoot(prefix);
   return {
     devices: `${root}/${devicehubTopics.devicesWildcard}`,

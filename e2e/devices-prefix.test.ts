@@ -1,0 +1,90 @@
+import mqtt from 'mqtt';
+import type { Browser, WebSocket } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './support/browser.js';
+import { DevicesPage, eventually, hubDevices } from './support/devices.page.js';
+import { freePort, type RunningServer, startServer } from './support/server.js';
+import { type Account, signUp } from './support/settings.page.js';
+
+// The README documents DEVICEHUB_TOPIC_PREFIX; the page must follow it (learned from GET /api/config).
+describe('Devices page with DEVICEHUB_TOPIC_PREFIX=myhome', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let bus: mqtt.MqttClient;
+  let admin: Account;
+  let devices: DevicesPage;
+  const sets: { topic: string; payload: Record<string, unknown> }[] = [];
+  /** MQTT packets the page sent over its WebSocket, as text (topics are readable in them). */
+  const framesSent: string[] = [];
+  const requests: string[] = [];
+
+  beforeAll(async () => {
+    const mqttPort = await freePort();
+    server = await startServer({
+      SIMULATOR: 'on',
+      MQTT_LISTEN_PORT: String(mqttPort),
+      DEVICEHUB_TOPIC_PREFIX: 'myhome',
+    });
+    browser = await launchBrowser();
+    admin = await signUp(server.url, { first_name: 'Ada', last_name: 'Lovelace', user_name: 'ada' });
+    bus = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, { protocolVersion: 4 });
+    await bus.subscribeAsync('zigbee2mqtt/+/set');
+    bus.on('message', (topic, payload) => sets.push({ topic, payload: JSON.parse(payload.toString()) }));
+    devices = await DevicesPage.open(browser, server.url, admin);
+    const watch = (socket: WebSocket) =>
+      socket.on('framesent', ({ payload }) => framesSent.push(Buffer.from(payload).toString('latin1')));
+    for (const socket of devices.sockets) watch(socket);
+    devices.page.on('websocket', watch);
+    devices.page.on('request', (request) =>
+      requests.push(`${request.method()} ${new URL(request.url()).pathname}`),
+    );
+  });
+  afterAll(async () => {
+    await devices?.close();
+    await bus?.endAsync();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('shows a live state update from the bus on its tile, over the stream', async () => {
+    await devices.text('State: connected').waitFor();
+    await devices.tile('Bedroom climate').waitFor();
+    const listCalls = () => requests.filter((request) => request === 'GET /api/devicehub/devices').length;
+    const before = listCalls();
+    // Zigbee2MQTT reports a new temperature; only the stream can bring it to the page.
+    bus.publish('zigbee2mqtt/Bedroom climate', JSON.stringify({ temperature: 27.3, humidity: 48.2 }));
+    await devices.tile('Bedroom climate').getByText(/27\.3/).first().waitFor({ timeout: 10_000 });
+    expect(listCalls()).toBe(before);
+    expect(devices.errors).toEqual([]);
+  });
+
+  it('sends a toggle over the stream on myhome/… and the command reaches the bus', async () => {
+    const lamp = 'Living room lamp';
+    await devices.power(lamp).waitFor();
+    const wasOn = (await devices.power(lamp).getAttribute('aria-checked')) === 'true';
+    await devices.power(lamp).click();
+    await eventually(
+      async () => sets.filter((message) => message.topic === `zigbee2mqtt/${lamp}/set`).at(-1),
+      (payload) => payload !== undefined,
+    );
+    expect(
+      sets.filter((message) => message.topic === `zigbee2mqtt/${lamp}/set`).at(-1)?.payload,
+    ).toMatchObject({ state: wasOn ? 'OFF' : 'ON' });
+    // It went over the stream, on the configured prefix, not over the REST fallback…
+    expect(framesSent.some((frame) => frame.includes('myhome/devicehub/commands/device.set'))).toBe(true);
+    expect(framesSent.some((frame) => frame.includes('hearth/devicehub'))).toBe(false);
+    expect(requests.filter((request) => request.startsWith('POST /api/devicehub/'))).toEqual([]);
+    // …and the simulated lamp's answer comes back live, while the stream stays up.
+    await eventually(
+      () => devices.power(lamp).getAttribute('aria-checked'),
+      (checked) => checked === String(!wasOn),
+    );
+    await eventually(
+      () => hubDevices(server.url, admin),
+      (list) => list.some((device) => device.name === lamp && device.state.state === (wasOn ? 'OFF' : 'ON')),
+    );
+    expect(devices.sockets.filter((socket) => socket.isClosed())).toEqual([]);
+    expect(await devices.text('State: connected').count()).toBe(1);
+    expect(await devices.text('Unable to connect to device stream').count()).toBe(0);
+  });
+});
