@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { person } from '../../test/accounts-client.js';
-import { useTestApp } from '../../test/app.js';
+import { startTestApp, type TestApp, useTestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
 import { MESSAGES } from './accounts.errors.js';
+import { LIVE_SESSION_TTL_MS } from './live-sessions.js';
 import { PasswordHasher } from './password-hasher.js';
 
 /** Issue 11 (security hardening), items 2–4, 6, 7, 12 and 13: each test fails on the code before it. */
@@ -66,6 +67,47 @@ describe.each(testDatabases())('security hardening on $name', ({ create }) => {
       expect(dummy.mock.calls.length).toBeLessThanOrEqual(5);
       expect(countOf(statuses, 401)).toBeLessThanOrEqual(4);
       expect(countOf(statuses, 423)).toBeGreaterThanOrEqual(46);
+    });
+  });
+
+  describe('across two instances on one database', () => {
+    let second: TestApp;
+    beforeAll(async () => {
+      second = await startTestApp(t.database, { AUTH_RATE_LIMIT: '0' });
+    });
+    afterAll(() => second?.close());
+
+    it('holds the lockout when 50 attempts are spread over both instances', async () => {
+      const who = await api.signup();
+      const verify = vi.spyOn(PasswordHasher.prototype, 'verify');
+      const statuses = await Promise.all(
+        Array.from({ length: 50 }, async (_, i) => {
+          const app = i % 2 ? second.app : t.app;
+          const password = i === 49 ? who.password : `wrong guess ${i}`;
+          return (
+            await app.inject({
+              method: 'POST',
+              url: '/api/auth/login/start',
+              payload: { email: who.email, password },
+            })
+          ).statusCode;
+        }),
+      );
+      expect(verify.mock.calls.length).toBeLessThanOrEqual(5);
+      expect(countOf(statuses, 401)).toBeLessThanOrEqual(4);
+      expect(countOf(statuses, 401) + countOf(statuses, 423) + countOf(statuses, 200)).toBe(50);
+    });
+
+    it('ends a session signed out on one instance on the other within a second', async () => {
+      const who = await api.signup();
+      const pair = await api.login(who);
+      const meOnSecond = async () =>
+        (await second.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(pair.access_token) }))
+          .statusCode;
+      expect(await meOnSecond()).toBe(200);
+      await api.post('/logout', { refresh_token: pair.refresh_token });
+      await new Promise((resolve) => setTimeout(resolve, LIVE_SESSION_TTL_MS + 50));
+      expect(await meOnSecond()).toBe(401);
     });
   });
 
