@@ -279,7 +279,7 @@ describe.each(testDatabases())('OpenID Connect sign-in on $name', ({ create }) =
       ...(stateCookie ? { cookies: { hearth_oidc_state: stateCookie } } : {}),
     });
     expect(done.statusCode).toBe(302);
-    expect(done.headers.location).toBe(`/settings?connected=${PROVIDER}`);
+    expect(done.headers.location).toBe(`/?connected=${PROVIDER}`);
     const notice = await t.mail.next(owner.email, /was connected/, { after });
     expect(notice.raw).toContain('connect.elsewhere@example.com');
 

@@ -55,8 +55,8 @@ export function registerOidcRoutes(
   const redirect = (reply: FastifyReply, url: string) =>
     reply.header('cache-control', 'no-store').redirect(url, 302);
   const fail = (reply: FastifyReply, code: OidcErrorCode, reason: string, linking = false) => {
-    log.warn({ provider, code, reason }, 'identity provider sign-in failed');
-    return redirect(reply, linking ? `/settings?error=${code}` : `/?error=${code}`);
+    log.warn({ provider, code, reason, linking }, 'identity provider sign-in failed');
+    return redirect(reply, `/?error=${code}`);
   };
   const setStateCookie = (reply: FastifyReply, state: string) =>
     reply.setCookie(STATE_COOKIE, state, {
@@ -149,7 +149,7 @@ export function registerOidcRoutes(
       });
       if (!finished.ok) return fail(reply, finished.code, finished.reason, finished.linking);
       if (finished.value.kind === 'linked') {
-        return redirect(reply, `/settings?${new URLSearchParams({ connected: request.params.provider })}`);
+        return redirect(reply, `/?${new URLSearchParams({ connected: request.params.provider })}`);
       }
       const { tokens, browserNonce } = finished.value;
       const back = new URLSearchParams({

@@ -19,7 +19,7 @@ import {
   type TokenPair,
 } from '../../shared/session/token-store.js';
 import { useToast } from '../../shared/toast/toast-context.js';
-import { oauthErrorMessage, readOAuthReturn } from './oauth-return.js';
+import { oauthErrorMessage, readOAuthReturn, SHOWN_ERRORS } from './oauth-return.js';
 
 /** docs/strings.md#constants-and-limits: while a refresh token exists, refresh every 13 minutes. */
 export const REFRESH_INTERVAL_MS = 13 * 60 * 1000;
@@ -44,10 +44,11 @@ function takeOAuthReturn(notify: (message: string) => void): boolean {
     void providerName().then((name) => {
       const message = oauthErrorMessage(code, name);
       console.warn(message);
-      // The one error a person must act on: their account exists, and how to connect the provider.
-      if (code === 'account_exists') notify(message);
+      // Errors a person must act on (their account exists: sign in and connect; a failed connect).
+      if (SHOWN_ERRORS.has(code)) notify(message);
     });
   }
+  if (found.connected) void providerName().then((name) => notify(`${name} connected`));
   if (found.refreshToken && ours) {
     // The pair travelled in the URL: keep only the refresh token, and spend it at once.
     storeRefreshToken(found.refreshToken);

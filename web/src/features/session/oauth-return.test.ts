@@ -9,6 +9,7 @@ describe('readOAuthReturn', () => {
       refreshToken: 'r',
       error: null,
       nonce: 'n',
+      connected: null,
       cleanUrl: '/devices?x=1#top',
     });
   });

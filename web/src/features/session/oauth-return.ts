@@ -5,11 +5,13 @@ export interface OAuthReturn {
   error: string | null;
   /** The one-time nonce the server echoed (only tokens with this tab's nonce are taken). */
   nonce: string | null;
+  /** The provider connected from Settings (`?connected=`), if that is what came back. */
+  connected: string | null;
   /** The address without those parameters, or null when there were none. */
   cleanUrl: string | null;
 }
 
-const KEYS = ['access_token', 'refresh_token', 'error', 'nonce'] as const;
+const KEYS = ['access_token', 'refresh_token', 'error', 'nonce', 'connected'] as const;
 
 export function readOAuthReturn(href: string): OAuthReturn {
   const url = new URL(href);
@@ -20,6 +22,7 @@ export function readOAuthReturn(href: string): OAuthReturn {
     refreshToken: get('refresh_token'),
     error: get('error'),
     nonce: get('nonce'),
+    connected: get('connected'),
   };
   if (!found) return { ...result, cleanUrl: null };
   for (const key of KEYS) url.searchParams.delete(key);
@@ -38,6 +41,9 @@ const MESSAGES: Record<string, (provider: string) => string> = {
     `An account with this email already exists. Sign in with your password, then connect ${p} in Settings.`,
   identity_in_use: (p) => `This ${p} account is already connected to another Hearth account`,
 };
+
+/** Errors a person has to act on, shown as a toast as well as logged. */
+export const SHOWN_ERRORS = new Set(['account_exists', 'identity_in_use', 'email_conflict', 'link_failed']);
 
 /** docs/strings.md#identity-provider-errors; anything unknown is "Authentication failed". */
 export function oauthErrorMessage(code: string, provider: string): string {
