@@ -1,4 +1,4 @@
-import type { Kysely, Migration } from 'kysely';
+import { type Kysely, type Migration, sql } from 'kysely';
 
 /**
  * Security hardening (issue 11): sign-in sessions as rows of their own (listed in Settings,
@@ -33,6 +33,8 @@ export const migration: Migration = {
     await db.schema.dropTable('login_failures').execute();
     await db.schema.dropTable('login_lockouts').execute();
 
+    await backfillSessions(db);
+
     await db.schema.alterTable('users').addColumn('tokens_valid_after', 'text').execute();
     await db.schema.alterTable('oidc_login_states').addColumn('link_user_id', 'text').execute();
     await db.schema.alterTable('oidc_login_states').addColumn('browser_nonce', 'text').execute();
@@ -45,3 +47,18 @@ export const migration: Migration = {
     await db.schema.dropTable('auth_sessions').execute();
   },
 };
+
+/**
+ * Every live refresh-token family becomes a session, so that people signed in before the upgrade
+ * stay signed in: their next refresh gives an access token of that session. (Access tokens from
+ * before carry no session and are refused; the web app refreshes once.)
+ */
+export async function backfillSessions(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    insert into auth_sessions (id, user_id, user_agent, ip, created_at, last_used_at, expires_at, revoked_at)
+    select family_id, min(user_id), null, null, min(created_at), max(created_at), max(family_expires_at), null
+    from refresh_tokens
+    where revoked_at is null and family_id not in (select id from auth_sessions)
+    group by family_id
+  `.execute(db);
+}
