@@ -21,7 +21,7 @@ import { registerSecurityHeaders } from './http/security-headers.js';
 import { webAppModule } from './http/web-app.js';
 import { Lifecycle, type Module } from './lifecycle/module.js';
 import { createLogger } from './logging/logger.js';
-import { Mailer, noticeMail } from './mail/index.js';
+import { Mailer } from './mail/index.js';
 import { openStorage, type Storage } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
 import { loadOrCreateSecret } from './storage/secrets.js';
@@ -126,10 +126,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       users,
       sessions: accounts.sessions,
       guards,
-      notify: (to, wording) =>
-        void mailer
-          .send(to, noticeMail(wording, config.publicUrl))
-          .catch((error) => log.error({ err: error }, 'sending a notice mail failed')),
+      notify: accounts.notify,
       limit: limits.auth,
     }),
     usersModule({ db, dialect: storage.dialect, users, guards, sessions: accounts.sessions }),

@@ -43,6 +43,8 @@ export interface AccountsModule extends Module {
   auth: Authenticator;
   /** Issuing and revoking sessions (user administration, identity providers). */
   sessions: SessionTokens;
+  /** Mails an account's owner a notice (identity providers: a provider was connected). */
+  notify: CodeMail['notify'];
 }
 
 /** /api/auth/*: sign-up, sign-in, sessions, codes and the account's own settings. */
@@ -69,6 +71,7 @@ export function accountsModule(deps: AccountsModuleDeps): AccountsModule {
     name: 'accounts',
     auth,
     sessions,
+    notify: (to, wording) => codeMail.notify(to, wording),
     register: (app) =>
       registerAccountsRoutes(app, {
         accounts,
