@@ -205,7 +205,9 @@ describe('signing in and out in Chromium', () => {
     await page.reload();
     await page.getByRole('heading', { name: 'Welcome back, Ada!👋' }).waitFor();
     const cookie = (await page.context().cookies()).find((c) => c.name === 'auth_token');
-    expect(cookie).toMatchObject({ path: '/', sameSite: 'Strict' });
+    // Set by the server (issue 11 item 13): HttpOnly, so no script on the page can read it.
+    expect(cookie).toMatchObject({ path: '/', sameSite: 'Strict', httpOnly: true });
+    expect(await page.evaluate(() => document.cookie)).not.toContain('auth_token');
     expect(cookie?.expires ?? 0).toBeGreaterThan(Date.now() / 1000 + 800);
 
     await shell.logout();
@@ -216,6 +218,32 @@ describe('signing in and out in Chromium', () => {
     await page.reload();
     await page.getByRole('button', { name: 'Log in', exact: true }).waitFor();
     expect(await shell.heading().textContent()).toBe('Welcome back!');
+  });
+
+  // Issue 11 item 8 (login CSRF): a link carrying someone else's tokens must not sign this browser
+  // into their account; the tokens are dropped unspent and the address is cleaned all the same.
+  it('ignores provider tokens in an address this browser did not ask for', async () => {
+    const mallory = newPerson('Mallory');
+    await accounts.signUp(mallory);
+    const login = await accounts.call<{ access_token: string; refresh_token: string }>(
+      'POST',
+      '/api/auth/login/start',
+      { email: mallory.email, password: mallory.password },
+    );
+    expect(login.status).toBe(200);
+    const page = await freshPage();
+    const query = new URLSearchParams({
+      access_token: login.data.access_token,
+      refresh_token: login.data.refresh_token,
+    });
+    await page.goto(`${server.url}/?${query}&keep=1`);
+    await page.getByRole('button', { name: 'Log in', exact: true }).waitFor();
+    expect(new URL(page.url()).search).toBe('?keep=1');
+    expect(await page.evaluate(() => localStorage.getItem('refreshToken'))).toBeNull();
+    // Not spent: the refresh token still works for its owner.
+    expect(
+      (await accounts.call('POST', '/api/auth/refresh', { refresh_token: login.data.refresh_token })).status,
+    ).toBe(200);
   });
 
   it('answers an expired access token with exactly one silent refresh', async () => {

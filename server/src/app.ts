@@ -157,6 +157,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       log,
       users,
       sessions: accounts.sessions,
+      guards,
+      notify: accounts.notify,
       limit: limits.auth,
     }),
     usersModule({ db, dialect: storage.dialect, users, guards, sessions: accounts.sessions }),

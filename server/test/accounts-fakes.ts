@@ -127,6 +127,10 @@ export class FakeCodeMail {
   sendInBackground(user: UserRecord, purpose: CodePurpose) {
     this.sent.push({ to: user.email, purpose });
   }
+  notices: { to: string; subject: string }[] = [];
+  notify(to: string, notice: { subject: string }) {
+    this.notices.push({ to, subject: notice.subject });
+  }
 }
 
 /** Five failures lock, like LoginLockout; `broken` makes the state unreadable. */
@@ -136,6 +140,10 @@ export class FakeLockout {
   async assertOpen(email: string) {
     if (this.broken) throw new Error('database unavailable');
     if ((this.failures.get(normaliseEmail(email)) ?? 0) >= 5) throw loginLockedError(Date.now() + 60_000);
+  }
+  async reserve(email: string) {
+    await this.assertOpen(email);
+    return { failed: () => this.recordFailure(email), succeeded: () => this.reset(email) };
   }
   async recordFailure(email: string) {
     const key = normaliseEmail(email);

@@ -14,6 +14,7 @@ export function userRecord(fields: Partial<UserRecord> & Pick<UserRecord, 'id'>)
     lockoutEnabled: false,
     lockoutReason: null,
     lockoutUntil: null,
+    tokensValidAfter: null,
     profilePicture: null,
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',

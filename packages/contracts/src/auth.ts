@@ -75,3 +75,34 @@ export interface MessageWithUser {
 export interface PasswordChangeResponse extends TokenPair {
   message: string;
 }
+
+/** One signed-in session of the caller (GET /api/auth/sessions): Settings → Sessions. */
+export interface SessionView {
+  id: string;
+  /** "Chrome on macOS", "Firefox on Android"; "Unknown browser" when the user agent says nothing. */
+  browser: string;
+  /** "Desktop", "Phone", "Tablet" or "Unknown device". */
+  device: string;
+  ip: string | null;
+  created_at: string;
+  last_used_at: string;
+  /** The session this request came from. */
+  current: boolean;
+}
+
+export interface SessionsResponse {
+  sessions: SessionView[];
+}
+
+/** A provider account linked to the caller (GET /api/auth/identities). */
+export interface IdentityView {
+  provider: string;
+  /** The provider's display name ("Google", "Keycloak"). */
+  name: string;
+  email: string | null;
+  created_at: string;
+}
+
+export interface IdentitiesResponse {
+  identities: IdentityView[];
+}

@@ -6,14 +6,43 @@ const secret = 'x'.repeat(40);
 const tokens = new AccessTokens(secret);
 
 describe('access tokens', () => {
-  it('round-trips the user id and role', async () => {
-    const token = await tokens.sign({ userId: 'u-1', role: 'resident' });
-    expect(await tokens.verify(token)).toEqual({ userId: 'u-1', role: 'resident' });
+  it('round-trips the user id, role and session', async () => {
+    const token = await tokens.sign({ userId: 'u-1', role: 'resident', sessionId: 's-1' });
+    expect(await tokens.verify(token)).toMatchObject({ userId: 'u-1', role: 'resident', sessionId: 's-1' });
+  });
+
+  // Issue 11 item 12: a correctly signed token without exp or iat would never end; without sid it
+  // belongs to no session that could be revoked.
+  it('refuses a signed token without exp, iat or session', async () => {
+    const key = new TextEncoder().encode(secret);
+    const base = () =>
+      new SignJWT({ role: 'admin', sid: 's-1' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject('u-1')
+        .setIssuer('hearth')
+        .setAudience('hearth');
+    const noExp = await base().setIssuedAt().sign(key);
+    const noIat = await base().setExpirationTime('1h').sign(key);
+    const noSid = await new SignJWT({ role: 'admin' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('u-1')
+      .setIssuer('hearth')
+      .setAudience('hearth')
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(key);
+    const complete = await base().setIssuedAt().setExpirationTime('1h').sign(key);
+    expect(await tokens.verify(complete)).toMatchObject({ userId: 'u-1', sessionId: 's-1' });
+    for (const token of [noExp, noIat, noSid]) expect(await tokens.verify(token)).toBeUndefined();
   });
 
   it('refuses forged, expired, alg:none and garbage tokens', async () => {
-    const forged = await new AccessTokens('y'.repeat(40)).sign({ userId: 'u-1', role: 'admin' });
-    const expired = await tokens.sign({ userId: 'u-1', role: 'admin' }, -10);
+    const forged = await new AccessTokens('y'.repeat(40)).sign({
+      userId: 'u-1',
+      role: 'admin',
+      sessionId: 's-1',
+    });
+    const expired = await tokens.sign({ userId: 'u-1', role: 'admin', sessionId: 's-1' }, -10);
     const none = new UnsecuredJWT({ role: 'admin' })
       .setSubject('u-1')
       .setIssuer('hearth')

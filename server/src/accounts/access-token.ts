@@ -13,6 +13,13 @@ const AUDIENCE = 'hearth';
 export interface AccessClaims {
   userId: string;
   role: Role;
+  /** The sign-in session (refresh-token family) the token belongs to: revoking it ends the token. */
+  sessionId: string;
+}
+
+/** A verified token: its claims and when it was issued (epoch seconds). */
+export interface VerifiedAccess extends AccessClaims {
+  issuedAt: number;
 }
 
 /** Everything that makes an access token: signing the same stamp again yields the same token. */
@@ -41,7 +48,7 @@ export class AccessTokens {
 
   /** HS256 is deterministic: the same claims and stamp give the same token (refresh grace). */
   async signStamped(claims: AccessClaims, stamp: AccessStamp): Promise<string> {
-    return new SignJWT({ role: claims.role })
+    return new SignJWT({ role: claims.role, sid: claims.sessionId })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(claims.userId)
       .setIssuer(ISSUER)
@@ -65,16 +72,26 @@ export class AccessTokens {
     return createHmac('sha256', this.key).update(`${purpose}\0${value}`).digest('base64url');
   }
 
-  /** The claims of a valid token, or undefined for a forged, expired, malformed or alg:none one. */
-  async verify(token: string): Promise<AccessClaims | undefined> {
+  /**
+   * The claims of a valid token, or undefined for a forged, expired, malformed or alg:none one,
+   * and for one without `exp`, `iat` or its session (`sid`): such a token would never end.
+   */
+  async verify(token: string): Promise<VerifiedAccess | undefined> {
     try {
       const { payload } = await jwtVerify(token, await this.hmacKey(), {
         algorithms: ['HS256'],
         issuer: ISSUER,
         audience: AUDIENCE,
+        requiredClaims: ['exp', 'iat', 'sid'],
       });
-      if (typeof payload.sub !== 'string') return undefined;
-      return { userId: payload.sub, role: payload.role as Role };
+      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return undefined;
+      if (typeof payload.iat !== 'number') return undefined;
+      return {
+        userId: payload.sub,
+        role: payload.role as Role,
+        sessionId: payload.sid,
+        issuedAt: payload.iat,
+      };
     } catch (error) {
       if (error instanceof errors.JOSEError || error instanceof TypeError) return undefined;
       throw error;

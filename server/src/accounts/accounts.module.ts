@@ -9,15 +9,18 @@ import { AccessTokens } from './access-token.js';
 import { registerAccountsRoutes } from './accounts.routes.js';
 import { AccountsService } from './accounts.service.js';
 import { seedAdmin } from './admin-seed.js';
+import { AuthSessionsRepository } from './auth-sessions.repository.js';
 import { Authenticator } from './authenticate.js';
 import { CodeMail } from './code-mail.js';
 import { OneTimeCodes } from './codes.js';
 import { CodesRepository } from './codes.repository.js';
 import { startHousekeeping } from './housekeeping.js';
+import { LiveSessions } from './live-sessions.js';
 import { LoginLockout } from './lockout.js';
 import { LockoutRepository } from './lockout.repository.js';
 import { PasswordHasher } from './password-hasher.js';
 import { RefreshSessions } from './refresh-sessions.js';
+import { SessionEvents } from './session-events.js';
 import type { SessionTokens } from './session-tokens.js';
 import { SignInService } from './sign-in.service.js';
 
@@ -40,14 +43,22 @@ export interface AccountsModule extends Module {
   auth: Authenticator;
   /** Issuing and revoking sessions (user administration, identity providers). */
   sessions: SessionTokens;
+  /** Mails an account's owner a notice (identity providers: a provider was connected). */
+  notify: CodeMail['notify'];
 }
 
 /** /api/auth/*: sign-up, sign-in, sessions, codes and the account's own settings. */
 export function accountsModule(deps: AccountsModuleDeps): AccountsModule {
   const { db, log, users } = deps;
   const tokens = new AccessTokens(deps.authSecret);
-  const sessions = new RefreshSessions(db, tokens);
-  const auth = new Authenticator(tokens, users);
+  const events = new SessionEvents();
+  const sessions = new RefreshSessions(db, tokens, events);
+  const auth = new Authenticator(
+    tokens,
+    users,
+    new LiveSessions(new AuthSessionsRepository(db), events),
+    events,
+  );
   const hasher = new PasswordHasher();
   const codes = new OneTimeCodes(new CodesRepository(db), tokens);
   const codeMail = new CodeMail(codes, deps.mailer, deps.publicUrl, log);
@@ -60,7 +71,16 @@ export function accountsModule(deps: AccountsModuleDeps): AccountsModule {
     name: 'accounts',
     auth,
     sessions,
-    register: (app) => registerAccountsRoutes(app, { accounts, signIn, auth, limit: deps.limit }),
+    notify: (to, wording) => codeMail.notify(to, wording),
+    register: (app) =>
+      registerAccountsRoutes(app, {
+        accounts,
+        signIn,
+        auth,
+        sessions,
+        limit: deps.limit,
+        secureCookie: deps.publicUrl.startsWith('https:'),
+      }),
     async start() {
       void hasher.warmUp();
       await seedAdmin(deps.admin.email, deps.admin.password, users, hasher, log);

@@ -45,13 +45,14 @@ describe('AccountsService', () => {
       error: 'Password must be at least 8 characters',
     });
     expect((await refusal(service.signup({ ...signup, password: 'password1' }))).error).toMatch(/too common/);
-    await service.signup(signup);
-    expect(
-      await refusal(service.signup({ ...signup, user_name: 'other', email: 'ADA@example.com' })),
-    ).toEqual({
-      status: 409,
-      error: MESSAGES.emailTaken,
-    });
+    const first = await service.signup(signup);
+    // Issue 11 item 7: a taken address answers like a new sign-up, and its owner is mailed.
+    const again = await service.signup({ ...signup, user_name: 'other', email: 'ADA@example.com' });
+    expect(again).toMatchObject({ email: 'ada@example.com', user_name: 'other', email_confirmed: false });
+    expect(again.id).not.toBe(first.id);
+    expect(fakes.codeMail.notices).toEqual([
+      { to: 'ada@example.com', subject: 'Someone tried to sign up to Hearth with your address' },
+    ]);
     expect(
       await refusal(service.signup({ ...signup, email: 'other@example.com', user_name: 'ADA' })),
     ).toEqual({
@@ -134,7 +135,8 @@ describe('AccountsService', () => {
         }),
       ),
     ).toEqual({ status: 400, error: MESSAGES.invalidCode });
-    expect(fakes.lockout.failures.get('nobody@example.com')).toBe(1);
+    // Issue 11 item 6: reset-code failures never count towards the sign-in lockout.
+    expect(fakes.lockout.failures.get('nobody@example.com')).toBeUndefined();
     expect(
       await service.confirmPasswordReset({
         email: 'ada@example.com',

@@ -1,6 +1,7 @@
 import type { MessageWithUser, PasswordChangeResponse, User } from '@hearth/contracts';
 import type { Logger } from 'pino';
 import { HttpError } from '../http/errors.js';
+import { nowIso } from '../storage/columns.js';
 import { normaliseEmail, toUserView, type UserRecord, type UsersRepository } from '../users/index.js';
 import { MESSAGES } from './accounts.errors.js';
 import type {
@@ -13,12 +14,13 @@ import type {
   SignupInput,
 } from './accounts.schemas.js';
 import type { CodePurpose } from './accounts.tables.js';
-import type { CodeMail } from './code-mail.js';
+import { type CodeMail, SIGNUP_ATTEMPT_NOTICE } from './code-mail.js';
 import type { OneTimeCodes } from './codes.js';
 import type { LoginLockout } from './lockout.js';
 import type { PasswordHasher } from './password-hasher.js';
 import { passwordProblem } from './password-rules.js';
 import type { RefreshSessions } from './refresh-sessions.js';
+import type { ClientInfo } from './session-tokens.js';
 import { codeError, type SignInService } from './sign-in.service.js';
 
 /** What the account's own settings need, narrowed so unit tests can hand in fakes. */
@@ -36,8 +38,8 @@ export interface AccountsDeps {
   sessions: Pick<RefreshSessions, 'issue' | 'revokeAllForUser'>;
   hasher: Pick<PasswordHasher, 'hash' | 'verify'>;
   codes: Pick<OneTimeCodes, 'check' | 'pending' | 'cancelAll'>;
-  codeMail: Pick<CodeMail, 'send' | 'sendInBackground'>;
-  lockout: Pick<LoginLockout, 'recordFailure' | 'reset'>;
+  codeMail: Pick<CodeMail, 'send' | 'sendInBackground' | 'notify'>;
+  lockout: Pick<LoginLockout, 'reserve' | 'recordFailure' | 'reset'>;
   signIn: Pick<SignInService, 'loginFinish'>;
   log: Logger;
 }
@@ -46,13 +48,21 @@ export interface AccountsDeps {
 export class AccountsService {
   constructor(private readonly deps: AccountsDeps) {}
 
+  /**
+   * Sign-up. An address that already has an account gets the same 201 as a new one (so sign-up
+   * can't be used to test addresses: issue 11 item 7, which overrides the 409 of
+   * docs/api.md#accounts), and its owner is mailed instead. A taken user name is still a 409.
+   */
   async signup(input: SignupInput): Promise<User> {
     const { users, hasher, codeMail } = this.deps;
     const { email, user_name: userName, first_name: firstName, last_name: lastName, password } = input;
     await assertPassword(password);
-    await this.assertFree(email, userName);
+    if (await users.findByUserName(userName)) throw new HttpError(409, MESSAGES.userNameTaken);
 
+    // Hashed either way, so the answer takes as long for a taken address as for a free one.
     const passwordHash = await hasher.hash(password);
+    const existing = await users.findByEmail(email);
+    if (existing) return this.signupTaken(existing, input);
     let user: UserRecord;
     try {
       user = await users.create({
@@ -64,11 +74,38 @@ export class AccountsService {
         role: 'admin-if-first',
       });
     } catch (error) {
-      await this.assertFree(email, userName); // lost a race for the same address or name
+      // Lost a race for the same address or name.
+      const taken = await users.findByEmail(email);
+      if (taken) return this.signupTaken(taken, input);
+      if (await users.findByUserName(userName)) throw new HttpError(409, MESSAGES.userNameTaken);
       throw error;
     }
     codeMail.sendInBackground(user, 'email_verify');
     return toUserView(user);
+  }
+
+  /** The answer a new account would get, for an address that has one; its owner is told. */
+  private signupTaken(owner: UserRecord, input: SignupInput): User {
+    this.deps.codeMail.notify(owner.email, SIGNUP_ATTEMPT_NOTICE);
+    const now = nowIso();
+    return toUserView({
+      id: crypto.randomUUID(),
+      email: normaliseEmail(input.email),
+      userName: input.user_name,
+      firstName: input.first_name,
+      lastName: input.last_name,
+      passwordHash: null,
+      role: 'user',
+      emailConfirmed: false,
+      twoFactorEnabled: false,
+      lockoutEnabled: false,
+      lockoutReason: null,
+      lockoutUntil: null,
+      profilePicture: null,
+      tokensValidAfter: null,
+      createdAt: now,
+      updatedAt: now,
+    });
   }
 
   async requestEmailVerification(caller: UserRecord, input: OwnAccountInput): Promise<{ message: string }> {
@@ -97,12 +134,12 @@ export class AccountsService {
    * `/2fa/email/verify`: signed in with a set-up code waiting, it turns 2FA on; otherwise it
    * completes a pending sign-in exactly like `/login/finish`.
    */
-  async verifyTwoFactor(caller: UserRecord | undefined, input: OwnCodeInput) {
+  async verifyTwoFactor(caller: UserRecord | undefined, input: OwnCodeInput, client: ClientInfo = {}) {
     const settingUp =
       caller &&
       (!input.user_id || input.user_id === caller.id) &&
       (await this.deps.codes.pending(caller.id, '2fa_setup'));
-    if (!caller || !settingUp) return this.deps.signIn.loginFinish(input);
+    if (!caller || !settingUp) return this.deps.signIn.loginFinish(input, client);
     await this.spendCode(caller, '2fa_setup', input.code);
     await this.deps.users.setTwoFactorEnabled(caller.id, true);
     return { message: '2FA enabled', user: await this.view(caller.id) };
@@ -110,9 +147,7 @@ export class AccountsService {
 
   async disableTwoFactor(caller: UserRecord, { password }: DisableTwoFactorInput): Promise<MessageWithUser> {
     if (!caller.twoFactorEnabled) throw new HttpError(400, MESSAGES.twoFactorNotEnabled);
-    if (!caller.passwordHash || !(await this.deps.hasher.verify(caller.passwordHash, password))) {
-      throw new HttpError(400, MESSAGES.wrongPassword);
-    }
+    await this.checkCurrentPassword(caller, password);
     await this.deps.users.setTwoFactorEnabled(caller.id, false);
     return { message: '2FA disabled', user: await this.view(caller.id) };
   }
@@ -126,15 +161,17 @@ export class AccountsService {
     return { message: 'If an account exists for this email, a reset code has been sent' };
   }
 
+  /**
+   * One answer for every wrong code, whether or not the address has an account and whether or not
+   * the code was burned (issue 11 item 6), and reset-code failures never lock sign-in: the code
+   * itself burns after 5 wrong tries, and its owner can ask for a new one.
+   */
   async confirmPasswordReset({ email, code, new_password }: ResetConfirmInput): Promise<{ message: string }> {
     const { users, hasher, sessions, lockout, codes } = this.deps;
     await assertPassword(new_password);
     const user = await users.findByEmail(email);
-    if (!user) {
-      await lockout.recordFailure(normaliseEmail(email)).catch(ignoreLockout);
-      throw new HttpError(400, MESSAGES.invalidCode);
-    }
-    await this.spendCode(user, 'password_reset', code);
+    const result = user ? await codes.check(user.id, 'password_reset', code) : 'none';
+    if (!user || result !== 'ok') throw new HttpError(400, MESSAGES.invalidCode);
     await users.setPasswordHash(user.id, await hasher.hash(new_password));
     await users.setEmailConfirmed(user.id, true);
     await sessions.revokeAllForUser(user.id);
@@ -143,18 +180,33 @@ export class AccountsService {
     return { message: 'Password reset successful' };
   }
 
-  async changePassword(caller: UserRecord, input: PasswordChangeInput): Promise<PasswordChangeResponse> {
+  async changePassword(
+    caller: UserRecord,
+    input: PasswordChangeInput,
+    client: ClientInfo = {},
+  ): Promise<PasswordChangeResponse> {
     const { users, hasher, sessions } = this.deps;
     const { current_password: current, new_password: next } = input;
-    if (!caller.passwordHash || !(await hasher.verify(caller.passwordHash, current))) {
-      throw new HttpError(400, MESSAGES.wrongPassword);
-    }
+    await this.checkCurrentPassword(caller, current);
     if (current === next) throw new HttpError(400, MESSAGES.samePassword);
     await assertPassword(next);
     await users.setPasswordHash(caller.id, await hasher.hash(next));
     await sessions.revokeAllForUser(caller.id);
     // Every other session ends; this one continues with a fresh pair.
-    return { message: 'Password updated', ...(await sessions.issue(caller)) };
+    return { message: 'Password updated', ...(await sessions.issue(caller, { client })) };
+  }
+
+  /**
+   * The current password, as sign-in checks it: the attempt is counted in the caller's lockout
+   * before hashing (a stolen access token is no password-guessing tool), a success clears it.
+   */
+  private async checkCurrentPassword(caller: UserRecord, password: string): Promise<void> {
+    const attempt = await this.deps.lockout.reserve(caller.email);
+    if (!caller.passwordHash || !(await this.deps.hasher.verify(caller.passwordHash, password))) {
+      await attempt.failed();
+      throw new HttpError(400, MESSAGES.wrongPassword);
+    }
+    await attempt.succeeded();
   }
 
   /** Spends a code of the caller; wrong tries count towards the sign-in lockout. */
@@ -163,11 +215,6 @@ export class AccountsService {
     if (result === 'ok') return;
     if (result !== 'none') await this.deps.lockout.recordFailure(user.email).catch(ignoreLockout);
     throw codeError(result);
-  }
-
-  private async assertFree(email: string, userName: string): Promise<void> {
-    if (await this.deps.users.findByEmail(email)) throw new HttpError(409, MESSAGES.emailTaken);
-    if (await this.deps.users.findByUserName(userName)) throw new HttpError(409, MESSAGES.userNameTaken);
   }
 
   private async view(id: string): Promise<User> {

@@ -36,22 +36,33 @@ export interface OneTimeCodesTable {
   burned_at: string | null;
 }
 
-/** One failed sign-in, by normalised e-mail whether or not an account exists. */
-export interface LoginFailuresTable {
+/** One sign-in session (a refresh-token family): listed in Settings, revocable one by one. */
+export interface AuthSessionsTable {
+  /** The family id of its refresh tokens, and the `sid` claim of its access tokens. */
   id: string;
-  email_key: string;
-  failed_at: string;
+  user_id: string;
+  user_agent: string | null;
+  ip: string | null;
+  created_at: string;
+  /** When it was signed in or last refreshed (about every 15 minutes while in use). */
+  last_used_at: string;
+  /** The family's absolute end (30 days after sign-in). */
+  expires_at: string;
+  revoked_at: string | null;
 }
 
-export interface LoginLockoutsTable {
+/** Attempts in the running 15-minute window by normalised e-mail, and the lock if any (migration 0007). */
+export interface LoginAttemptsTable {
   email_key: string;
-  locked_until: string;
+  failures: number;
+  window_ends_at: string;
+  locked_until: string | null;
 }
 
-/** Tables of the accounts domain, added by migration 0002. */
+/** Tables of the accounts domain (migrations 0002 and 0007). */
 export interface AccountsTables {
   refresh_tokens: RefreshTokensTable;
   one_time_codes: OneTimeCodesTable;
-  login_failures: LoginFailuresTable;
-  login_lockouts: LoginLockoutsTable;
+  auth_sessions: AuthSessionsTable;
+  login_attempts: LoginAttemptsTable;
 }

@@ -1,9 +1,12 @@
 import type { FastifyRequest } from 'fastify';
+import { decodeJwt } from 'jose';
 import { HttpError } from '../http/errors.js';
 import { isDatabaseUnavailable } from '../storage/unavailable.js';
 import type { Guards, Role, UserRecord, UsersRepository } from '../users/index.js';
-import type { AccessTokens } from './access-token.js';
+import type { AccessTokens, VerifiedAccess } from './access-token.js';
+import type { LiveSessions } from './live-sessions.js';
 import { RecentUsers } from './recent-users.js';
+import type { SessionEvents } from './session-events.js';
 
 export const AUTH_COOKIE = 'auth_token';
 
@@ -14,7 +17,15 @@ export const canUseSession = (user: UserRecord): boolean =>
 /** Reads who is behind an access token (the device hub's stream uses it too). */
 export interface TokenReader {
   userForToken(token: string | undefined): Promise<UserRecord | undefined>;
+  /** Of tokens accepted earlier, those whose session has ended since (revoked, signed out). */
+  sessionsEnded(tokens: string[]): Promise<Set<string>>;
+  /** Called the moment sessions end on this instance; answers the unsubscribe. */
+  onSessionsEnded(listener: () => void): () => void;
 }
+
+/** Whether a token was issued before the user's "tokens valid after" time (second precision). */
+export const issuedBeforeCutoff = (user: UserRecord, issuedAt: number): boolean =>
+  user.tokensValidAfter !== null && issuedAt < Math.floor(Date.parse(user.tokensValidAfter) / 1000);
 
 const signedOut = () => new HttpError(401, 'Authentication required');
 
@@ -24,17 +35,27 @@ const signedOut = () => new HttpError(401, 'Authentication required');
  */
 export class Authenticator implements Guards, TokenReader {
   private readonly recent = new RecentUsers();
+  private readonly sessionOfRequest = new WeakMap<FastifyRequest, string>();
 
   constructor(
     private readonly tokens: Pick<AccessTokens, 'verify'>,
     private readonly users: Pick<UsersRepository, 'findById'>,
+    private readonly sessions: Pick<LiveSessions, 'isLive' | 'live'>,
+    private readonly events: SessionEvents,
   ) {}
 
-  /**
-   * The user behind an access token, if the token is valid and the user may use a session.
-   * While the database is unreachable, the user as this instance last read it (RecentUsers).
-   */
   async userForToken(token: string | undefined): Promise<UserRecord | undefined> {
+    return (await this.identify(token))?.user;
+  }
+
+  /**
+   * The user and session behind an access token, if the token is valid, its session live, it was
+   * issued after the user's "tokens valid after" time, and the user may use a session. While the
+   * database is unreachable, the user as this instance last read it (RecentUsers).
+   */
+  async identify(
+    token: string | undefined,
+  ): Promise<{ user: UserRecord; claims: VerifiedAccess } | undefined> {
     if (!token) return undefined;
     const claims = await this.tokens.verify(token);
     if (!claims) return undefined;
@@ -46,7 +67,32 @@ export class Authenticator implements Guards, TokenReader {
       user = isDatabaseUnavailable(error) ? this.recent.recall(claims.userId) : undefined;
       if (!user) throw error;
     }
-    return user && canUseSession(user) ? user : undefined;
+    if (!user || !canUseSession(user) || issuedBeforeCutoff(user, claims.issuedAt)) return undefined;
+    if (!(await this.sessions.isLive(claims.sessionId, user.id))) return undefined;
+    return { user, claims };
+  }
+
+  async sessionsEnded(tokens: string[]): Promise<Set<string>> {
+    const sessionOf = new Map<string, string>();
+    for (const token of tokens) {
+      try {
+        const sid = decodeJwt(token).sid;
+        if (typeof sid === 'string') sessionOf.set(token, sid);
+      } catch {
+        // not a token of ours: it ended
+      }
+    }
+    const live = await this.sessions.live([...sessionOf.values()]);
+    return new Set(tokens.filter((token) => !live.has(sessionOf.get(token) ?? '')));
+  }
+
+  onSessionsEnded(listener: () => void): () => void {
+    return this.events.onEnded(() => listener());
+  }
+
+  /** The session of a signed-in request (after a guard ran). */
+  sessionOf(request: FastifyRequest): string | undefined {
+    return this.sessionOfRequest.get(request);
   }
 
   tokenFromRequest(request: FastifyRequest): string | undefined {
@@ -60,7 +106,9 @@ export class Authenticator implements Guards, TokenReader {
 
   /** The caller, if signed in (for calls that also work signed out). */
   async caller(request: FastifyRequest): Promise<UserRecord | undefined> {
-    return this.userForToken(this.tokenFromRequest(request));
+    const found = await this.identify(this.tokenFromRequest(request));
+    if (found) this.sessionOfRequest.set(request, found.claims.sessionId);
+    return found?.user;
   }
 
   user = async (request: FastifyRequest): Promise<void> => {

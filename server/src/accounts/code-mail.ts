@@ -1,6 +1,12 @@
 import type { Logger } from 'pino';
 import { HttpError } from '../http/errors.js';
-import { type CodeMailWording, codeMail, type Mailer } from '../mail/index.js';
+import {
+  type CodeMailWording,
+  codeMail,
+  type Mailer,
+  type NoticeMailWording,
+  noticeMail,
+} from '../mail/index.js';
 import type { UserRecord } from '../users/index.js';
 import { MESSAGES } from './accounts.errors.js';
 import type { CodePurpose } from './accounts.tables.js';
@@ -26,6 +32,25 @@ export const CODE_MAIL_WORDING: Record<CodePurpose, CodeMailWording> = {
   },
 };
 
+/** Someone tried to sign up with an address that already has an account (its owner is told). */
+export const SIGNUP_ATTEMPT_NOTICE: NoticeMailWording = {
+  subject: 'Someone tried to sign up to Hearth with your address',
+  paragraphs: [
+    'Someone tried to create a new Hearth account with this email address, which already has an account.',
+    'If it was you, sign in instead; if you forgot your password, use “Forgot password?” on the sign-in page.',
+    'If it was not you, you can ignore this email: nothing was changed.',
+  ],
+};
+
+/** An identity provider was connected to the account (Settings → Connect). */
+export const identityLinkedNotice = (provider: string, email: string | null): NoticeMailWording => ({
+  subject: `${provider} was connected to your Hearth account`,
+  paragraphs: [
+    `Your Hearth account can now be signed in to with ${provider}${email ? ` (${email})` : ''}.`,
+    `If you did not do this, sign in, disconnect ${provider} under Settings → Sign-in methods, and change your password.`,
+  ],
+});
+
 /** Issues a code of a kind and mails it to the user. */
 export class CodeMail {
   constructor(
@@ -44,6 +69,15 @@ export class CodeMail {
       this.log.error({ err: error, purpose }, 'sending a code mail failed');
       throw new HttpError(502, MESSAGES.mailFailed);
     }
+  }
+
+  /** Mails a notice without the caller waiting; a failure is only logged. */
+  notify(to: string, wording: NoticeMailWording): void {
+    this.mailer
+      .send(to, noticeMail(wording, this.publicUrl))
+      .catch((error) =>
+        this.log.error({ err: error, subject: wording.subject }, 'sending a notice mail failed'),
+      );
   }
 
   /** Issues and sends without the caller waiting, so the answer's timing reveals nothing. */

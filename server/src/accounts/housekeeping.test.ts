@@ -19,18 +19,14 @@ describe.each(testDatabases())('accounts housekeeping on $name', ({ create }) =>
     });
     const now = Date.now();
     const ago = (ms: number) => nowIso(now - ms);
+    const window = { failures: 3, window_ends_at: ago(-60_000), locked_until: null };
     await db
-      .insertInto('login_failures')
+      .insertInto('login_attempts')
       .values([
-        { id: 'old', email_key: 'a@b.co', failed_at: ago(16 * 60_000) },
-        { id: 'new', email_key: 'a@b.co', failed_at: ago(60_000) },
-      ])
-      .execute();
-    await db
-      .insertInto('login_lockouts')
-      .values([
-        { email_key: 'over@b.co', locked_until: ago(1000) },
-        { email_key: 'on@b.co', locked_until: ago(-60_000) },
+        { ...window, email_key: 'old@b.co', window_ends_at: ago(1000) },
+        { ...window, email_key: 'new@b.co' },
+        { ...window, email_key: 'over@b.co', window_ends_at: ago(1000), locked_until: ago(1000) },
+        { ...window, email_key: 'on@b.co', window_ends_at: ago(1000), locked_until: ago(-60_000) },
       ])
       .execute();
     const code = { user_id: user.id, purpose: 'email_verify' as const, code_hash: 'h', created_at: ago(0) };
@@ -66,13 +62,14 @@ describe.each(testDatabases())('accounts housekeeping on $name', ({ create }) =>
 
     await sweepAccounts(db, now);
 
-    const ids = async (table: 'login_failures' | 'one_time_codes' | 'refresh_tokens') =>
+    const ids = async (table: 'one_time_codes' | 'refresh_tokens') =>
       (await db.selectFrom(table).select('id').execute()).map((row) => row.id);
-    expect(await ids('login_failures')).toEqual(['new']);
     expect(await ids('one_time_codes')).toEqual(['recent']);
     expect(await ids('refresh_tokens')).toEqual(['alive']);
     expect(
-      (await db.selectFrom('login_lockouts').select('email_key').execute()).map((r) => r.email_key),
-    ).toEqual(['on@b.co']);
+      (await db.selectFrom('login_attempts').select('email_key').orderBy('email_key').execute()).map(
+        (r) => r.email_key,
+      ),
+    ).toEqual(['new@b.co', 'on@b.co']);
   });
 });

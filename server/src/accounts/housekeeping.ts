@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { nowIso } from '../storage/columns.js';
 import type { Database } from '../storage/schema.js';
-import { LOCKOUT_WINDOW_MS } from './lockout.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 // Often enough that an ended login lockout soon stops showing as Locked on the Users page.
@@ -11,10 +10,10 @@ const EVERY_MS = 60 * 1000;
 /** Deletes rows that can no longer matter (expired codes, sessions, failures and lockouts). */
 export async function sweepAccounts(db: Kysely<Database>, now = Date.now()): Promise<void> {
   await db
-    .deleteFrom('login_failures')
-    .where('failed_at', '<', nowIso(now - LOCKOUT_WINDOW_MS))
+    .deleteFrom('login_attempts')
+    .where('window_ends_at', '<', nowIso(now))
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', nowIso(now))]))
     .execute();
-  await db.deleteFrom('login_lockouts').where('locked_until', '<', nowIso(now)).execute();
   await db
     .updateTable('users')
     .set({ lockout_enabled: 0, lockout_reason: null, lockout_until: null, updated_at: nowIso(now) })
@@ -27,6 +26,7 @@ export async function sweepAccounts(db: Kysely<Database>, now = Date.now()): Pro
     .where('expires_at', '<', nowIso(now - DAY_MS))
     .execute();
   await db.deleteFrom('refresh_tokens').where('family_expires_at', '<', nowIso(now)).execute();
+  await db.deleteFrom('auth_sessions').where('expires_at', '<', nowIso(now)).execute();
 }
 
 /** Sweeps once a minute; any instance may do it, the statements are idempotent. */

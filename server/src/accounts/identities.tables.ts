@@ -21,6 +21,10 @@ export interface OidcLoginStatesTable {
   code_verifier: string;
   created_at: string;
   expires_at: string;
+  /** Set when a signed-in user connects the provider from Settings: the identity is linked to them. */
+  link_user_id: string | null;
+  /** The web app's one-time nonce, echoed back with the tokens so only that browser takes them. */
+  browser_nonce: string | null;
 }
 
 export interface IdentityTables {

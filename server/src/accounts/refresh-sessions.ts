@@ -6,9 +6,11 @@ import type { Database } from '../storage/schema.js';
 import { type UserRecord, UsersRepository } from '../users/index.js';
 import { ACCESS_TOKEN_TTL_SECONDS, type AccessStamp, AccessTokens } from './access-token.js';
 import { MESSAGES } from './accounts.errors.js';
+import { type AuthSessionRow, AuthSessionsRepository } from './auth-sessions.repository.js';
 import { canUseSession } from './authenticate.js';
 import { type RefreshTokenRow, RefreshTokensRepository } from './refresh-tokens.repository.js';
-import type { IssueOptions, SessionTokens, TokenPair } from './session-tokens.js';
+import type { SessionEvents } from './session-events.js';
+import type { ClientInfo, IssueOptions, SessionTokens, TokenPair } from './session-tokens.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const REFRESH_ABSOLUTE_MS = 30 * DAY_MS;
@@ -26,13 +28,16 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
  */
 export class RefreshSessions implements SessionTokens {
   private readonly tokens: RefreshTokensRepository;
+  private readonly sessions: AuthSessionsRepository;
   private readonly users: UsersRepository;
 
   constructor(
     readonly db: Kysely<Database>,
     private readonly accessTokens: AccessTokens,
+    private readonly events: SessionEvents,
   ) {
     this.tokens = new RefreshTokensRepository(db);
+    this.sessions = new AuthSessionsRepository(db);
     this.users = new UsersRepository(db);
   }
 
@@ -41,28 +46,49 @@ export class RefreshSessions implements SessionTokens {
     const now = Date.now();
     const stamp = AccessTokens.newStamp(options.accessTtlSeconds ?? ACCESS_TOKEN_TTL_SECONDS);
     const familyExpires = nowIso(now + REFRESH_ABSOLUTE_MS);
-    await this.tokens.insert({
-      id: crypto.randomUUID(),
-      family_id: crypto.randomUUID(),
-      user_id: user.id,
-      token_hash: hashToken(token),
-      single_use: options.singleUse ? 1 : 0,
-      ...stampColumns(stamp),
-      created_at: nowIso(now),
-      expires_at: nowIso(now + REFRESH_IDLE_MS),
-      family_expires_at: familyExpires,
+    const familyId = crypto.randomUUID();
+    await this.db.transaction().execute(async (trx) => {
+      await this.sessions.insert(
+        {
+          id: familyId,
+          user_id: user.id,
+          user_agent: clip(options.client?.userAgent),
+          ip: clip(options.client?.ip),
+          created_at: nowIso(now),
+          last_used_at: nowIso(now),
+          expires_at: familyExpires,
+        },
+        trx,
+      );
+      await this.tokens.insert(
+        {
+          id: crypto.randomUUID(),
+          family_id: familyId,
+          user_id: user.id,
+          token_hash: hashToken(token),
+          single_use: options.singleUse ? 1 : 0,
+          ...stampColumns(stamp),
+          created_at: nowIso(now),
+          expires_at: nowIso(now + REFRESH_IDLE_MS),
+          family_expires_at: familyExpires,
+        },
+        trx,
+      );
     });
-    return { access_token: await this.accessTokens.signStamped(claims(user), stamp), refresh_token: token };
+    return {
+      access_token: await this.accessTokens.signStamped(claims(user, familyId), stamp),
+      refresh_token: token,
+    };
   }
 
   /** Spends a refresh token for a new pair; 401 for anything unknown, expired, revoked or reused. */
-  async rotate(token: unknown): Promise<{ user: UserRecord; pair: TokenPair }> {
+  async rotate(token: unknown, client: ClientInfo = {}): Promise<{ user: UserRecord; pair: TokenPair }> {
     if (typeof token !== 'string' || token.length === 0 || token.length > 200) throw invalid();
     const row = await this.tokens.findByHash(hashToken(token));
     if (!row || row.revoked_at) throw invalid();
     const user = await this.users.findById(row.user_id);
     if (!user || !canUseSession(user)) {
-      await this.tokens.revokeFamily(row.family_id);
+      await this.revokeFamily(row.family_id);
       throw invalid();
     }
     const now = Date.now();
@@ -88,10 +114,14 @@ export class RefreshSessions implements SessionTokens {
         return true;
       });
       if (won) {
+        await this.sessions.touch(row.family_id, nowIso(now), {
+          userAgent: clip(client.userAgent) ?? undefined,
+          ip: clip(client.ip) ?? undefined,
+        });
         return {
           user,
           pair: {
-            access_token: await this.accessTokens.signStamped(claims(user), stamp),
+            access_token: await this.accessTokens.signStamped(claims(user, row.family_id), stamp),
             refresh_token: childToken,
           },
         };
@@ -109,13 +139,13 @@ export class RefreshSessions implements SessionTokens {
       !child.rotated_at &&
       child.token_hash === hashToken(childToken);
     if (!child || !inGrace) {
-      await this.tokens.revokeFamily(row.family_id);
+      await this.revokeFamily(row.family_id);
       throw invalid();
     }
     return {
       user,
       pair: {
-        access_token: await this.accessTokens.signStamped(claims(user), rowStamp(child)),
+        access_token: await this.accessTokens.signStamped(claims(user, row.family_id), rowStamp(child)),
         refresh_token: childToken,
       },
     };
@@ -125,16 +155,50 @@ export class RefreshSessions implements SessionTokens {
   async revokeFamilyOf(token: unknown): Promise<void> {
     if (typeof token !== 'string' || token.length === 0 || token.length > 200) return;
     const row = await this.tokens.findByHash(hashToken(token));
-    if (row) await this.tokens.revokeFamily(row.family_id);
+    if (row) await this.revokeFamily(row.family_id);
   }
 
+  /** Ends every session of the user, and every access token issued until now. */
   async revokeAllForUser(userId: string): Promise<void> {
+    await this.sessions.bumpTokensValidAfter(userId, nowIso());
     await this.tokens.revokeAllForUser(userId);
+    const ended = await this.sessions.revokeForUser(userId);
+    this.events.ended({ userId });
+    if (ended.length > 0) this.events.ended({ sessionIds: ended });
+  }
+
+  /** "Sign out of all other sessions": every session of the user but `keep`. */
+  async revokeOthers(userId: string, keep: string): Promise<void> {
+    await this.tokens.revokeAllForUser(userId, keep);
+    const ended = await this.sessions.revokeForUser(userId, keep);
+    if (ended.length > 0) this.events.ended({ sessionIds: ended });
+  }
+
+  /** One session of the user; false when it is not theirs or already ended. */
+  async revokeSession(userId: string, sessionId: string): Promise<boolean> {
+    const session = await this.sessions.find(sessionId);
+    if (!session || session.user_id !== userId || session.revoked_at) return false;
+    await this.revokeFamily(sessionId);
+    return true;
+  }
+
+  /** The user's live sessions, most recently used first. */
+  listActive(userId: string): Promise<AuthSessionRow[]> {
+    return this.sessions.listActive(userId);
+  }
+
+  private async revokeFamily(familyId: string): Promise<void> {
+    await this.tokens.revokeFamily(familyId);
+    await this.sessions.revoke(familyId);
+    this.events.ended({ sessionIds: [familyId] });
   }
 }
 
+/** Stored client details are for display: bounded, never trusted. */
+const clip = (value: string | undefined): string | null => (value ? value.slice(0, 300) : null);
+
 const invalid = () => new HttpError(401, MESSAGES.invalidRefreshToken);
-const claims = (user: UserRecord) => ({ userId: user.id, role: user.role });
+const claims = (user: UserRecord, sessionId: string) => ({ userId: user.id, role: user.role, sessionId });
 const stampColumns = (stamp: AccessStamp) => ({
   access_jti: stamp.jti,
   access_issued_at: stamp.issuedAt,

@@ -51,12 +51,14 @@ export class RefreshTokensRepository {
       .execute();
   }
 
-  async revokeAllForUser(userId: string): Promise<void> {
-    await this.db
+  /** Revokes every live token of the user (all families, or all but `keepFamily`). */
+  async revokeAllForUser(userId: string, keepFamily?: string): Promise<void> {
+    let query = this.db
       .updateTable('refresh_tokens')
       .set({ revoked_at: nowIso() })
       .where('user_id', '=', userId)
-      .where('revoked_at', 'is', null)
-      .execute();
+      .where('revoked_at', 'is', null);
+    if (keepFamily) query = query.where('family_id', '!=', keepFamily);
+    await query.execute();
   }
 }

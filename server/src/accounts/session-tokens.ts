@@ -10,6 +10,14 @@ export interface IssueOptions {
   accessTtlSeconds?: number;
   /** A refresh token that can be spent once only, with no grace re-use (the OIDC redirect). */
   singleUse?: boolean;
+  /** Where the sign-in came from, shown in Settings' list of sessions. */
+  client?: ClientInfo;
+}
+
+/** The browser or app behind a session, as its requests show it. */
+export interface ClientInfo {
+  userAgent?: string;
+  ip?: string;
 }
 
 /**
@@ -19,6 +27,9 @@ export interface IssueOptions {
  */
 export interface SessionTokens {
   issue(user: UserRecord, options?: IssueOptions): Promise<TokenPair>;
-  /** Revokes every refresh token of the user (password change/reset, admin lock). */
+  /**
+   * Ends every session of the user at once: refresh tokens, and access tokens issued until now
+   * (password change/reset, administrator's lock, role change, sign out everywhere).
+   */
   revokeAllForUser(userId: string): Promise<void>;
 }

@@ -9,6 +9,7 @@ import type { CodeCheck, OneTimeCodes } from './codes.js';
 import { adminLockedError, type LoginLockout } from './lockout.js';
 import type { PasswordHasher } from './password-hasher.js';
 import type { RefreshSessions } from './refresh-sessions.js';
+import type { ClientInfo } from './session-tokens.js';
 
 /** What signing in needs, narrowed so unit tests can hand in fakes. */
 export interface SignInDeps {
@@ -17,36 +18,40 @@ export interface SignInDeps {
   hasher: Pick<PasswordHasher, 'verify' | 'verifyDummy'>;
   codes: Pick<OneTimeCodes, 'check' | 'pending'>;
   codeMail: Pick<CodeMail, 'send'>;
-  lockout: Pick<LoginLockout, 'assertOpen' | 'recordFailure' | 'reset'>;
+  lockout: Pick<LoginLockout, 'assertOpen' | 'reserve' | 'recordFailure' | 'reset'>;
 }
 
 /** Signing in: password, the e-mailed second factor, refresh and logout. */
 export class SignInService {
   constructor(private readonly deps: SignInDeps) {}
 
-  async loginStart({ email, password }: LoginStartInput): Promise<LoginStartResponse> {
+  async loginStart(
+    { email, password }: LoginStartInput,
+    client: ClientInfo = {},
+  ): Promise<LoginStartResponse> {
     const { users, hasher, lockout, sessions } = this.deps;
-    await failClosed(() => lockout.assertOpen(email));
+    // The attempt is counted before anything is hashed: parallel guesses can't outrun the count.
+    const attempt = await failClosed(() => lockout.reserve(email));
     const user = await users.findByEmail(email);
     const ok = user?.passwordHash
       ? await hasher.verify(user.passwordHash, password)
       : await hasher.verifyDummy(password);
     if (!user || !ok) {
-      await lockout.recordFailure(email);
+      await attempt.failed();
       throw new HttpError(401, MESSAGES.invalidCredentials);
     }
+    await attempt.succeeded();
     if (!canUseSession(user)) throw adminLockedError();
-    await lockout.reset(email);
 
     if (user.twoFactorEnabled) {
       await this.startChallenge(user);
       return { '2fa_required': true, user_id: user.id, '2fa_type': 'email' };
     }
-    return { '2fa_required': false, ...(await sessions.issue(user)) };
+    return { '2fa_required': false, ...(await sessions.issue(user, { client })) };
   }
 
   /** `/login/finish`, and `/2fa/email/verify` without a set-up in progress. */
-  async loginFinish({ user_id, code }: CodeInput): Promise<TokenPair> {
+  async loginFinish({ user_id, code }: CodeInput, client: ClientInfo = {}): Promise<TokenPair> {
     const { lockout, sessions } = this.deps;
     const user = await this.pendingUser(user_id);
     await failClosed(() => lockout.assertOpen(user.email));
@@ -57,7 +62,7 @@ export class SignInService {
     }
     if (!canUseSession(user)) throw adminLockedError();
     await lockout.reset(user.email);
-    return sessions.issue(user);
+    return sessions.issue(user, { client });
   }
 
   /** "Request New Code" on the 2FA form. */
@@ -67,8 +72,8 @@ export class SignInService {
     return { message: 'New code sent to your email' };
   }
 
-  async refresh({ refresh_token }: RefreshTokenInput): Promise<TokenPair> {
-    const { pair } = await this.deps.sessions.rotate(refresh_token);
+  async refresh({ refresh_token }: RefreshTokenInput, client: ClientInfo = {}): Promise<TokenPair> {
+    const { pair } = await this.deps.sessions.rotate(refresh_token, client);
     return pair;
   }
 
@@ -101,9 +106,9 @@ export function codeError(result: Exclude<CodeCheck, 'ok'>): HttpError {
 }
 
 /** Lockout state that can't be read must not let sign-in through unthrottled. */
-async function failClosed(check: () => Promise<void>): Promise<void> {
+async function failClosed<T>(check: () => Promise<T>): Promise<T> {
   try {
-    await check();
+    return await check();
   } catch (error) {
     if (error instanceof HttpError) throw error;
     throw new HttpError(503, MESSAGES.signInUnavailable);

@@ -26,3 +26,21 @@ export function codeMail({ subject, intro }: CodeMailWording, code: string, publ
 </body></html>`;
   return { subject, text, html };
 }
+
+/** What a notice mail (no code) says: a subject and its paragraphs. */
+export interface NoticeMailWording {
+  subject: string;
+  paragraphs: string[];
+}
+
+/** A notice to the account's owner (a sign-up attempt with their address, a linked provider). */
+export function noticeMail({ subject, paragraphs }: NoticeMailWording, publicUrl: string): MailContent {
+  const text = `Hearth\n\n${paragraphs.join('\n\n')}\n\n${publicUrl}\n`;
+  const html = `<!doctype html>
+<html><body style="font-family:system-ui,sans-serif;color:#1c1c1e">
+<h1 style="font-size:20px">Hearth</h1>
+${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
+<p><a href="${escapeHtml(publicUrl)}">${escapeHtml(publicUrl)}</a></p>
+</body></html>`;
+  return { subject, text, html };
+}

@@ -24,6 +24,8 @@ export interface UsersTable {
   lockout_reason: string | null;
   lockout_until: string | null;
   profile_picture: string | null;
+  /** Access tokens issued before this time are refused (password change, reset, lock, role change, sign out everywhere). */
+  tokens_valid_after: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -18,6 +18,8 @@ export interface UserRecord {
   lockoutReason: string | null;
   lockoutUntil: string | null;
   profilePicture: string | null;
+  /** Access tokens issued before this time are refused. */
+  tokensValidAfter: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -51,6 +53,7 @@ export function toRecord(row: Selectable<UsersTable>): UserRecord {
     lockoutReason: row.lockout_reason,
     lockoutUntil: row.lockout_until,
     profilePicture: row.profile_picture,
+    tokensValidAfter: row.tokens_valid_after,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

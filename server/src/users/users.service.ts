@@ -47,11 +47,14 @@ export class UsersService {
 
     const { role, first_name: firstName, last_name: lastName } = update;
     if (role !== undefined) {
+      const before = target.role;
       target = this.changed(
         await this.deps.admin.setRole(id, role, (current, otherAdmins) =>
           roleChangeDenial(caller, current, role, otherAdmins),
         ),
       );
+      // A new role starts with a new sign-in: every session and token of the old role ends.
+      if (target.role !== before) await this.deps.sessions.revokeAllForUser(id);
     }
     if (firstName !== undefined || lastName !== undefined) {
       const renamed = await this.deps.admin.updateNames(

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { fromBool, nowIso } from '../../storage/columns.js';
+import { nowIso } from '../../storage/columns.js';
 import type { Database } from '../../storage/schema.js';
 
 export interface PendingLogin {
@@ -7,6 +7,16 @@ export interface PendingLogin {
   provider: string;
   nonce: string;
   codeVerifier: string;
+  /** Settings → Connect: the signed-in user the identity is linked to. */
+  linkUserId?: string | null;
+  /** The web app's one-time nonce, echoed back with the tokens. */
+  browserNonce?: string | null;
+}
+
+export interface LinkedIdentity {
+  provider: string;
+  email: string | null;
+  created_at: string;
 }
 
 /** Provider links and pending sign-ins. */
@@ -40,18 +50,24 @@ export class IdentitiesRepository {
       .execute();
   }
 
-  /**
-   * The provider proved the e-mail; an account that never confirmed it may have been registered
-   * by someone else to wait for its owner. The owner takes it over: the address counts as
-   * confirmed and the unproven password stops working (the owner can set one by reset).
-   */
-  async claimUnconfirmedAccount(userId: string): Promise<void> {
-    await this.db
-      .updateTable('users')
-      .set({ email_confirmed: fromBool(true), password_hash: null, updated_at: nowIso() })
-      .where('id', '=', userId)
-      .where('email_confirmed', '=', fromBool(false))
+  /** The provider accounts linked to a user (Settings → Sign-in methods). */
+  listForUser(userId: string): Promise<LinkedIdentity[]> {
+    return this.db
+      .selectFrom('user_identities')
+      .select(['provider', 'email', 'created_at'])
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
       .execute();
+  }
+
+  /** Unlinks; false when the user had no such identity. */
+  async unlink(provider: string, userId: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('user_identities')
+      .where('provider', '=', provider)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 
   async savePending(login: PendingLogin, ttlSeconds: number): Promise<void> {
@@ -64,6 +80,8 @@ export class IdentitiesRepository {
         provider: login.provider,
         nonce: login.nonce,
         code_verifier: login.codeVerifier,
+        link_user_id: login.linkUserId ?? null,
+        browser_nonce: login.browserNonce ?? null,
         created_at: nowIso(now),
         expires_at: nowIso(now + ttlSeconds * 1000),
       })
@@ -84,6 +102,13 @@ export class IdentitiesRepository {
       .executeTakeFirst();
     // Another request consumed it between our read and delete: it is spent.
     if (Number(numDeletedRows) !== 1 || row.expires_at < nowIso()) return undefined;
-    return { state: row.state, provider: row.provider, nonce: row.nonce, codeVerifier: row.code_verifier };
+    return {
+      state: row.state,
+      provider: row.provider,
+      nonce: row.nonce,
+      codeVerifier: row.code_verifier,
+      linkUserId: row.link_user_id,
+      browserNonce: row.browser_nonce,
+    };
   }
 }

@@ -1,5 +1,6 @@
+import type { UserRecord } from '../../users/index.js';
 import { canUseSession } from '../authenticate.js';
-import type { SessionTokens, TokenPair } from '../session-tokens.js';
+import type { ClientInfo, SessionTokens, TokenPair } from '../session-tokens.js';
 import type { IdentitiesRepository } from './identities.repository.js';
 import type { OidcClient } from './oidc-client.js';
 import { type OidcErrorCode, type OidcSignIn, OidcSignInError } from './oidc-sign-in.service.js';
@@ -9,7 +10,14 @@ export const REDIRECT_ACCESS_TTL_SECONDS = 60;
 export const LOGIN_TTL_SECONDS = 10 * 60;
 
 /** How a step of the sign-in ended: what the route redirects with. */
-export type FlowResult<T> = { ok: true; value: T } | { ok: false; code: OidcErrorCode; reason: string };
+export type FlowResult<T> =
+  | { ok: true; value: T }
+  | { ok: false; code: OidcErrorCode; reason: string; linking?: boolean };
+
+/** A finished callback: a sign-in (tokens, and the browser's nonce to echo) or a connected identity. */
+export type Finished =
+  | { kind: 'signed-in'; tokens: TokenPair; browserNonce: string | null }
+  | { kind: 'linked' };
 
 const failed = (code: OidcErrorCode, reason: string): FlowResult<never> => ({ ok: false, code, reason });
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -20,6 +28,8 @@ export interface OidcFlowDeps {
   identities: IdentitiesRepository;
   signIn: OidcSignIn;
   sessions: SessionTokens;
+  /** Told when a signed-in user connected an identity (the owner is mailed). */
+  onLinked?: (user: UserRecord, email: string | null) => void;
 }
 
 /**
@@ -30,7 +40,10 @@ export interface OidcFlowDeps {
 export class OidcFlow {
   constructor(private readonly deps: OidcFlowDeps) {}
 
-  async start(): Promise<FlowResult<{ url: string; state: string }>> {
+  /** `linkUserId`: Settings → Connect by a signed-in user; `browserNonce`: the web app's one-time nonce. */
+  async start(
+    options: { linkUserId?: string; browserNonce?: string } = {},
+  ): Promise<FlowResult<{ url: string; state: string }>> {
     let authorization: Awaited<ReturnType<OidcClient['authorizationUrl']>>;
     try {
       authorization = await this.deps.client.authorizationUrl();
@@ -38,14 +51,23 @@ export class OidcFlow {
       return failed('oauth_failed', `provider discovery failed: ${reasonOf(error)}`);
     }
     await this.deps.identities.savePending(
-      { provider: this.deps.provider, ...authorization.request },
+      {
+        provider: this.deps.provider,
+        ...authorization.request,
+        linkUserId: options.linkUserId ?? null,
+        browserNonce: options.browserNonce ?? null,
+      },
       LOGIN_TTL_SECONDS,
     );
     return { ok: true, value: { url: authorization.url.href, state: authorization.request.state } };
   }
 
   /** `query` is what the provider sent back; `cookieState` the state this browser started with. */
-  async finish(query: URLSearchParams, cookieState: string | undefined): Promise<FlowResult<TokenPair>> {
+  async finish(
+    query: URLSearchParams,
+    cookieState: string | undefined,
+    client: ClientInfo = {},
+  ): Promise<FlowResult<Finished>> {
     const { provider, identities } = this.deps;
     const state = query.get('state') ?? '';
     const pending = state ? await identities.takePending(state) : undefined;
@@ -63,6 +85,17 @@ export class OidcFlow {
     } catch (error) {
       return failed('oauth_exchange_failed', reasonOf(error));
     }
+    if (pending.linkUserId) {
+      try {
+        const linked = await this.deps.signIn.link(pending.linkUserId, profile);
+        this.deps.onLinked?.(linked, profile.email ?? null);
+        return { ok: true, value: { kind: 'linked' } };
+      } catch (error) {
+        return error instanceof OidcSignInError
+          ? { ok: false, code: error.code, reason: error.message, linking: true }
+          : { ok: false, code: 'link_failed', reason: reasonOf(error), linking: true };
+      }
+    }
     let user: Awaited<ReturnType<OidcSignIn['resolveUser']>>;
     try {
       user = await this.deps.signIn.resolveUser(profile);
@@ -74,10 +107,11 @@ export class OidcFlow {
     if (!canUseSession(user)) return failed('oauth_failed', 'the account is locked by an administrator');
     try {
       const tokens = await this.deps.sessions.issue(user, {
+        client,
         accessTtlSeconds: REDIRECT_ACCESS_TTL_SECONDS,
         singleUse: true,
       });
-      return { ok: true, value: tokens };
+      return { ok: true, value: { kind: 'signed-in', tokens, browserNonce: pending.browserNonce ?? null } };
     } catch (error) {
       return failed('token_failed', reasonOf(error));
     }

@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { UserRecord, UsersRepository } from '../../users/index.js';
-import type { SessionTokens } from '../session-tokens.js';
 import type { IdentitiesRepository } from './identities.repository.js';
 import type { OidcProfile } from './oidc-client.js';
 import { alternativeUserName, baseUserName } from './user-name.js';
@@ -11,6 +10,8 @@ export type OidcErrorCode =
   | 'oauth_failed'
   | 'oauth_exchange_failed'
   | 'email_conflict'
+  | 'account_exists'
+  | 'identity_in_use'
   | 'token_failed'
   | 'user_creation_failed'
   | 'link_failed';
@@ -29,14 +30,15 @@ const USER_NAME_TRIES = 8;
 
 /**
  * Finds the Hearth account for a person the provider signed in: the account already linked to
- * their subject, else the account with their verified e-mail (linked now), else a new account.
+ * their subject, else a new account. An existing account with their e-mail is never linked
+ * silently (that would skip its password and its 2FA): its owner signs in with the password and
+ * connects the provider from Settings (`link`), and the sign-in answers `account_exists`.
  */
 export class OidcSignIn {
   constructor(
     private readonly provider: string,
     private readonly users: UsersRepository,
     private readonly identities: IdentitiesRepository,
-    private readonly sessions: SessionTokens,
     private readonly log: Logger,
   ) {}
 
@@ -60,17 +62,10 @@ export class OidcSignIn {
           'the e-mail belongs to an account linked to another subject',
         );
       }
-      try {
-        if (!existing.emailConfirmed) {
-          await this.identities.claimUnconfirmedAccount(existing.id);
-          await this.sessions.revokeAllForUser(existing.id);
-        }
-        await this.identities.link(this.provider, profile.subject, existing.id, profile.email);
-      } catch (error) {
-        throw new OidcSignInError('link_failed', `linking failed: ${(error as Error).message}`);
-      }
-      this.log.info({ userId: existing.id, provider: this.provider }, 'identity provider account linked');
-      return (await this.users.findById(existing.id)) ?? existing;
+      throw new OidcSignInError(
+        'account_exists',
+        'an account has this e-mail; its owner must sign in and connect the provider from Settings',
+      );
     }
 
     let created: UserRecord;
@@ -92,6 +87,26 @@ export class OidcSignIn {
       'account created through identity provider',
     );
     return created;
+  }
+
+  /** Settings → Connect: links the provider account to the signed-in user who started it. */
+  async link(userId: string, profile: OidcProfile): Promise<UserRecord> {
+    const user = await this.users.findById(userId);
+    if (!user) throw new OidcSignInError('link_failed', 'the user who started the link is gone');
+    const linkedId = await this.identities.userIdForSubject(this.provider, profile.subject);
+    if (linkedId === user.id) return user;
+    if (linkedId)
+      throw new OidcSignInError('identity_in_use', 'the provider account is linked to another user');
+    const current = await this.identities.subjectForUser(this.provider, user.id);
+    if (current)
+      throw new OidcSignInError('email_conflict', 'the user already has another account of this provider');
+    try {
+      await this.identities.link(this.provider, profile.subject, user.id, profile.email ?? null);
+    } catch (error) {
+      throw new OidcSignInError('link_failed', `linking failed: ${(error as Error).message}`);
+    }
+    this.log.info({ userId: user.id, provider: this.provider }, 'identity provider account connected');
+    return user;
   }
 
   private async createUser(profile: OidcProfile, email: string): Promise<UserRecord> {

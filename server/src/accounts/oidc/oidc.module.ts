@@ -2,11 +2,13 @@ import type { FastifyContextConfig } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Module } from '../../lifecycle/module.js';
+import type { NoticeMailWording } from '../../mail/index.js';
 import type { Database } from '../../storage/schema.js';
-import type { UsersRepository } from '../../users/index.js';
+import type { Guards, UsersRepository } from '../../users/index.js';
+import { identityLinkedNotice } from '../code-mail.js';
 import type { SessionTokens } from '../session-tokens.js';
 import { IdentitiesRepository } from './identities.repository.js';
-import { COOKIE_PATH, registerOidcRoutes } from './oidc.routes.js';
+import { COOKIE_PATH, providerName, registerOidcRoutes } from './oidc.routes.js';
 import { OidcClient, type OidcSettings } from './oidc-client.js';
 import { OidcFlow } from './oidc-flow.service.js';
 import { OidcSignIn } from './oidc-sign-in.service.js';
@@ -19,6 +21,10 @@ export interface OidcModuleDeps {
   log: Logger;
   users: UsersRepository;
   sessions: SessionTokens;
+  /** Route guards (Settings' connect, list and unlink are for the signed-in user). */
+  guards: Guards;
+  /** Mails the owner a notice (an identity was connected). */
+  notify: (to: string, wording: NoticeMailWording) => void;
   /** Route config limiting unauthenticated calls per client address (AUTH_RATE_LIMIT). */
   limit: FastifyContextConfig;
 }
@@ -32,8 +38,10 @@ export function oidcModule(deps: OidcModuleDeps): Module {
         provider: settings.provider,
         client: new OidcClient(settings, `${deps.publicUrl}${COOKIE_PATH}/${settings.provider}/callback`),
         identities,
-        signIn: new OidcSignIn(settings.provider, deps.users, identities, sessions, log),
+        signIn: new OidcSignIn(settings.provider, deps.users, identities, log),
         sessions,
+        onLinked: (user, email) =>
+          deps.notify(user.email, identityLinkedNotice(providerName(settings.provider), email)),
       })
     : undefined;
   return {
@@ -45,6 +53,8 @@ export function oidcModule(deps: OidcModuleDeps): Module {
         secureCookie: deps.publicUrl.startsWith('https:'),
         log,
         limit: deps.limit,
+        guards: deps.guards,
+        identities,
       }),
   };
 }

@@ -120,7 +120,11 @@ describe.each(testDatabases())('OpenID Connect sign-in on $name', ({ create }) =
     idp = await startProvider(people);
   });
   afterAll(() => idp?.close());
-  const t = useTestApp({ database: create, env: () => ({ ...oidcEnv(), AUTH_RATE_LIMIT: '1000' }) });
+  const t = useTestApp({
+    database: create,
+    mail: true,
+    env: () => ({ ...oidcEnv(), AUTH_RATE_LIMIT: '1000' }),
+  });
 
   /** Starts at Hearth's login URL, goes through the provider, and lands on Hearth's callback. */
   async function startLogin() {
@@ -217,23 +221,24 @@ describe.each(testDatabases())('OpenID Connect sign-in on $name', ({ create }) =
     expect(user?.userName).toMatch(/^ada-\d{4}$/);
   });
 
-  it('links a verified e-mail to the existing account, keeping its password', async () => {
+  // Issue 11 item 5: an existing account's e-mail is never linked silently (that skipped its
+  // password and its 2FA). The first provider sign-in answers account_exists, the account is
+  // untouched, and its owner connects the provider from Settings after a full sign-in.
+  it('never links an existing account by e-mail: answers account_exists and changes nothing', async () => {
     const existing = await t.hearth.users.create({
       email: 'grace@example.com',
       userName: 'grace',
       firstName: 'Grace',
       lastName: 'Hopper',
       passwordHash: '$argon2id$kept',
-      role: 'resident',
+      role: 'admin',
       emailConfirmed: true,
     });
     people.set('sub-grace', { email: 'grace@example.com', email_verified: true });
     const result = await signIn('sub-grace');
-    const user = await me(result.get('access_token') as string);
-    expect(user).toMatchObject({ id: existing.id, role: 'resident', passwordHash: '$argon2id$kept' });
-  });
-
-  it('hands an unconfirmed account to the verified owner of its e-mail, dropping the unproven password', async () => {
+    expect(result.get('error')).toBe('account_exists');
+    expect(result.get('access_token')).toBeNull();
+    expect(await t.hearth.users.findById(existing.id)).toMatchObject({ passwordHash: '$argon2id$kept' });
     const squatted = await t.hearth.users.create({
       email: 'owner@example.com',
       userName: 'squatter',
@@ -243,12 +248,83 @@ describe.each(testDatabases())('OpenID Connect sign-in on $name', ({ create }) =
       role: 'user',
     });
     people.set('sub-owner', { email: 'owner@example.com', email_verified: true });
-    const result = await signIn('sub-owner');
-    expect(await me(result.get('access_token') as string)).toMatchObject({
-      id: squatted.id,
+    expect((await signIn('sub-owner')).get('error')).toBe('account_exists');
+    expect(await t.hearth.users.findById(squatted.id)).toMatchObject({ emailConfirmed: false });
+  });
+
+  it('connects the provider from Settings after a full sign-in, mails the owner, lists and unlinks it', async () => {
+    const owner = await t.user('resident', {
+      email: 'connect@example.com',
+      passwordHash: '$argon2id$owner',
       emailConfirmed: true,
-      passwordHash: null,
     });
+    const token = await t.tokenFor(owner);
+    const after = t.mail.mark();
+    // Signed out, nobody can start a connect.
+    const anonymous = await t.app.inject({ method: 'POST', url: `/api/auth/oauth/${PROVIDER}/connect` });
+    expect(anonymous.statusCode).toBe(401);
+    const start = await t.app.inject({
+      method: 'POST',
+      url: `/api/auth/oauth/${PROVIDER}/connect`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(start.statusCode).toBe(200);
+    const stateCookie = start.cookies.find((c) => c.name === 'hearth_oidc_state')?.value;
+    // The provider account has a different e-mail: linking is by the signed-in user, not by e-mail.
+    people.set('sub-connect', { email: 'connect.elsewhere@example.com', email_verified: true });
+    const back = await new ProviderBrowser().authorize(start.json().url, 'sub-connect');
+    const done = await t.app.inject({
+      method: 'GET',
+      url: `${back.pathname}${back.search}`,
+      ...(stateCookie ? { cookies: { hearth_oidc_state: stateCookie } } : {}),
+    });
+    expect(done.statusCode).toBe(302);
+    expect(done.headers.location).toBe(`/?connected=${PROVIDER}`);
+    const notice = await t.mail.next(owner.email, /was connected/, { after });
+    expect(notice.raw).toContain('connect.elsewhere@example.com');
+
+    // Now the provider signs the owner in.
+    const result = await signIn('sub-connect');
+    expect((await me(result.get('access_token') as string))?.id).toBe(owner.id);
+
+    const list = await t.call(owner, 'GET', '/api/auth/identities');
+    expect(list.body.identities).toEqual([
+      expect.objectContaining({ provider: PROVIDER, email: 'connect.elsewhere@example.com' }),
+    ]);
+    expect((await t.call(owner, 'DELETE', `/api/auth/identities/${PROVIDER}`)).status).toBe(200);
+    expect((await t.call(owner, 'GET', '/api/auth/identities')).body.identities).toEqual([]);
+    // Unlinked: the provider account no longer opens the owner's account.
+    const again = await signIn('sub-connect');
+    expect((await me(again.get('access_token') as string))?.id).not.toBe(owner.id);
+  });
+
+  it('refuses to disconnect the only way into an account without a password', async () => {
+    people.set('sub-only', { email: 'only@example.com', email_verified: true });
+    const result = await signIn('sub-only');
+    const user = await me(result.get('access_token') as string);
+    if (!user) throw new Error('no user');
+    const refused = await t.call(user, 'DELETE', `/api/auth/identities/${PROVIDER}`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatch(/Set a password before disconnecting/);
+  });
+
+  it('echoes the browser’s nonce with the tokens', async () => {
+    people.set('sub-nonce', { email: 'nonce@example.com', email_verified: true });
+    const nonce = 'n0nce-from-the-browser-123';
+    const start = await t.app.inject({
+      method: 'GET',
+      url: `/api/auth/oauth/${PROVIDER}/login?nonce=${nonce}`,
+    });
+    const stateCookie = start.cookies.find((c) => c.name === 'hearth_oidc_state')?.value;
+    const back = await new ProviderBrowser().authorize(start.headers.location as string, 'sub-nonce');
+    const result = await callback(back, stateCookie);
+    expect(result.get('nonce')).toBe(nonce);
+    expect(result.get('access_token')).toBeTruthy();
+    const bad = await t.app.inject({
+      method: 'GET',
+      url: `/api/auth/oauth/${PROVIDER}/login?nonce=<script>`,
+    });
+    expect(bad.statusCode).toBe(400);
   });
 
   it('refuses an e-mail the provider has not verified', async () => {

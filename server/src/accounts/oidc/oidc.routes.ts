@@ -2,7 +2,10 @@ import type { FastifyContextConfig, FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import { HttpError } from '../../http/errors.js';
 import type { HttpApp } from '../../http/http-app.js';
-import { noQuery } from '../../http/validation.js';
+import { noBody, noQuery } from '../../http/validation.js';
+import type { Guards } from '../../users/index.js';
+import { callerOf } from '../../users/index.js';
+import type { IdentitiesRepository } from './identities.repository.js';
 import { callbackQuery, loginQuery, providerParams } from './oidc.schemas.js';
 import type { OidcSettings } from './oidc-client.js';
 import { LOGIN_TTL_SECONDS, type OidcFlow } from './oidc-flow.service.js';
@@ -31,24 +34,39 @@ export interface OidcRoutesDeps {
   secureCookie: boolean;
   log: Logger;
   limit: FastifyContextConfig;
+  guards: Guards;
+  identities: IdentitiesRepository;
 }
+
+/** Settings → Sign-in methods: refusing to remove the last way in. */
+export const NEEDS_PASSWORD = (provider: string) =>
+  `Set a password before disconnecting ${provider}: use “Forgot password?” on the sign-in page`;
 
 const unknownProvider = () => new HttpError(404, 'Unknown identity provider');
 
 /** GET /api/auth/oauth/providers, …/:provider/login and its callback. */
 export function registerOidcRoutes(
   app: HttpApp,
-  { settings, flow, secureCookie, log, limit }: OidcRoutesDeps,
+  { settings, flow, secureCookie, log, limit, guards, identities }: OidcRoutesDeps,
 ) {
   const provider = settings?.provider;
   // Unauthenticated, and each login start writes a row: the same per-IP limit as the other auth calls.
   const limited = { config: limit };
   const redirect = (reply: FastifyReply, url: string) =>
     reply.header('cache-control', 'no-store').redirect(url, 302);
-  const fail = (reply: FastifyReply, code: OidcErrorCode, reason: string) => {
-    log.warn({ provider, code, reason }, 'identity provider sign-in failed');
+  const fail = (reply: FastifyReply, code: OidcErrorCode, reason: string, linking = false) => {
+    log.warn({ provider, code, reason, linking }, 'identity provider sign-in failed');
     return redirect(reply, `/?error=${code}`);
   };
+  const setStateCookie = (reply: FastifyReply, state: string) =>
+    reply.setCookie(STATE_COOKIE, state, {
+      path: COOKIE_PATH,
+      httpOnly: true,
+      // Lax: the provider sends the browser back with a top-level GET from its own site.
+      sameSite: 'lax',
+      secure: secureCookie,
+      maxAge: LOGIN_TTL_SECONDS,
+    });
   const flowFor = (requested: string) => {
     if (!flow || requested !== provider) throw unknownProvider();
     return flow;
@@ -62,17 +80,54 @@ export function registerOidcRoutes(
     '/api/auth/oauth/:provider/login',
     { ...limited, schema: { params: providerParams, querystring: loginQuery } },
     async (request, reply) => {
-      const started = await flowFor(request.params.provider).start();
+      const { nonce } = request.query;
+      const started = await flowFor(request.params.provider).start(nonce ? { browserNonce: nonce } : {});
       if (!started.ok) return fail(reply, started.code, started.reason);
-      reply.setCookie(STATE_COOKIE, started.value.state, {
-        path: COOKIE_PATH,
-        httpOnly: true,
-        // Lax: the provider sends the browser back with a top-level GET from its own site.
-        sameSite: 'lax',
-        secure: secureCookie,
-        maxAge: LOGIN_TTL_SECONDS,
-      });
+      setStateCookie(reply, started.value.state);
       return redirect(reply, started.value.url);
+    },
+  );
+
+  // Settings → "Connect {provider}": a signed-in user (Bearer, so no other site can start it)
+  // gets the provider's address; the callback links the identity to them.
+  app.post(
+    '/api/auth/oauth/:provider/connect',
+    {
+      onRequest: guards.user,
+      config: limit,
+      schema: { params: providerParams, querystring: noQuery, body: noBody },
+    },
+    async (request, reply) => {
+      const started = await flowFor(request.params.provider).start({ linkUserId: callerOf(request).id });
+      if (!started.ok) throw new HttpError(502, `${providerName(request.params.provider)} is not reachable`);
+      setStateCookie(reply, started.value.state);
+      reply.header('cache-control', 'no-store');
+      return { url: started.value.url };
+    },
+  );
+
+  app.get(
+    '/api/auth/identities',
+    { onRequest: guards.user, schema: { querystring: noQuery } },
+    async (request) => ({
+      identities: (await identities.listForUser(callerOf(request).id)).map((identity) => ({
+        ...identity,
+        name: providerName(identity.provider),
+      })),
+    }),
+  );
+
+  app.delete(
+    '/api/auth/identities/:provider',
+    { onRequest: guards.user, schema: { params: providerParams, querystring: noQuery, body: noBody } },
+    async (request) => {
+      const caller = callerOf(request);
+      const name = providerName(request.params.provider);
+      if (!caller.passwordHash) throw new HttpError(400, NEEDS_PASSWORD(name));
+      if (!(await identities.unlink(request.params.provider, caller.id))) {
+        throw new HttpError(404, `${name} is not connected`);
+      }
+      return { message: `${name} disconnected` };
     },
   );
 
@@ -88,10 +143,22 @@ export function registerOidcRoutes(
       );
       const cookieState = request.cookies[STATE_COOKIE];
       reply.clearCookie(STATE_COOKIE, { path: COOKIE_PATH });
-      const finished = await signIn.finish(query, cookieState);
-      if (!finished.ok) return fail(reply, finished.code, finished.reason);
-      const { access_token, refresh_token } = finished.value;
-      return redirect(reply, `/?${new URLSearchParams({ access_token, refresh_token })}`);
+      const finished = await signIn.finish(query, cookieState, {
+        ...(request.headers['user-agent'] ? { userAgent: request.headers['user-agent'] } : {}),
+        ip: request.ip,
+      });
+      if (!finished.ok) return fail(reply, finished.code, finished.reason, finished.linking);
+      if (finished.value.kind === 'linked') {
+        return redirect(reply, `/?${new URLSearchParams({ connected: request.params.provider })}`);
+      }
+      const { tokens, browserNonce } = finished.value;
+      const back = new URLSearchParams({
+        access_token: tokens.access_token,
+        refresh_token: tokens.refresh_token,
+      });
+      // The web app takes the tokens only when the nonce is the one it started this sign-in with.
+      if (browserNonce) back.set('nonce', browserNonce);
+      return redirect(reply, `/?${back}`);
     },
   );
 }

@@ -29,7 +29,7 @@ export function originAllowed(origin: string, host: string | undefined, publicUr
 }
 
 export type UpgradeVerdict =
-  | { allowed: true; cookieUser: UserRecord | undefined }
+  | { allowed: true; cookieUser: UserRecord | undefined; cookieToken?: string | undefined }
   | { allowed: false; status: 400 | 401 | 403; error: string };
 
 /**
@@ -59,5 +59,5 @@ export async function checkUpgrade(
   if (cookieUser && !mayUseDevices(cookieUser.role)) {
     return { allowed: false, status: 403, error: 'Forbidden' };
   }
-  return { allowed: true, cookieUser };
+  return { allowed: true, cookieUser, cookieToken: cookieUser ? token : undefined };
 }

@@ -110,7 +110,7 @@ export async function createEdgeBroker(
     onSocket: (socket, request, verdict) => {
       const transport = new WebSocketTransport(
         socket,
-        { cookieUser: verdict.cookieUser },
+        { cookieUser: verdict.cookieUser, cookieToken: verdict.cookieToken },
         {
           maxPacketBytes: settings.maxPacketBytes,
           maxQueuedBytes: settings.maxQueuedBytes,
@@ -130,14 +130,17 @@ export async function createEdgeBroker(
     db: deps.db,
     intervalMs: settings.recheckIntervalMs,
     log,
+    sessionsEnded: (tokens) => deps.auth.sessionsEnded(tokens),
     connections: () =>
       [...upgrades.sockets()].flatMap((socket) => {
         const transport = transportOf.get(socket);
         const userId = transport?.session.user?.id;
+        const token = transport?.session.token;
         return transport && userId
           ? [
               {
                 userId,
+                ...(token ? { token } : {}),
                 close: (reason: string) => {
                   log.info({ userId, reason }, 'closing browser connection');
                   transport.destroy();
@@ -148,9 +151,13 @@ export async function createEdgeBroker(
       }),
   });
 
+  // A session ended on this instance: its streams close now, not at the next interval.
+  const stopListening = deps.auth.onSessionsEnded(() => void recheck.runOnce());
+
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
+      stopListening();
       recheck.stop();
       const sockets = [...upgrades.sockets()];
       upgrades.stop();

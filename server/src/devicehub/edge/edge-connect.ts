@@ -41,6 +41,8 @@ export function connectHooks(options: { auth: TokenReader; log: Logger }) {
         if (!user) return callback(refusal('sign-in required', 5), null);
         if (!mayUseDevices(user.role)) return callback(refusal('role may not use the device hub', 5), null);
         session.user = user;
+        const token = passwordUser ? password?.toString('utf8') : session.cookieToken;
+        if (token) session.token = token;
         // Client ids live in each user's own namespace: another user's id can't take over a
         // connection; the same user reconnecting with the same id replaces their old one.
         (client as { id: string }).id = `${user.id}:${client.id}`;

@@ -16,7 +16,7 @@ export interface EdgeLimits {
   maxPendingBytes: number;
   /** How long delivery may wait for a stalled socket to drain before the client is dropped. */
   drainTimeoutMs: number;
-  /** How often connected users are re-read from the database (lock, deletion, demotion). */
+  /** How often connected users and sessions are re-read (lock, deletion, demotion, sign-out). */
   recheckIntervalMs: number;
 }
 
@@ -29,6 +29,7 @@ export const DEFAULT_EDGE_LIMITS: EdgeLimits = {
   slowConsumerMs: 5000,
   maxPendingBytes: 64 * 1024 * 1024,
   drainTimeoutMs: 10_000,
-  // Half the promised 60 s, so a lock takes effect within one interval plus the query.
-  recheckIntervalMs: 30_000,
+  // A revoked session's stream closes within 2 s even when another instance revoked it (one
+  // interval plus the query); revocations on this instance close it at once.
+  recheckIntervalMs: 1500,
 };

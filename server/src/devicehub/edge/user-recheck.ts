@@ -6,6 +6,8 @@ import { mayUseDevices } from './edge-auth.js';
 
 export interface CheckedConnection {
   userId: string;
+  /** The access token the connection signed in with. */
+  token?: string;
   close(reason: string): void;
 }
 
@@ -19,12 +21,19 @@ export function startUserRecheck(options: {
   db: Kysely<Database>;
   intervalMs: number;
   connections: () => CheckedConnection[];
+  /** Of these tokens, those whose session has ended (signed out, revoked, password changed). */
+  sessionsEnded?: (tokens: string[]) => Promise<Set<string>>;
   log: Logger;
 }): { stop(): void; runOnce(): Promise<void> } {
   let running = false;
+  let again = false;
 
-  const runOnce = async () => {
-    if (running) return;
+  const runOnce = async (): Promise<void> => {
+    // A request while a run is under way (a session ended meanwhile) runs once more after it.
+    if (running) {
+      again = true;
+      return;
+    }
     running = true;
     try {
       const open = options.connections();
@@ -41,13 +50,21 @@ export function startUserRecheck(options: {
           if (!locked && mayUseDevices(row.role)) allowed.add(row.id);
         }
       }
+      const tokens = open.flatMap((c) => (c.token ? [c.token] : []));
+      const ended =
+        options.sessionsEnded && tokens.length > 0 ? await options.sessionsEnded(tokens) : new Set();
       for (const connection of open) {
         if (!allowed.has(connection.userId)) connection.close('user no longer allowed');
+        else if (connection.token && ended.has(connection.token)) connection.close('session ended');
       }
     } catch (error) {
       options.log.warn({ err: error }, 'edge broker could not re-check connected users');
     } finally {
       running = false;
+    }
+    if (again) {
+      again = false;
+      await runOnce();
     }
   };
 

@@ -24,8 +24,12 @@ export const MAX_FRAME_BYTES = 64 * 1024;
 export interface ConnectionSession {
   /** The resident/admin of the `auth_token` cookie, if the upgrade carried a valid one. */
   cookieUser: UserRecord | undefined;
+  /** The cookie's access token, when it was valid. */
+  cookieToken?: string | undefined;
   /** The signed-in user once CONNECT was accepted. */
   user?: UserRecord;
+  /** The access token CONNECT was accepted with: its session ending closes the connection. */
+  token?: string;
   /** Set by preConnect when the CONNECT carried a will message (refused at authenticate). */
   willRequested?: boolean;
   /** The Aedes client once its session is established: its subscriptions by topic filter. */

@@ -5,6 +5,7 @@ import { migration as m0003 } from './0003_devicehub.js';
 import { migration as m0004 } from './0004_identities.js';
 import { migration as m0005 } from './0005_devicehub_removed.js';
 import { migration as m0006 } from './0006_rate_limits.js';
+import { migration as m0007 } from './0007_sessions_lockout.js';
 
 /**
  * Every migration, in order. Names are zero-padded so they sort; never rename or edit one that
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0004_identities': m0004,
   '0005_devicehub_removed': m0005,
   '0006_rate_limits': m0006,
+  '0007_sessions_lockout': m0007,
 };

@@ -1,4 +1,5 @@
 import { LogIn } from 'lucide-react';
+import { startOAuthNonce } from '../../shared/session/oauth-nonce.js';
 import { type OAuthProvider, providerLoginPath } from './auth.api.js';
 
 /** "Continue with {name}", shown only when the server has an identity provider configured. */
@@ -14,7 +15,9 @@ export function ProviderButtons({ providers }: { providers: OAuthProvider[] }) {
           key={provider.id}
           type="button"
           className="button button--secondary button--block"
-          onClick={() => window.location.assign(providerLoginPath(provider.id))}
+          onClick={() =>
+            window.location.assign(`${providerLoginPath(provider.id)}?nonce=${startOAuthNonce()}`)
+          }
         >
           <LogIn size={18} aria-hidden="true" />
           Continue with {provider.name}

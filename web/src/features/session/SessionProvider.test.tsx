@@ -1,5 +1,6 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startOAuthNonce } from '../../shared/session/oauth-nonce.js';
 import { useSession } from '../../shared/session/session-context.js';
 import { getAccessToken, REFRESH_TOKEN_KEY, setAccessToken } from '../../shared/session/token-store.js';
 import { ToastProvider } from '../../shared/toast/ToastProvider.js';
@@ -79,12 +80,33 @@ describe('SessionProvider (docs/screens.md#session, docs/screens.md#token-refres
   });
 
   it('takes the identity-provider return: spends the refresh token at once and cleans the address', async () => {
-    window.history.replaceState(null, '', '/devices?access_token=url-a&refresh_token=url-r&keep=1');
+    const nonce = startOAuthNonce();
+    window.history.replaceState(
+      null,
+      '',
+      `/devices?access_token=url-a&refresh_token=url-r&nonce=${nonce}&keep=1`,
+    );
     mount();
     await screen.findByText('ada');
     expect(window.location.pathname + window.location.search).toBe('/devices?keep=1');
     expect(calls[0]).toEqual({ path: '/api/auth/refresh', body: { refresh_token: 'url-r' } });
     expect(localStorage.getItem(REFRESH_TOKEN_KEY)).toBe('r1');
+  });
+
+  // Issue 11 item 8 (login CSRF): a link with someone else's tokens must not sign this browser in.
+  it.each([
+    ['without a nonce', '/?access_token=evil-a&refresh_token=evil-r&keep=1'],
+    [
+      'with a nonce this tab did not start',
+      '/?access_token=evil-a&refresh_token=evil-r&nonce=forged-nonce-1234567&keep=1',
+    ],
+  ])('drops tokens in the address %s, and still cleans it', async (_, address) => {
+    window.history.replaceState(null, '', address);
+    mount();
+    await screen.findByText('signed out');
+    expect(window.location.pathname + window.location.search).toBe('/?keep=1');
+    expect(calls).toEqual([]);
+    expect(localStorage.getItem(REFRESH_TOKEN_KEY)).toBeNull();
   });
 
   it('logs out: server logout with the refresh token, then everything cleared', async () => {

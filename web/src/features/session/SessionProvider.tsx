@@ -2,6 +2,7 @@ import type { User } from '@hearth/contracts';
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../../shared/api/client.js';
 import { refreshTokens } from '../../shared/api/refresh.js';
+import { takeOAuthNonce } from '../../shared/session/oauth-nonce.js';
 import { SessionContext, type SessionValue } from '../../shared/session/session-context.js';
 import {
   type AuthTab,
@@ -18,7 +19,7 @@ import {
   type TokenPair,
 } from '../../shared/session/token-store.js';
 import { useToast } from '../../shared/toast/toast-context.js';
-import { oauthErrorMessage, readOAuthReturn } from './oauth-return.js';
+import { oauthErrorMessage, readOAuthReturn, SHOWN_ERRORS } from './oauth-return.js';
 
 /** docs/strings.md#constants-and-limits: while a refresh token exists, refresh every 13 minutes. */
 export const REFRESH_INTERVAL_MS = 13 * 60 * 1000;
@@ -28,16 +29,27 @@ async function providerName(): Promise<string> {
   return result.data?.providers?.[0]?.name ?? 'OAuth';
 }
 
-/** docs/screens.md#routes: read the identity-provider return, take its tokens, log its error. */
-function takeOAuthReturn(): boolean {
+/**
+ * docs/screens.md#routes: read the identity-provider return, take its tokens, log its error. The
+ * tokens are taken only with the nonce this tab started the sign-in with (issue 11 item 8);
+ * anything else is dropped, and the address is cleaned either way.
+ */
+function takeOAuthReturn(notify: (message: string) => void): boolean {
   const found = readOAuthReturn(window.location.href);
   if (found.cleanUrl === null) return false;
   window.history.replaceState(window.history.state, '', found.cleanUrl);
+  const ours = takeOAuthNonce(found.nonce);
   if (found.error) {
     const code = found.error;
-    void providerName().then((name) => console.warn(oauthErrorMessage(code, name)));
+    void providerName().then((name) => {
+      const message = oauthErrorMessage(code, name);
+      console.warn(message);
+      // Errors a person must act on (their account exists: sign in and connect; a failed connect).
+      if (SHOWN_ERRORS.has(code)) notify(message);
+    });
   }
-  if (found.refreshToken) {
+  if (found.connected) void providerName().then((name) => notify(`${name} connected`));
+  if (found.refreshToken && ours) {
     // The pair travelled in the URL: keep only the refresh token, and spend it at once.
     storeRefreshToken(found.refreshToken);
     return true;
@@ -72,7 +84,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    const fromProvider = takeOAuthReturn();
+    const fromProvider = takeOAuthReturn(showToast);
     const restore = async () => {
       if ((fromProvider || !getAccessToken()) && getRefreshToken()) {
         try {
@@ -85,7 +97,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       setLoading(false);
     };
     void restore();
-  }, [fetchUser]);
+  }, [fetchUser, showToast]);
 
   const signedIn = accessToken !== null;
   useEffect(() => {

@@ -3,11 +3,13 @@ import { oauthErrorMessage, readOAuthReturn } from './oauth-return.js';
 
 describe('readOAuthReturn', () => {
   it('takes the tokens and removes them from the address, keeping the rest', () => {
-    const result = readOAuthReturn('http://h/devices?access_token=a&x=1&refresh_token=r#top');
+    const result = readOAuthReturn('http://h/devices?access_token=a&x=1&refresh_token=r&nonce=n#top');
     expect(result).toEqual({
       accessToken: 'a',
       refreshToken: 'r',
       error: null,
+      nonce: 'n',
+      connected: null,
       cleanUrl: '/devices?x=1#top',
     });
   });
@@ -33,6 +35,10 @@ describe('oauthErrorMessage (docs/strings.md#identity-provider-errors)', () => {
     ['token_failed', 'Failed to generate authentication tokens'],
     ['user_creation_failed', 'Failed to create user account'],
     ['link_failed', 'Failed to link Google account'],
+    [
+      'account_exists',
+      'An account with this email already exists. Sign in with your password, then connect Google in Settings.',
+    ],
     ['something_else', 'Authentication failed'],
     ['toString', 'Authentication failed'],
   ])('%s → %s', (code, message) => {

@@ -3,11 +3,15 @@ export interface OAuthReturn {
   accessToken: string | null;
   refreshToken: string | null;
   error: string | null;
-  /** The address without those three parameters, or null when there were none. */
+  /** The one-time nonce the server echoed (only tokens with this tab's nonce are taken). */
+  nonce: string | null;
+  /** The provider connected from Settings (`?connected=`), if that is what came back. */
+  connected: string | null;
+  /** The address without those parameters, or null when there were none. */
   cleanUrl: string | null;
 }
 
-const KEYS = ['access_token', 'refresh_token', 'error'] as const;
+const KEYS = ['access_token', 'refresh_token', 'error', 'nonce', 'connected'] as const;
 
 export function readOAuthReturn(href: string): OAuthReturn {
   const url = new URL(href);
@@ -17,6 +21,8 @@ export function readOAuthReturn(href: string): OAuthReturn {
     accessToken: get('access_token'),
     refreshToken: get('refresh_token'),
     error: get('error'),
+    nonce: get('nonce'),
+    connected: get('connected'),
   };
   if (!found) return { ...result, cleanUrl: null };
   for (const key of KEYS) url.searchParams.delete(key);
@@ -31,7 +37,13 @@ const MESSAGES: Record<string, (provider: string) => string> = {
   token_failed: () => 'Failed to generate authentication tokens',
   user_creation_failed: () => 'Failed to create user account',
   link_failed: (p) => `Failed to link ${p} account`,
+  account_exists: (p) =>
+    `An account with this email already exists. Sign in with your password, then connect ${p} in Settings.`,
+  identity_in_use: (p) => `This ${p} account is already connected to another Hearth account`,
 };
+
+/** Errors a person has to act on, shown as a toast as well as logged. */
+export const SHOWN_ERRORS = new Set(['account_exists', 'identity_in_use', 'email_conflict', 'link_failed']);
 
 /** docs/strings.md#identity-provider-errors; anything unknown is "Authentication failed". */
 export function oauthErrorMessage(code: string, provider: string): string {

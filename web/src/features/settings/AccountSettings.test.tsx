@@ -19,6 +19,11 @@ const ada: User = {
 };
 
 type Reply = { status: number; body: unknown };
+const LISTS = new Map<string, unknown>([
+  ['/api/auth/sessions', { sessions: [] }],
+  ['/api/auth/identities', { identities: [] }],
+  ['/api/auth/oauth/providers', { providers: [] }],
+]);
 let replies: Record<string, Reply>;
 let calls: { method: string; path: string; body: unknown }[];
 
@@ -28,6 +33,9 @@ beforeEach(() => {
   vi.stubGlobal('fetch', async (input: URL, init: RequestInit) => {
     const path = new URL(input).pathname;
     const body = typeof init.body === 'string' ? JSON.parse(init.body) : init.body;
+    // The lists the Sessions and Sign-in methods cards load on opening are not the calls under test.
+    if (LISTS.has(path) && !replies[path])
+      return new Response(JSON.stringify(LISTS.get(path)), { status: 200 });
     calls.push({ method: init.method ?? 'GET', path, body });
     const reply = replies[path] ?? { status: 200, body: {} };
     return new Response(JSON.stringify(reply.body), { status: reply.status });
@@ -134,6 +142,51 @@ describe('Account Settings overlay', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Verify Email' }));
     await waitFor(() => expect(status()).toBe('Failed to request email verification'));
     expect(screen.getByRole('button', { name: 'Verify Email' })).toHaveProperty('disabled', false);
+  });
+
+  // Issue 11, "Also": right after sign-up the mailed code's cooldown runs; that is no failure.
+  it('says a code is already on its way, in a neutral tone, when the resend cooldown runs', async () => {
+    replies['/api/auth/email/verify/request'] = {
+      status: 429,
+      body: { error: 'Please wait 16s before requesting another code', retry_after: 16 },
+    };
+    renderSettings();
+    fireEvent.click(screen.getByRole('button', { name: 'Verify Email' }));
+    await waitFor(() =>
+      expect(status()).toBe(
+        'A code was already sent to your e-mail; enter it below, or request a new one in 16s',
+      ),
+    );
+    expect(screen.getAllByRole('status')[0]?.className).toContain('settings-status--info');
+    expect(screen.getByLabelText('Verification Code')).toBeTruthy();
+  });
+
+  it('lists the sessions and signs out one, or all others (issue 11 item 4)', async () => {
+    const session = (id: string, current: boolean, browser: string) => ({
+      id,
+      browser,
+      device: 'Desktop',
+      ip: '192.0.2.1',
+      created_at: '2026-01-01T00:00:00.000Z',
+      last_used_at: '2026-01-01T00:00:00.000Z',
+      current,
+    });
+    replies['/api/auth/sessions'] = {
+      status: 200,
+      body: {
+        sessions: [session('s1', true, 'Chrome on Linux'), session('s2', false, 'Firefox on Android')],
+      },
+    };
+    renderSettings();
+    await screen.findByText(/Firefox on Android/);
+    expect(screen.getByText('This device')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    await waitFor(() => expect(status()).toBe('Session signed out'));
+    fireEvent.click(screen.getByRole('button', { name: 'Sign out of all other sessions' }));
+    await waitFor(() => expect(status()).toBe('Signed out of all other sessions'));
+    expect(
+      calls.filter((call) => call.method !== 'GET').map((call) => `${call.method} ${call.path}`),
+    ).toEqual(['DELETE /api/auth/sessions/s2', 'POST /api/auth/sessions/revoke-others']);
   });
 
   it('enables 2FA in two steps', async () => {

@@ -5,6 +5,8 @@ import { ChangePasswordForm } from './ChangePasswordForm.js';
 import { ChangePictureModal } from './ChangePictureModal.js';
 import { EmailVerification } from './EmailVerification.js';
 import { ProfileCard } from './ProfileCard.js';
+import { SessionsCard } from './SessionsCard.js';
+import { SignInMethods } from './SignInMethods.js';
 import { StatusLine } from './StatusLine.js';
 import { TwoFactorSetup } from './TwoFactorSetup.js';
 import { useAccountAction } from './use-account-action.js';
@@ -55,6 +57,8 @@ function SettingsOverlay({ onClose }: { onClose(): void }) {
         <TwoFactorSetup user={user} action={action} />
         <ChangePasswordForm action={action} />
       </section>
+      <SignInMethods action={action} />
+      <SessionsCard action={action} />
       <section className="settings-card" aria-labelledby="settings-account-title">
         <h3 id="settings-account-title" className="settings-card__title">
           Account Actions

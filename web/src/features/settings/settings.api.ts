@@ -1,3 +1,4 @@
+import type { IdentitiesResponse, SessionsResponse } from '@hearth/contracts';
 import { api } from '../../shared/api/client.js';
 
 /** docs/api.md#accounts: the account calls the settings overlay makes (wire names). */
@@ -16,6 +17,14 @@ export const settingsApi = {
     }),
   changePassword: (currentPassword: string, newPassword: string) =>
     api.post('/api/auth/password/change', { current_password: currentPassword, new_password: newPassword }),
+  sessions: () => api.get<SessionsResponse>('/api/auth/sessions'),
+  signOutSession: (id: string) => api.delete(`/api/auth/sessions/${encodeURIComponent(id)}`),
+  signOutOthers: () => api.post('/api/auth/sessions/revoke-others'),
+  providers: () => api.get<{ providers: { id: string; name: string }[] }>('/api/auth/oauth/providers'),
+  identities: () => api.get<IdentitiesResponse>('/api/auth/identities'),
+  connect: (provider: string) =>
+    api.post<{ url: string }>(`/api/auth/oauth/${encodeURIComponent(provider)}/connect`),
+  disconnect: (provider: string) => api.delete(`/api/auth/identities/${encodeURIComponent(provider)}`),
   generateAvatar: () => api.post('/api/auth/profile/generate-avatar', {}),
   uploadPicture: (file: File) => {
     const form = new FormData();

@@ -3,7 +3,8 @@ import type { ApiResult } from '../../shared/api/client.js';
 import { useSession } from '../../shared/session/session-context.js';
 import { failureMessage, SETTINGS_MESSAGES, type SettingsAction } from './settings.messages.js';
 
-export type StatusTone = 'progress' | 'success' | 'error';
+/** `info`: something true and nothing wrong (a code already on its way), in a neutral tone. */
+export type StatusTone = 'progress' | 'success' | 'error' | 'info';
 export interface Status {
   text: string;
   tone: StatusTone;

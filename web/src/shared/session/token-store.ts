@@ -1,11 +1,11 @@
 /**
  * Where the session's tokens live (docs/screens.md#session, docs/strings.md#constants-and-limits): the access token in memory only, the refresh
  * token in localStorage["refreshToken"], and the `auth_token` cookie (path /, SameSite=Strict,
- * max-age 900) beside them. The session provider listens for changes made by the API client.
+ * max-age 900) beside them. The cookie is the server's: every answer with a new access token sets
+ * it HttpOnly (no script can read or write it, issue 11 item 13) and logout clears it. The session
+ * provider listens for changes made by the API client.
  */
 export const REFRESH_TOKEN_KEY = 'refreshToken';
-export const AUTH_COOKIE = 'auth_token';
-export const AUTH_COOKIE_MAX_AGE_S = 900;
 
 export interface TokenPair {
   access_token: string;
@@ -33,11 +33,6 @@ export function getRefreshToken(): string | null {
   }
 }
 
-function writeCookie(value: string, maxAge: number) {
-  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is async and missing in Firefox/Safari; this write must be synchronous.
-  document.cookie = `${AUTH_COOKIE}=${encodeURIComponent(value)}; path=/; max-age=${maxAge}; SameSite=Strict`;
-}
-
 /** Keeps a refresh token that arrived on its own (the identity-provider return), to spend it. */
 export function storeRefreshToken(token: string) {
   try {
@@ -54,18 +49,16 @@ export function saveTokens(tokens: TokenPair) {
   } catch {
     // Private mode without storage: the session then lasts as long as the page.
   }
-  writeCookie(tokens.access_token, AUTH_COOKIE_MAX_AGE_S);
   setAccessToken(tokens.access_token);
 }
 
-/** Clears the whole session: memory, local storage and the cookie (set expired). */
+/** Clears the session in this tab: memory and local storage (the server's logout clears the cookie). */
 export function clearTokens() {
   try {
     window.localStorage.removeItem(REFRESH_TOKEN_KEY);
   } catch {
     // nothing stored
   }
-  writeCookie('', 0);
   setAccessToken(null);
 }
 
