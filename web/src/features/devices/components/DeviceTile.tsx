@@ -1,6 +1,6 @@
 import { memo, useMemo } from 'react';
 import { MESSAGES } from '../devices.messages.js';
-import { useBusOffline, useDevice } from '../hooks/useDeviceStore.js';
+import { useBusOffline, useDevice } from '../hooks/use-device-store.js';
 import { binaryLabel, binaryTone } from '../model/binary.js';
 import { buildCommand } from '../model/commands.js';
 import { binaryReadings, type Control, deviceControls, splitControls } from '../model/controls.js';

@@ -24,7 +24,7 @@ function markRender() {
   });
 }
 
-function countTileCommit() {
+function useTileCommitCount() {
   markRender();
   useLayoutEffect(() => {
     if (batch) batch.tiles++;
@@ -37,4 +37,4 @@ function countTileCommit() {
  * everywhere else tiles render without the probe (no per-tile effect, no timing).
  */
 export const useCommitProbe: () => void =
-  typeof window !== 'undefined' && window.__HEARTH_PROFILE__ !== undefined ? countTileCommit : () => {};
+  typeof window !== 'undefined' && window.__HEARTH_PROFILE__ !== undefined ? useTileCommitCount : () => {};
