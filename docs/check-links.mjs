@@ -1,6 +1,7 @@
 // Checks that the reference stays navigable: every link between the docs, and every
 // `docs/<file>.md#<anchor>` cited anywhere in the repository, points at a file and a heading
-// that exist. Run: node docs/check-links.mjs (exit code 1 and one line per broken link).
+// that exist, and that nothing cites SPEC sections any more. Run: node docs/check-links.mjs (exit
+// code 1 and one line per problem); `npm run check` runs it.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,6 +81,10 @@ for (const name of fs.readdirSync(docsDir).filter((n) => n.endsWith('.md'))) {
 for (const entry of SCANNED) {
   for (const file of filesUnder(entry)) {
     const text = fs.readFileSync(file, 'utf8');
+    // The spec the product was first built from is not in the repository: cite docs/ instead.
+    for (const match of text.matchAll(/\bSPEC(?:'s)?(?: sections?)? \d/g)) {
+      problems.push(`${where(file, match.index, text)}: cites a SPEC section; cite docs/ instead`);
+    }
     for (const match of text.matchAll(/docs\/([\w-]+\.md)(#[\w-]+)?/g)) {
       check(
         path.join(root, 'README.md'),

@@ -251,7 +251,7 @@ describe('signing in and out in Chromium', () => {
     });
     await page.reload();
     await page.getByRole('heading', { name: 'Welcome back, Ada!👋' }).waitFor();
-    // One refresh on load (SPEC 4.2), then exactly one for the 401.
+    // One refresh on load (docs/screens.md#token-refresh), then exactly one for the 401.
     expect(meStatuses).toEqual([401, 200]);
     expect(refreshes).toHaveLength(2);
   });

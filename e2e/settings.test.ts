@@ -210,7 +210,7 @@ describe('Account Settings in Chromium', () => {
     await fill(ada.password, 'short', 'short');
     await settings.expectStatus('❌ New password must be at least 8 characters');
     await fill('not-my-password-7', 'Fresh-Hearth-pass-1', 'Fresh-Hearth-pass-1');
-    // The server's 400 names the password, so it is shown as is (SPEC 5).
+    // The server's 400 names the password, so it is shown as is (docs/strings.md#validation-rules).
     await settings.expectStatus('Current password is incorrect');
     expect(await settings.statusText()).toBe('Current password is incorrect');
 

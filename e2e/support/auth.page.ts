@@ -23,7 +23,7 @@ export function newPerson(firstName = 'Ada'): Person {
   };
 }
 
-/** The auth modal of SPEC 2.6, driven by its labels and button texts. */
+/** The auth modal of docs/screens.md#auth-modal, driven by its labels and button texts. */
 export class AuthModal {
   readonly dialog: Locator;
 

@@ -1,7 +1,7 @@
-/** Wire shapes of /api/auth (SPEC 3.1–3.7, 7.1), shared by server and web app. */
+/** Wire shapes of /api/auth (docs/api.md#shapes and #accounts), shared by server and web app. */
 import type { Role } from './roles.js';
 
-/** SPEC 3.1: the user as /api/auth/me and the users list return it. */
+/** docs/api.md#user: the user as /api/auth/me and the users list return it. */
 export interface User {
   id: string;
   first_name: string;
@@ -16,7 +16,7 @@ export interface User {
   profile_picture_url: string | null;
 }
 
-/** SPEC 3.2: GET /api/auth/users. */
+/** docs/api.md#users-page: GET /api/auth/users. */
 export interface UsersPage {
   users: User[];
   page: number;
@@ -25,7 +25,7 @@ export interface UsersPage {
   total_pages: number;
 }
 
-/** SPEC 3.3: POST /api/auth/signup (answers 201 with the User). */
+/** docs/api.md#sign-up: POST /api/auth/signup (answers 201 with the User). */
 export interface SignupRequest {
   first_name: string;
   last_name: string;
@@ -34,13 +34,13 @@ export interface SignupRequest {
   password: string;
 }
 
-/** SPEC 3.7: what /login/finish, /refresh and a completed /2fa/email/verify answer. */
+/** docs/api.md#token-pair: what /login/finish, /refresh and a completed /2fa/email/verify answer. */
 export interface TokenPair {
   access_token: string;
   refresh_token: string;
 }
 
-/** SPEC 3.4: POST /api/auth/login/start: signed in, or a second factor is needed. */
+/** docs/api.md#login-start-answer: POST /api/auth/login/start: signed in, or a second factor is needed. */
 export type LoginStartResponse =
   | ({ '2fa_required': false } & TokenPair)
   | { '2fa_required': true; user_id: string; '2fa_type': TwoFactorType };
@@ -50,7 +50,7 @@ export type TwoFactorType = 'email';
 export type LockoutReason = 'login_lockout' | 'admin_lock';
 
 /**
- * SPEC 3.6: the 423 body. `unlock_at` is epoch seconds; both numbers are null for an
+ * docs/api.md#lockout-answer: the 423 body. `unlock_at` is epoch seconds; both numbers are null for an
  * administrator's lock, which has no end.
  */
 export interface LockoutError {

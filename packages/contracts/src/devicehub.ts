@@ -1,6 +1,6 @@
-/** Topics and payloads of the device hub (SPEC 3.10–3.13, 7.2, 7.3), shared by server and web app. */
+/** Topics and payloads of the device hub (docs/devicehub.md (device, capability, input), docs/api.md#devices, docs/devicehub.md#stream), shared by server and web app. */
 
-/** SPEC 3.12: the access of a capability. Writable per SPEC 5 ("Controls"). */
+/** docs/devicehub.md#capability: the access of a capability. Writable per docs/strings.md#validation-rules ("Controls"). */
 export interface CapabilityAccess {
   readOnly: boolean;
   write: boolean;
@@ -22,7 +22,7 @@ export interface NumericRange {
   step?: number;
 }
 
-/** SPEC 3.12: one thing a device reports or accepts. */
+/** docs/devicehub.md#capability: one thing a device reports or accepts. */
 export interface Capability {
   /** Unique within the device: the state property (with its endpoint suffix), or e.g. `color_xy`. */
   id: string;
@@ -53,12 +53,12 @@ export interface LengthRange {
 }
 
 /**
- * SPEC 3.13's controls, and three more for what a device takes beyond single values: `text`,
+ * the controls of docs/devicehub.md#input, and three more for what a device takes beyond single values: `text`,
  * `list` (an item editor) and `composite` (fields sent together as one object).
  */
 export type InputType = 'toggle' | 'slider' | 'number' | 'select' | 'color' | 'text' | 'list' | 'composite';
 
-/** SPEC 3.13: a control offered for a writable capability. */
+/** docs/devicehub.md#input: a control offered for a writable capability. */
 export interface Input {
   id: string;
   type: InputType;
@@ -80,7 +80,7 @@ export interface Input {
 
 export type DeviceState = Record<string, unknown>;
 
-/** SPEC 3.10: a device as GET /api/devicehub/devices and `events/device.upsert` send it. */
+/** docs/devicehub.md#device: a device as GET /api/devicehub/devices and `events/device.upsert` send it. */
 export interface Device {
   /** Stable id: survives restarts and renames. */
   id: string;
@@ -120,20 +120,20 @@ export interface DeviceRemovedEvent {
   external_id: string;
 }
 
-/** Browsers publish this on `commands/device.set` (SPEC 7.3). */
+/** Browsers publish this on `commands/device.set` (docs/devicehub.md#stream). */
 export interface DeviceSetCommand {
   device_id: string;
   state: Record<string, unknown>;
 }
 
-/** Browsers publish this on `commands/device.rename` (SPEC 7.3). */
+/** Browsers publish this on `commands/device.rename` (docs/devicehub.md#stream). */
 export interface DeviceRenameCommand {
   device_id: string;
   name: string;
 }
 
 /**
- * Body of POST /api/devicehub/devices/{id}/commands (SPEC 7.2). A composite's value is an object
+ * Body of POST /api/devicehub/devices/{id}/commands (docs/api.md#devices). A composite's value is an object
  * of its fields (`{mode: "burglar", level: "high"}`), a list's an array of items.
  */
 export interface DeviceCommandRequest {
@@ -174,5 +174,5 @@ export const devicehubTopic = (prefix: string, relative: string) => `${devicehub
 /** The longest text value a command may carry (a `text` input, or text inside a composite or list). */
 export const MAX_TEXT_LENGTH = 1024;
 
-/** SPEC 9: ids with this prefix are discarded by browsers; the hub never publishes them. */
+/** docs/strings.md#constants-and-limits: ids with this prefix are discarded by browsers; the hub never publishes them. */
 export const IGNORED_DEVICE_ID_PREFIX = 'by-external/';

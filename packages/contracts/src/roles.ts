@@ -2,7 +2,7 @@ export const ROLES = ['user', 'resident', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
 /**
- * SPEC 6: the household's managers, who see and control the devices and open the Users page.
+ * docs/roles.md: the household's managers, who see and control the devices and open the Users page.
  * The one statement of the "resident or admin" rule: the server's guards and the edge broker,
  * and the web app's sidebar, pages and tiles all ask here.
  */

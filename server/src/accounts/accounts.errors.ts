@@ -1,4 +1,4 @@
-/** The texts the web app shows or matches (SPEC sections 5 and 8); asserted in tests. */
+/** The texts the web app shows or matches (docs/strings.md#validation-rules and docs/strings.md#messages); asserted in tests. */
 export const MESSAGES = {
   allFieldsRequired: 'All fields are required',
   emailAndPasswordRequired: 'Email and password are required',

@@ -27,7 +27,7 @@ export interface AccountsRoutesDeps {
   limit: FastifyContextConfig;
 }
 
-/** SPEC 7.1: every /api/auth call of sign-up, sign-in, sessions, codes and passwords. */
+/** docs/api.md#accounts: every /api/auth call of sign-up, sign-in, sessions, codes and passwords. */
 export function registerAccountsRoutes(app: HttpApp, { accounts, signIn, auth, limit }: AccountsRoutesDeps) {
   const open = { config: limit };
   const signedIn = { onRequest: auth.user };

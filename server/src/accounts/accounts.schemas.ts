@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { MESSAGES } from './accounts.errors.js';
 
 /**
- * The bodies of /api/auth (SPEC 7.1). Each refusal carries the message the web app shows (SPEC 5
+ * The bodies of /api/auth (docs/api.md#accounts). Each refusal carries the message the web app shows (docs/strings.md#validation-rules
  * and 8), in the order the checks run. Unknown fields are dropped, so nobody can set what they may
  * not (no mass assignment).
  */

@@ -8,7 +8,7 @@ export const LOCKOUT_MAX_FAILURES = 5;
 export const LOCKOUT_WINDOW_MS = 15 * 60 * 1000;
 export const LOCKOUT_DURATION_MS = 15 * 60 * 1000;
 
-/** SPEC 3.6: `423 {error, lockout_remaining, unlock_at (epoch s), reason}`. */
+/** docs/api.md#lockout-answer: `423 {error, lockout_remaining, unlock_at (epoch s), reason}`. */
 export function loginLockedError(until: number, now = Date.now()): HttpError {
   return new HttpError(423, MESSAGES.accountLocked, {
     lockout_remaining: Math.max(1, Math.ceil((until - now) / 1000)),

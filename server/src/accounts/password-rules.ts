@@ -23,7 +23,7 @@ function commonPasswords(): Promise<Set<string>> {
   return common;
 }
 
-/** The reason a new password is refused (each mentions "password", SPEC 5), or undefined. */
+/** The reason a new password is refused (each mentions "password", docs/strings.md#validation-rules), or undefined. */
 export async function passwordProblem(password: string): Promise<string | undefined> {
   const length = [...password].length;
   if (length < PASSWORD_MIN_LENGTH) return `Password must be at least ${PASSWORD_MIN_LENGTH} characters`;

@@ -1,7 +1,7 @@
 const TRUTHY = new Set(['true', 'on', '1', 'yes', 'enabled', 'detected', 'active', 'closed', 'present']);
 const FALSY = new Set(['false', 'off', '0', 'no', 'disabled', 'clear', 'inactive', 'open', 'absent']);
 
-/** SPEC 5 "Binary value reading"; undefined when the value is neither. */
+/** docs/strings.md#binary-value-reading; undefined when the value is neither. */
 export function readBinary(value: unknown): boolean | undefined {
   if (typeof value === 'boolean') return value;
   if (typeof value === 'number') return value === 1 ? true : value === 0 ? false : undefined;

@@ -1,5 +1,5 @@
 /**
- * SPEC 5 "Colours": `#RRGGBB` or `RRGGBB` (any case), an object with `hex`, or with `r`, `g`, `b`
+ * docs/strings.md#colours: `#RRGGBB` or `RRGGBB` (any case), an object with `hex`, or with `r`, `g`, `b`
  * (each clamped to 0–255). Answers upper-case `#RRGGBB`, or undefined when it isn't a colour.
  */
 export function parseColour(value: unknown): string | undefined {

@@ -80,7 +80,7 @@ export interface StreamMessage {
 }
 
 /**
- * A browser on the device stream: MQTT.js over /ws/devicehub of a listening app (SPEC 7.3),
+ * A browser on the device stream: MQTT.js over /ws/devicehub of a listening app (docs/devicehub.md#stream),
  * subscribed to every device and event topic like the Devices page, collecting what arrives.
  */
 export async function streamClient(wsUrl: string, token: string, prefix: string) {

@@ -1,7 +1,7 @@
-/** Every message the device hub answers with (SPEC 8.7 where the spec names one). */
+/** Every message the device hub answers with (docs/strings.md#devices where the spec names one). */
 export const DevicehubMessages = {
   invalidCommand: 'Invalid command payload',
-  /** SPEC 8.7's message, then which value the device can't take and why. */
+  /** the message of docs/strings.md#devices, then which value the device can't take and why. */
   invalidValue: (path: string, reason: string) => `Invalid command payload: ${path} ${reason}`,
   missingCommand: 'Missing command payload',
   missingDeviceId: 'Missing device id',

@@ -5,7 +5,7 @@ import { sqliteDatabase } from '../../test/databases.js';
 import { ScriptedZigbee2mqtt } from './adapters/zigbee2mqtt/fixtures/scripted-zigbee2mqtt.js';
 import { byName, type Household, startHousehold, testBuses, waitFor } from './devicehub-test-kit.js';
 
-// SPEC 4.7 after a restart: a broker replays Zigbee2MQTT's retained topics in its own order
+// docs/screens.md#device-list-and-stream after a restart: a broker replays Zigbee2MQTT's retained topics in its own order
 // (Mosquitto walks its topic tree in hash order), so availability and state can arrive before
 // `bridge/devices` names the device. Whatever the order, every device ends as Zigbee2MQTT says.
 

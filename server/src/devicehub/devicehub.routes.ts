@@ -9,17 +9,17 @@ import type { DeviceHubService } from './devicehub.service.js';
 
 const BODY_LIMIT = 64 * 1024;
 
-/** Device calls answer SPEC 3.9's wrapper, errors included (`config.resultEnvelope`). */
+/** Device calls answer the wrapper of docs/api.md#result-wrapper-in-the-web-app, errors included (`config.resultEnvelope`). */
 const ok = <T>(data: T): DeviceCallResult<T> => ({ success: true, data, error: null });
 const config = {
   resultEnvelope: true,
-  // A body that is not JSON at all is a bad command, an empty one a missing command (SPEC 8.7).
+  // A body that is not JSON at all is a bad command, an empty one a missing command (docs/strings.md#devices).
   messages: { malformedBody: DevicehubMessages.invalidCommand, emptyBody: DevicehubMessages.missingCommand },
 };
 
 /**
  * GET /api/devicehub/status (is the device bus up, since when), GET /api/devicehub/devices, PATCH
- * /api/devicehub/devices/:id, POST …/:id/commands (SPEC 7.2); for admins GET and DELETE
+ * /api/devicehub/devices/:id, POST …/:id/commands (docs/api.md#devices); for admins GET and DELETE
  * /api/devicehub/devices/removed (and …/removed/:id): devices that left their ecosystem's list,
  * kept with their ids until purged.
  */

@@ -6,8 +6,8 @@ const missingOrInvalid = (issue: { input?: unknown }) =>
   issue.input === undefined || issue.input === null ? M.missingCommand : M.invalidCommand;
 
 /**
- * POST /api/devicehub/devices/:id/commands: `{input: {id, value}, state?: {on?, …}}` (SPEC 7.2).
- * What a device can take is the adapter's to judge; this is the shape, with SPEC 8.7's messages.
+ * POST /api/devicehub/devices/:id/commands: `{input: {id, value}, state?: {on?, …}}` (docs/api.md#devices).
+ * What a device can take is the adapter's to judge; this is the shape, with the messages of docs/strings.md#devices.
  */
 export const deviceCommandBody = z
   .object(
@@ -33,13 +33,13 @@ export const deviceRenameBody = z.object(
   { error: M.emptyName },
 ) satisfies z.ZodType<DeviceRenameRequest, unknown>;
 
-/** `commands/device.set` from a browser (SPEC 7.3). */
+/** `commands/device.set` from a browser (docs/devicehub.md#stream). */
 export const deviceSetCommand = z.object({
   device_id: z.string({ error: M.missingDeviceId }),
   state: z.record(z.string(), z.unknown(), { error: M.invalidCommand }),
 });
 
-/** `commands/device.rename` from a browser (SPEC 7.3). */
+/** `commands/device.rename` from a browser (docs/devicehub.md#stream). */
 export const deviceRenameCommand = z.object({
   device_id: z.string({ error: M.missingDeviceId }),
   name: z.string({ error: M.emptyName }),

@@ -12,7 +12,7 @@ import {
   waitFor,
 } from './devicehub-test-kit.js';
 
-/** What a browser sees of the device hub: MQTT.js over /ws/devicehub (SPEC 7.3). */
+/** What a browser sees of the device hub: MQTT.js over /ws/devicehub (docs/devicehub.md#stream). */
 describe.each(testBuses())('device stream to browsers with Zigbee2MQTT on the $name', ({ url }) => {
   const database = sqliteDatabase();
   let h: Household;

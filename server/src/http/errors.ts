@@ -50,7 +50,7 @@ const FASTIFY_MESSAGES: Record<string, string> = {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Answers in SPEC 3.9's wrapper `{success: false, data: null, error}` (device calls). */
+    /** Answers in the wrapper of docs/api.md#result-wrapper-in-the-web-app `{success: false, data: null, error}` (device calls). */
     resultEnvelope?: boolean;
     /** This route's texts for a body Fastify can't parse. */
     messages?: Partial<RequestMessages>;
@@ -114,6 +114,8 @@ export function answerError(error: FastifyError, request: FastifyRequest, reply:
   const { status, message } = describe(error, request);
   if (status >= 500 && !(error instanceof HttpError)) request.log.error({ err: error }, 'request failed');
   if (error instanceof HttpError) reply.headers(error.headers);
+  // Every 503 tells the client when to come back, whichever domain said it.
+  if (status === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', RETRY_AFTER_SECONDS);
   return reply.code(status).send(errorBody(request, message, error instanceof HttpError ? error.extra : {}));
 }
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Building blocks for route schemas. A route words its failures with the domain's own messages
- * (SPEC's texts) through each schema's `error`; anything it does not word gets a text naming the
+ * (the product's texts, docs/strings.md) through each schema's `error`; anything it does not word gets a text naming the
  * field, from the fallback below, instead of Zod's generic "Invalid input".
  */
 

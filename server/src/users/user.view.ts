@@ -5,7 +5,7 @@ import type { UserRecord } from './users.repository.js';
 export const PROFILE_PICTURES_PATH = '/api/auth/profile/pictures';
 
 /**
- * SPEC 3.1: the user as the API returns it. The only place a UserRecord becomes JSON, so a
+ * docs/api.md#user: the user as the API returns it. The only place a UserRecord becomes JSON, so a
  * password hash or lockout internals can never leak through a response.
  */
 export function toUserView(user: UserRecord): User {

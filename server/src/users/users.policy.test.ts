@@ -77,7 +77,7 @@ describe('lockDenial', () => {
 });
 
 describe('assignableRoles', () => {
-  it('offers each role only what SPEC section 6 allows', () => {
+  it('offers each role only what docs/roles.md allows', () => {
     expect(assignableRoles({ role: 'user' })).toEqual([]);
     expect(assignableRoles({ role: 'resident' })).toEqual(['resident']);
     expect(assignableRoles({ role: 'admin' })).toEqual(['user', 'resident', 'admin']);

@@ -2,7 +2,7 @@ import { USER_ADMIN_ERRORS } from './users.errors.js';
 import type { Role, UserRecord } from './users.repository.js';
 
 /**
- * The role rules of SPEC section 6 and DESIGN.md's security baseline, as pure functions so that
+ * The role rules of docs/roles.md and DESIGN.md's security baseline, as pure functions so that
  * every combination is table-tested. Each answers undefined when allowed, else the 403 message.
  */
 

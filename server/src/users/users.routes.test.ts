@@ -100,7 +100,7 @@ describe.each(testDatabases())('user administration on $name', ({ create }) => {
     });
   });
 
-  describe('role changes (SPEC section 6)', () => {
+  describe('role changes (docs/roles.md)', () => {
     // What each caller may do with each target: the status for requesting user / resident / admin.
     const matrix: Record<string, Record<Role, number>> = {
       'user>self': { user: 200, resident: 403, admin: 403 },

@@ -5,7 +5,7 @@ import { callerOf, type Guards } from './caller.js';
 import { listUsersQuery, lockoutBody, updateUserBody } from './users.schemas.js';
 import type { UsersService } from './users.service.js';
 
-/** GET /api/auth/users, PATCH /api/auth/users/:id, POST /api/auth/users/:id/lockout (SPEC 7.1). */
+/** GET /api/auth/users, PATCH /api/auth/users/:id, POST /api/auth/users/:id/lockout (docs/api.md#accounts). */
 export function registerUsersRoutes(app: HttpApp, guards: Guards, service: UsersService) {
   const staff = guards.role(...MANAGER_ROLES);
 

@@ -20,7 +20,7 @@ const positiveInteger = (name: string, fallback: number) =>
     )
     .transform((value) => value ?? fallback);
 
-/** GET /api/auth/users?q=&page=&page_size= (SPEC 3.2). */
+/** GET /api/auth/users?q=&page=&page_size= (docs/api.md#users-page). */
 export const listUsersQuery = z.object({
   q: queryText('q')
     .trim()
@@ -49,7 +49,7 @@ export const updateUserBody = z.object({
 });
 export type UserUpdate = z.output<typeof updateUserBody>;
 
-/** POST /api/auth/users/:id/lockout: `{lock}`, or `{locked}` as one reading of SPEC 7.1 has it. */
+/** POST /api/auth/users/:id/lockout: `{lock}`, or `{locked}` as one reading of docs/api.md#accounts has it. */
 export const lockoutBody = z
   .object(
     {

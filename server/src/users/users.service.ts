@@ -21,7 +21,7 @@ export interface UsersServiceDeps {
 const denied = (message: string) => new HttpError(403, message);
 const notFound = () => new HttpError(404, USER_ADMIN_ERRORS.notFound);
 
-/** User administration (SPEC 2.5, 6): listing, roles, names and the administrator's lock. */
+/** User administration (docs/screens.md#users-page, docs/roles.md): listing, roles, names and the administrator's lock. */
 export class UsersService {
   constructor(private readonly deps: UsersServiceDeps) {}
 

@@ -11,7 +11,7 @@ import { MapPage, MusicPage, ProfilePage } from './Placeholder.js';
 const DevicesPage = lazy(() => import('../features/devices/DevicesPage.js'));
 const UsersPage = lazy(() => import('../features/users/UsersPage.js'));
 
-/** SPEC 2.1: the routes; anything else goes to /. */
+/** docs/screens.md#routes: the routes; anything else goes to /. */
 export function App() {
   return (
     <BrowserRouter>

@@ -6,7 +6,7 @@ import { Sidebar } from './Sidebar.js';
 
 const AccountSettings = lazy(() => import('../features/settings/AccountSettings.js'));
 
-/** SPEC 2.2: sidebar, top bar with the menu and profile buttons, the page, the auth modal. */
+/** docs/screens.md#layout: sidebar, top bar with the menu and profile buttons, the page, the auth modal. */
 export function Layout() {
   const [menuOpen, setMenuOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);

@@ -11,7 +11,7 @@ function Placeholder({ title, text, children }: { title: string; text: string; c
   );
 }
 
-/** SPEC 2.1 /profile. */
+/** docs/screens.md#routes /profile. */
 export function ProfilePage() {
   const { logout } = useSession();
   return (

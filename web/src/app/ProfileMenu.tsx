@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useSession } from '../shared/session/session-context.js';
 import { Avatar } from '../shared/ui/Avatar.js';
 
-/** SPEC 2.2: the profile button, top right, and its popover when signed in. */
+/** docs/screens.md#layout: the profile button, top right, and its popover when signed in. */
 export function ProfileMenu({ onOpenSettings }: { onOpenSettings(): void }) {
   const { user, logout, openAuthModal, loading } = useSession();
   const [open, setOpen] = useState(false);

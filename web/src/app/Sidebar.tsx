@@ -18,7 +18,7 @@ interface Props {
   onClose(): void;
 }
 
-/** SPEC 2.2: permanent at ≥ 1400 px, an overlay below that closes on an outside click or a choice. */
+/** docs/screens.md#layout: permanent at ≥ 1400 px, an overlay below that closes on an outside click or a choice. */
 export function Sidebar({ overlayOpen, onClose }: Props) {
   const { user } = useSession();
   const { pathname } = useLocation();

@@ -5,7 +5,7 @@ import { isCurrent, navGroupsFor } from './nav-items.js';
 const labels = (role: Parameters<typeof navGroupsFor>[0]) =>
   navGroupsFor(role).map((group) => [group.title, group.items.map((item) => item.label)]);
 
-describe('sidebar entries by role (SPEC 2.2, 6)', () => {
+describe('sidebar entries by role (docs/screens.md#layout, docs/roles.md)', () => {
   it.each([
     [
       null,

@@ -38,5 +38,5 @@ export function navGroupsFor(role: Role | null | undefined): NavGroup[] {
   })).filter((group) => group.items.length > 0);
 }
 
-/** SPEC 2.2: highlighted only when the path matches exactly. */
+/** docs/screens.md#layout: highlighted only when the path matches exactly. */
 export const isCurrent = (item: NavItem, pathname: string) => item.path === pathname;

@@ -25,7 +25,7 @@ export interface OidcFlowDeps {
 /**
  * The two halves of a sign-in at the provider: starting it (where to send the browser, and the
  * state that binds it to this browser) and finishing it (checks, code exchange, the account,
- * tokens). Failures come back as SPEC 8.5's codes, never as exceptions.
+ * tokens). Failures come back as the codes of docs/strings.md#identity-provider-errors, never as exceptions.
  */
 export class OidcFlow {
   constructor(private readonly deps: OidcFlowDeps) {}

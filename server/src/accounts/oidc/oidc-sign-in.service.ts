@@ -5,7 +5,7 @@ import type { IdentitiesRepository } from './identities.repository.js';
 import type { OidcProfile } from './oidc-client.js';
 import { alternativeUserName, baseUserName } from './user-name.js';
 
-/** The `error` codes of SPEC 8.5 that the callback redirects with. */
+/** The `error` codes of docs/strings.md#identity-provider-errors that the callback redirects with. */
 export type OidcErrorCode =
   | 'oauth_cancelled'
   | 'oauth_failed'

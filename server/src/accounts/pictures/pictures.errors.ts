@@ -1,4 +1,4 @@
-/** Every message the picture calls answer with (SPEC 5 "Picture upload" where the spec names one). */
+/** Every message the picture calls answer with (docs/strings.md#picture-upload where the spec names one). */
 export const PICTURE_ERRORS = {
   noFile: 'Please select a file first',
   tooLarge: 'File too large (max 5MB)',

@@ -10,7 +10,7 @@ import type { PicturesService } from './pictures.service.js';
 
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
 
-/** Multipart's own limits, answered in the words of SPEC 5. */
+/** Multipart's own limits, answered in the words of docs/strings.md#validation-rules. */
 const MULTIPART_ERRORS: Record<string, [number, string]> = {
   FST_REQ_FILE_TOO_LARGE: [413, PICTURE_ERRORS.tooLarge],
   FST_FILES_LIMIT: [400, PICTURE_ERRORS.notMultipart],

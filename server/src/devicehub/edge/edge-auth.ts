@@ -3,7 +3,7 @@ import { isManager } from '@hearth/contracts';
 import { AUTH_COOKIE, type TokenReader } from '../../accounts/index.js';
 import type { Role, UserRecord } from '../../users/index.js';
 
-/** Roles that may watch and command devices (SPEC section 6): the contracts' managers. */
+/** Roles that may watch and command devices (docs/roles.md): the contracts' managers. */
 export const mayUseDevices = (role: Role): boolean => isManager(role);
 
 const originOf = (url: string): string | undefined => {

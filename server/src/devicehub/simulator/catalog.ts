@@ -61,7 +61,7 @@ const router = (
 });
 
 /**
- * The simulator's household: every icon and binary label of SPEC 2.4 and 9. Devices beyond
+ * The simulator's household: every icon and binary label of docs/screens.md#devices-page and docs/strings.md#constants-and-limits. Devices beyond
  * this list repeat it with a number after the name.
  */
 export const TEMPLATES: DeviceTemplate[] = [

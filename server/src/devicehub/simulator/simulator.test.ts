@@ -43,7 +43,7 @@ describe('simulator (SIMULATOR=on)', () => {
       throw error;
     });
     expect(devices.length).toBeGreaterThanOrEqual(24);
-    // The web app's own icon rules (SPEC 2.4), applied to what the simulator offers.
+    // The web app's own icon rules (docs/screens.md#devices-page), applied to what the simulator offers.
     expect(new Set(devices.map(deviceIconKind))).toEqual(
       new Set(['door', 'light', 'plug', 'thermometer', 'humidity', 'battery', 'voltage', 'device']),
     );

@@ -16,7 +16,7 @@ const TABS: { id: AuthTab; label: string }[] = [
 ];
 
 /**
- * SPEC 2.6: the auth modal. Closes on a click outside, on "×" and on Escape; keeps focus inside
+ * docs/screens.md#auth-modal: the auth modal. Closes on a click outside, on "×" and on Escape; keeps focus inside
  * and the page from scrolling while open.
  */
 export function AuthModal() {

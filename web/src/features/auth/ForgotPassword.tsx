@@ -6,7 +6,7 @@ import { authApi } from './auth.api.js';
 import { FormMessage } from './FormMessage.js';
 import { validateResetConfirm, validateResetRequest } from './validation.js';
 
-/** SPEC 2.6 / 4.5: the forgot-password overlay, step 1 (send code) and step 2 (reset). */
+/** docs/screens.md#auth-modal / docs/screens.md#forgot-password: the forgot-password overlay, step 1 (send code) and step 2 (reset). */
 export function ForgotPassword({ initialEmail, onClose }: { initialEmail: string; onClose(): void }) {
   const { showToast } = useToast();
   const [step, setStep] = useState<1 | 2>(1);

@@ -13,7 +13,7 @@ interface Props {
   initialEmail?: string;
 }
 
-/** SPEC 2.6 login form, with the lockout countdown of SPEC 4.3. */
+/** docs/screens.md#auth-modal login form, with the lockout countdown of docs/screens.md#lockout. */
 export function LoginForm({ flow, onForgotPassword, children, initialEmail = '' }: Props) {
   const [email, setEmail] = useState(initialEmail);
   const [password, setPassword] = useState('');

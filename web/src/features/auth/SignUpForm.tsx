@@ -7,7 +7,7 @@ import { validateSignUp } from './validation.js';
 
 const EMPTY: SignUpInput = { firstName: '', lastName: '', userName: '', email: '', password: '' };
 
-/** SPEC 2.6 sign-up form; on success the Log In tab opens with the e-mail filled in. */
+/** docs/screens.md#auth-modal sign-up form; on success the Log In tab opens with the e-mail filled in. */
 export function SignUpForm({
   onSignedUp,
   children,

@@ -18,7 +18,7 @@ function Harness() {
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status });
 
-describe('Request New Code (SPEC 4.4)', () => {
+describe('Request New Code (docs/screens.md#two-factor-form)', () => {
   let requests: string[];
 
   beforeEach(() => {

@@ -3,7 +3,7 @@ import { Field } from '../../shared/ui/Field.js';
 import { FormMessage } from './FormMessage.js';
 import type { LoginFlow, PendingTwoFactor } from './use-login-flow.js';
 
-/** SPEC 2.6 2FA form: replaces the login form while a second factor is pending. */
+/** docs/screens.md#auth-modal 2FA form: replaces the login form while a second factor is pending. */
 export function TwoFactorForm({ flow, pending }: { flow: LoginFlow; pending: PendingTwoFactor }) {
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);

@@ -1,7 +1,7 @@
 import { type ApiResult, api } from '../../shared/api/client.js';
 import type { TokenPair } from '../../shared/session/token-store.js';
 
-/** SPEC 3.4: the answer of login start. */
+/** docs/api.md#login-start-answer: the answer of login start. */
 export interface LoginStartAnswer {
   '2fa_required'?: boolean;
   user_id?: string;
@@ -27,7 +27,7 @@ export interface OAuthProvider {
   name: string;
 }
 
-/** SPEC 7.1 with the client-side argument names of its notes. */
+/** docs/api.md#accounts with the client-side argument names of its notes. */
 export const authApi = {
   loginStart: (email: string, password: string) =>
     api.post<LoginStartAnswer>('/api/auth/login/start', { email, password }),

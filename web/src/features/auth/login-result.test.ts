@@ -10,7 +10,7 @@ const failed = (status: number, data: LoginStartAnswer): ApiResult<LoginStartAns
   error: data.error,
 });
 
-describe('toLoginResult (SPEC 8.1)', () => {
+describe('toLoginResult (docs/strings.md#login)', () => {
   it('signs in when tokens come back', () => {
     const ok = { success: true, status: 200, data: { access_token: 'a', refresh_token: 'r' } };
     expect(toLoginResult(ok)).toEqual({ success: true });

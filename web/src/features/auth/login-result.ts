@@ -1,7 +1,7 @@
 import type { ApiResult } from '../../shared/api/client.js';
 import type { LoginStartAnswer } from './auth.api.js';
 
-/** SPEC 3.5: the login result as the login screen sees it. */
+/** docs/screens.md#signing-in: the login result as the login screen sees it. */
 export interface LoginResult {
   success: boolean;
   twoFA?: boolean;
@@ -15,7 +15,7 @@ export interface LoginResult {
 
 export const LOCKOUT_STATUS = 423;
 
-/** SPEC 8.1: how a login-start answer reads on the login screen. */
+/** docs/strings.md#login: how a login-start answer reads on the login screen. */
 export function toLoginResult(result: ApiResult<LoginStartAnswer>): LoginResult {
   const data = result.data ?? {};
   if (result.success) {
@@ -44,7 +44,7 @@ function lockoutMessage(reason: string | undefined, serverError: string): string
   return 'Account locked';
 }
 
-/** The login screen's test for a lockout (SPEC 8.1). */
+/** The login screen's test for a lockout (docs/strings.md#login). */
 export function isLockout(result: LoginResult): boolean {
   return /lockout|locked/i.test(result.reason ?? '') || result.lockoutRemaining !== undefined;
 }

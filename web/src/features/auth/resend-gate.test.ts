@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RESEND_COOLDOWN_MS, resendBlockedBy } from './resend-gate.js';
 
-describe('resendBlockedBy (SPEC 4.4)', () => {
+describe('resendBlockedBy (docs/screens.md#two-factor-form)', () => {
   const start = 1_000_000;
   const cooling = { inFlight: false, cooldownUntil: start + RESEND_COOLDOWN_MS };
 

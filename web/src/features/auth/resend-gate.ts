@@ -1,4 +1,4 @@
-/** SPEC 4.4 / 9: "Request New Code" waits 30 s between requests. */
+/** docs/screens.md#two-factor-form / docs/strings.md#constants-and-limits: "Request New Code" waits 30 s between requests. */
 export const RESEND_COOLDOWN_MS = 30_000;
 
 export interface ResendState {

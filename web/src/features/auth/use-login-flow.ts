@@ -12,7 +12,7 @@ export interface PendingTwoFactor {
 }
 
 /**
- * SPEC 4.1 / 4.4: signed out → pending 2FA → signed in, as the login screen drives it. The
+ * docs/screens.md#session / docs/screens.md#two-factor-form: signed out → pending 2FA → signed in, as the login screen drives it. The
  * state outlives the modal being closed, like the session's pending 2FA user id.
  */
 export function useLoginFlow() {

@@ -1,17 +1,17 @@
 import type { SignUpInput } from './auth.api.js';
 
-/** SPEC 5, sign-up: all five fields required after trimming. */
+/** docs/strings.md#validation-rules, sign-up: all five fields required after trimming. */
 export function validateSignUp(input: SignUpInput): string | null {
   const fields = [input.firstName, input.lastName, input.userName, input.email, input.password];
   return fields.every((value) => value.trim() !== '') ? null : 'All fields are required';
 }
 
-/** SPEC 5, forgot password step 1. */
+/** docs/strings.md#validation-rules, forgot password step 1. */
 export function validateResetRequest(email: string): string | null {
   return email.trim() === '' ? 'Email is required' : null;
 }
 
-/** SPEC 5, forgot password step 2. */
+/** docs/strings.md#validation-rules, forgot password step 2. */
 export function validateResetConfirm(
   code: string,
   newPassword: string,

@@ -6,7 +6,7 @@ import { MESSAGES } from './devices.messages.js';
 import { useDeviceHub } from './hooks/use-device-hub.js';
 import './devices.css';
 
-/** SPEC 2.4: the Devices page. Loaded lazily by the router (the MQTT client comes with it). */
+/** docs/screens.md#devices-page: the Devices page. Loaded lazily by the router (the MQTT client comes with it). */
 export default function DevicesPage() {
   const { user, accessToken, loading } = useSession();
   const allowed = isManager(user?.role);

@@ -29,7 +29,7 @@ function setup({ connected = true, token = 'token' as string | null } = {}) {
 const lamp = deviceFrom({ id: 'lamp', name: 'Lamp' });
 const command = { input: { id: 'power', value: true }, state: { on: true } };
 
-describe('sendCommand (SPEC 7.2, 8.7)', () => {
+describe('sendCommand (docs/api.md#devices, docs/strings.md#devices)', () => {
   it('publishes {device_id, state} on the stream when it is connected', async () => {
     const { deps } = setup();
     await sendCommand(deps, lamp, command);
@@ -76,7 +76,7 @@ describe('sendCommand (SPEC 7.2, 8.7)', () => {
   });
 });
 
-describe('renameDevice (SPEC 4.9, 5)', () => {
+describe('renameDevice (docs/screens.md#rename, docs/strings.md#validation-rules)', () => {
   it('publishes over the stream first and treats it as queued', async () => {
     const { deps } = setup();
     await expect(renameDevice(deps, lamp, '  Desk lamp ')).resolves.toEqual({

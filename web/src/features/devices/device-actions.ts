@@ -19,7 +19,7 @@ export interface ActionDeps {
 const COMMAND_ERRORS = new Set<string>();
 
 /**
- * SPEC 7.2/8.7: a command goes over the stream when it is connected, else over REST.
+ * docs/api.md#devices/docs/strings.md#devices: a command goes over the stream when it is connected, else over REST.
  * Pending shows on the tile until the send succeeds or fails; failures land in the page error card.
  */
 export async function sendCommand(deps: ActionDeps, device: Device, command: DeviceCommand | null) {
@@ -66,7 +66,7 @@ export type RenameOutcome =
   | { status: 'queued' | 'saved'; device_id: string; name: string };
 
 /**
- * SPEC 4.9/5 rename: trimmed, empty refused, unchanged not sent; over the stream first
+ * docs/screens.md#rename/docs/strings.md#validation-rules rename: trimmed, empty refused, unchanged not sent; over the stream first
  * (treated as queued), then HTTP with the access token. Throws with the tile's error text.
  */
 export async function renameDevice(deps: ActionDeps, device: Device, wanted: string): Promise<RenameOutcome> {

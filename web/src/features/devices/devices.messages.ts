@@ -1,4 +1,4 @@
-/** SPEC 2.4 and 8.7: every text the Devices page shows, in one place. */
+/** docs/screens.md#devices-page and docs/strings.md#devices: every text the Devices page shows, in one place. */
 export const MESSAGES = {
   noPermission: 'You do not have permission to view this page.',
   title: 'Devices',
@@ -23,7 +23,7 @@ export const MESSAGES = {
   renameNeedsAuth: 'Authentication required to rename device',
   renameNotReady: 'Device not ready for rename',
   updating: 'Updating…',
-  // Composite and list controls (beyond SPEC 2.4's; the colour picker's words where they match).
+  // Composite and list controls (beyond docs/screens.md#devices-page's; the colour picker's words where they match).
   editGroup: 'Edit',
   closeGroup: 'Close',
   cancel: 'Cancel',

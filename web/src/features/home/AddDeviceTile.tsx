@@ -2,7 +2,7 @@ import { isManager } from '@hearth/contracts';
 import { useNavigate } from 'react-router';
 import { useSession } from '../../shared/session/session-context.js';
 
-/** SPEC 2.3: the "Add Device" tile. Residents and admins go to the Devices page; visitors sign in. */
+/** docs/screens.md#home: the "Add Device" tile. Residents and admins go to the Devices page; visitors sign in. */
 export function AddDeviceTile() {
   const { user, openAuthModal } = useSession();
   const navigate = useNavigate();

@@ -1,6 +1,6 @@
 import { Droplet, Thermometer } from 'lucide-react';
 
-/** SPEC 2.3: the static climate-sensor demo tile. */
+/** docs/screens.md#home: the static climate-sensor demo tile. */
 export function ClimateTile() {
   return (
     <article className="tile climate" aria-label="Bedroom Sensor">

@@ -1,7 +1,7 @@
 import { Lightbulb, Settings } from 'lucide-react';
 import { useState } from 'react';
 
-/** SPEC 3.17: the sample device card. */
+/** docs/screens.md#sample-device-card: the sample device card. */
 export interface SampleDevice {
   name: string;
   protocol: string;
@@ -10,7 +10,7 @@ export interface SampleDevice {
 
 export const SAMPLE_DEVICE: SampleDevice = { name: 'Living Room Lamp', protocol: 'Zigbee', on: true };
 
-/** SPEC 2.3: a switch that flips on ↔ off unless disabled; static sample data. */
+/** docs/screens.md#home: a switch that flips on ↔ off unless disabled; static sample data. */
 export function DeviceCard({
   device = SAMPLE_DEVICE,
   disabled = false,

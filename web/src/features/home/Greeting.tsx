@@ -4,7 +4,7 @@ export interface GreetingUser {
   name?: string | null;
 }
 
-/** SPEC 2.3: the first present of first_name, user_name, name; "Welcome back!" without a user. */
+/** docs/screens.md#home: the first present of first_name, user_name, name; "Welcome back!" without a user. */
 export function greetingText(user: GreetingUser | null): string {
   const name = user?.first_name || user?.user_name || user?.name;
   return name ? `Welcome back, ${name}!👋` : 'Welcome back!';

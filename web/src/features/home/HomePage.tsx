@@ -9,7 +9,7 @@ import { MusicTile } from './MusicTile.js';
 import { WeatherCard } from './WeatherCard.js';
 import './home.css';
 
-/** SPEC 2.3: the dashboard home. */
+/** docs/screens.md#home: the dashboard home. */
 export function HomePage() {
   const { user } = useSession();
   return (

@@ -1,7 +1,7 @@
 import { useNavigate } from 'react-router';
 import floorPlan from './floor-plan.svg';
 
-/** SPEC 2.3: the map tile; its ">" opens the map page. */
+/** docs/screens.md#home: the map tile; its ">" opens the map page. */
 export function MapTile() {
   const navigate = useNavigate();
   return (

@@ -6,7 +6,7 @@ const TRACK = { title: 'Midnight City', artist: 'M83', progress: 84, duration: 2
 
 const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 
-/** SPEC 2.3: the static music-player demo tile. */
+/** docs/screens.md#home: the static music-player demo tile. */
 export function MusicTile() {
   const [playing, setPlaying] = useState(false);
   const percent = Math.round((TRACK.progress / TRACK.duration) * 100);

@@ -6,7 +6,7 @@ import { CURRENT_WEATHER, TODAY, WEEK } from './weather.sample.js';
 
 type Tab = 'today' | 'week';
 
-/** SPEC 2.3: the weather card with its Today / Week forecast row. */
+/** docs/screens.md#home: the weather card with its Today / Week forecast row. */
 export function WeatherCard() {
   const [tab, setTab] = useState<Tab>('today');
   const row = useRef<HTMLUListElement>(null);

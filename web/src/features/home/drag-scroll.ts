@@ -1,4 +1,4 @@
-/** SPEC 9: the forecast row's arrow buttons scroll 80 px; a mouse drag moves it 1.2× the pointer. */
+/** docs/strings.md#constants-and-limits: the forecast row's arrow buttons scroll 80 px; a mouse drag moves it 1.2× the pointer. */
 export const ARROW_SCROLL_PX = 80;
 export const DRAG_SPEED = 1.2;
 

@@ -1,4 +1,4 @@
-/** SPEC 2.3 / 3.16: the weather card shows fixed sample data; nothing is fetched. */
+/** docs/screens.md#home / docs/screens.md#weather-card: the weather card shows fixed sample data; nothing is fetched. */
 export type WeatherIcon = 'sun' | 'cloud-sun' | 'cloud' | 'rain' | 'drizzle' | 'storm' | 'moon';
 
 export interface ForecastItem {
@@ -19,7 +19,7 @@ export const CURRENT_WEATHER = {
 
 const hour = (h: number) => `${String(h).padStart(2, '0')}:00`;
 
-/** Hourly slots 09, 12, 15, 18, 21 (SPEC 9). */
+/** Hourly slots 09, 12, 15, 18, 21 (docs/strings.md#constants-and-limits). */
 export const TODAY: ForecastItem[] = [
   { hour: hour(9), icon: 'cloud', temp: 13 },
   { hour: hour(12), icon: 'cloud-sun', temp: 17 },
@@ -28,7 +28,7 @@ export const TODAY: ForecastItem[] = [
   { hour: hour(21), icon: 'moon', temp: 14 },
 ];
 
-/** Seven days, Fri through Thu (SPEC 9). */
+/** Seven days, Fri through Thu (docs/strings.md#constants-and-limits). */
 export const WEEK: ForecastItem[] = [
   { day: 'Fri', icon: 'cloud-sun', temp: 21 },
   { day: 'Sat', icon: 'sun', temp: 23 },

@@ -19,7 +19,7 @@ function Probe() {
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status });
 
-describe('SessionProvider (SPEC 4.1, 4.2)', () => {
+describe('SessionProvider (docs/screens.md#session, docs/screens.md#token-refresh)', () => {
   let calls: { path: string; body: unknown }[];
   let serial: number;
 

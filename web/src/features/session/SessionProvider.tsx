@@ -20,7 +20,7 @@ import {
 import { useToast } from '../../shared/toast/toast-context.js';
 import { oauthErrorMessage, readOAuthReturn } from './oauth-return.js';
 
-/** SPEC 9: while a refresh token exists, refresh every 13 minutes. */
+/** docs/strings.md#constants-and-limits: while a refresh token exists, refresh every 13 minutes. */
 export const REFRESH_INTERVAL_MS = 13 * 60 * 1000;
 
 async function providerName(): Promise<string> {
@@ -28,7 +28,7 @@ async function providerName(): Promise<string> {
   return result.data?.providers?.[0]?.name ?? 'OAuth';
 }
 
-/** SPEC 2.1: read the identity-provider return, take its tokens, log its error. */
+/** docs/screens.md#routes: read the identity-provider return, take its tokens, log its error. */
 function takeOAuthReturn(): boolean {
   const found = readOAuthReturn(window.location.href);
   if (found.cleanUrl === null) return false;
@@ -45,7 +45,7 @@ function takeOAuthReturn(): boolean {
   return false;
 }
 
-/** SPEC 3.8 / 4.1 / 4.2: the session the whole app reads through useSession(). */
+/** docs/screens.md#session / docs/screens.md#session / docs/screens.md#token-refresh: the session the whole app reads through useSession(). */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const { showToast } = useToast();
   const [accessToken, setAccessToken] = useState(getAccessToken);

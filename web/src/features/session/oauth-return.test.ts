@@ -24,7 +24,7 @@ describe('readOAuthReturn', () => {
   });
 });
 
-describe('oauthErrorMessage (SPEC 8.5)', () => {
+describe('oauthErrorMessage (docs/strings.md#identity-provider-errors)', () => {
   it.each([
     ['oauth_cancelled', 'Google login was cancelled'],
     ['oauth_failed', 'Google login failed'],

@@ -1,4 +1,4 @@
-/** SPEC 2.1 / 8.5: what an identity-provider sign-in brings back in the address. */
+/** docs/screens.md#routes / docs/strings.md#identity-provider-errors: what an identity-provider sign-in brings back in the address. */
 export interface OAuthReturn {
   accessToken: string | null;
   refreshToken: string | null;
@@ -33,7 +33,7 @@ const MESSAGES: Record<string, (provider: string) => string> = {
   link_failed: (p) => `Failed to link ${p} account`,
 };
 
-/** SPEC 8.5; anything unknown is "Authentication failed". */
+/** docs/strings.md#identity-provider-errors; anything unknown is "Authentication failed". */
 export function oauthErrorMessage(code: string, provider: string): string {
   return Object.hasOwn(MESSAGES, code) ? MESSAGES[code]!(provider) : 'Authentication failed';
 }

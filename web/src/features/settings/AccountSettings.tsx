@@ -15,7 +15,7 @@ interface AccountSettingsProps {
   onClose(): void;
 }
 
-/** SPEC 2.7: the Account Settings overlay, opened from "Settings" in the profile popover. */
+/** docs/screens.md#account-settings: the Account Settings overlay, opened from "Settings" in the profile popover. */
 export default function AccountSettings({ open, onClose }: AccountSettingsProps) {
   const { user } = useSession();
   // Mounted only while open, so every opening starts from a clean state.

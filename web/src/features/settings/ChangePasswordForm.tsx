@@ -21,7 +21,7 @@ function keepSession({ data }: ApiResult) {
 
 const EMPTY = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
-/** SPEC 2.7 / 5: the "Change Password" toggle and its three fields. */
+/** docs/screens.md#account-settings / docs/strings.md#validation-rules: the "Change Password" toggle and its three fields. */
 export function ChangePasswordForm({ action }: { action: AccountAction }) {
   const [open, setOpen] = useState(false);
   const [fields, setFields] = useState(EMPTY);

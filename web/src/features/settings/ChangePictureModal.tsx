@@ -12,7 +12,7 @@ interface ChangePictureModalProps {
   onChanged(message: string): void;
 }
 
-/** SPEC 2.7: generate a pixel avatar, or choose an image (max 5 MB) and upload it. */
+/** docs/screens.md#account-settings: generate a pixel avatar, or choose an image (max 5 MB) and upload it. */
 export function ChangePictureModal({ onClose, onChanged }: ChangePictureModalProps) {
   const action = useAccountAction();
   const [file, setFile] = useState<File | null>(null);

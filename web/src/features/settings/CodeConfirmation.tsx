@@ -8,7 +8,7 @@ interface CodeConfirmationProps {
   onConfirm(code: string): Promise<boolean>;
 }
 
-/** SPEC 5: a verification code input whose confirming button is disabled while it is empty. */
+/** docs/strings.md#validation-rules: a verification code input whose confirming button is disabled while it is empty. */
 export function CodeConfirmation({ label, submitLabel, busy, onConfirm }: CodeConfirmationProps) {
   const [code, setCode] = useState('');
   const submit = async (event: FormEvent) => {

@@ -4,7 +4,7 @@ import { CodeConfirmation } from './CodeConfirmation.js';
 import { settingsApi } from './settings.api.js';
 import type { AccountAction } from './use-account-action.js';
 
-/** SPEC 4.6: not requested → "Code Sent" → "Email Verified"; the code box is there while unverified. */
+/** docs/screens.md#security-card: not requested → "Code Sent" → "Email Verified"; the code box is there while unverified. */
 export function EmailVerification({ user, action }: { user: User; action: AccountAction }) {
   const [phase, setPhase] = useState<'idle' | 'sent' | 'verified'>('idle');
   const verified = user.email_confirmed || phase === 'verified';

@@ -16,7 +16,7 @@ export function displayName(user: Pick<User, 'first_name' | 'last_name' | 'name'
   return [user.first_name, user.last_name].filter(Boolean).join(' ').trim() || user.name || user.user_name;
 }
 
-/** SPEC 2.7 profile card: avatar with "Change Photo", name, e-mail, Username and the name editor. */
+/** docs/screens.md#account-settings profile card: avatar with "Change Photo", name, e-mail, Username and the name editor. */
 export function ProfileCard({ user, action, onChangePhoto }: ProfileCardProps) {
   const [editing, setEditing] = useState(false);
   const [firstName, setFirstName] = useState(user.first_name);

@@ -4,7 +4,7 @@ import { CodeConfirmation } from './CodeConfirmation.js';
 import { settingsApi } from './settings.api.js';
 import type { AccountAction } from './use-account-action.js';
 
-/** SPEC 4.6: disabled → "Code Sent" → "2FA Enabled". */
+/** docs/screens.md#security-card: disabled → "Code Sent" → "2FA Enabled". */
 export function TwoFactorSetup({ user, action }: { user: User; action: AccountAction }) {
   const [phase, setPhase] = useState<'idle' | 'sent' | 'enabled'>('idle');
   const enabled = user.two_factor_enabled || phase === 'enabled';

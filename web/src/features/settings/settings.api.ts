@@ -1,6 +1,6 @@
 import { api } from '../../shared/api/client.js';
 
-/** SPEC 7.1: the account calls the settings overlay makes (wire names). */
+/** docs/api.md#accounts: the account calls the settings overlay makes (wire names). */
 export const settingsApi = {
   requestEmailVerification: (userId: string) =>
     api.post('/api/auth/email/verify/request', { user_id: userId }),

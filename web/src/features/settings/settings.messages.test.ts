@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { failureMessage } from './settings.messages.js';
 
-describe('failure messages (SPEC 8.9)', () => {
+describe('failure messages (docs/strings.md#account-settings)', () => {
   it.each([
     // the e-mail verification request never carries ❌
     [

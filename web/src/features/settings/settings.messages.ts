@@ -1,6 +1,6 @@
 import type { ApiResult } from '../../shared/api/client.js';
 
-/** SPEC 8.9 and 5: every text the Account Settings overlay and the picture modal show. */
+/** docs/strings.md#account-settings and docs/strings.md#validation-rules: every text the Account Settings overlay and the picture modal show. */
 export const SETTINGS_MESSAGES = {
   verifyRequest: {
     progress: 'Requesting email verification...',
@@ -20,7 +20,7 @@ export const SETTINGS_MESSAGES = {
   twoFactorVerify: {
     progress: 'Verifying 2FA...',
     success: '✅ 2FA enabled successfully!',
-    // SPEC 8.9 shows no fallback here; SPEC 8.2's "2FA verification failed" is the closest text.
+    // docs/strings.md#account-settings shows no fallback here; docs/strings.md#second-factor's "2FA verification failed" is the closest text.
     failure: '❌ 2FA verification failed',
   },
   profile: {
@@ -56,9 +56,9 @@ export function serverError(result: Pick<ApiResult, 'data'>): string | undefined
 }
 
 /**
- * SPEC 8.9: a failure shows the server's error when there is one, otherwise the action's
+ * docs/strings.md#account-settings: a failure shows the server's error when there is one, otherwise the action's
  * fallback; the ❌ prefix goes only on the actions whose fallback carries it (the e-mail
- * verification request has none). SPEC 5: a 400 whose error mentions "password" is shown as is.
+ * verification request has none). docs/strings.md#validation-rules: a 400 whose error mentions "password" is shown as is.
  */
 export function failureMessage(action: SettingsAction, result: Pick<ApiResult, 'data' | 'status'>): string {
   const fallback: string = SETTINGS_MESSAGES[action].failure;

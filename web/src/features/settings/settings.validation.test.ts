@@ -7,7 +7,7 @@ import {
   validateUploadChoice,
 } from './settings.validation.js';
 
-describe('profile edit (SPEC 5)', () => {
+describe('profile edit (docs/strings.md#validation-rules)', () => {
   it.each([
     ['Ada', 'Lovelace', null],
     ['', 'Lovelace', '❌ First name and last name are required'],
@@ -18,7 +18,7 @@ describe('profile edit (SPEC 5)', () => {
   });
 });
 
-describe('change password (SPEC 5)', () => {
+describe('change password (docs/strings.md#validation-rules)', () => {
   it.each([
     [['old-pass-1', 'new-pass-1', 'new-pass-1'], null],
     [['', 'new-pass-1', 'new-pass-1'], '❌ All password fields are required'],
@@ -40,7 +40,7 @@ describe('change password (SPEC 5)', () => {
   );
 });
 
-describe('picture upload (SPEC 5)', () => {
+describe('picture upload (docs/strings.md#validation-rules)', () => {
   it.each([
     [{ type: 'image/png', size: 1000 }, null],
     [{ type: 'image/jpeg', size: PICTURE_MAX_BYTES }, null],

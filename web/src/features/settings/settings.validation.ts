@@ -1,4 +1,4 @@
-/** SPEC 5: the checks the settings forms make before calling the server. null means valid. */
+/** docs/strings.md#validation-rules: the checks the settings forms make before calling the server. null means valid. */
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const PICTURE_MAX_BYTES = 5 * 1024 * 1024;

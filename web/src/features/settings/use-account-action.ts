@@ -10,7 +10,7 @@ export interface Status {
 }
 
 /**
- * SPEC 4.6: each action shows its progress message, then its success or failure message; after
+ * docs/screens.md#security-card: each action shows its progress message, then its success or failure message; after
  * a success the user is fetched again. Resolves true on success.
  */
 export function useAccountAction() {

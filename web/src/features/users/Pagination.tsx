@@ -7,7 +7,7 @@ interface PaginationProps {
   onPage(page: number): void;
 }
 
-/** SPEC 2.5: Prev, "Page X of Y", Next. */
+/** docs/screens.md#users-page: Prev, "Page X of Y", Next. */
 export function Pagination({ page, totalPages, busy, onPage }: PaginationProps) {
   return (
     <nav className="users-pagination" aria-label="Pagination">

@@ -9,7 +9,7 @@ import { SKELETON_ROWS } from './users.query.js';
 import { canViewUsers } from './users.roles.js';
 import './users.css';
 
-/** SPEC 2.5: search the directory, change roles, lock and unlock accounts. */
+/** docs/screens.md#users-page: search the directory, change roles, lock and unlock accounts. */
 export default function UsersPage() {
   const { user, loading } = useSession();
   const allowed = canViewUsers(user?.role);

@@ -8,7 +8,7 @@ interface UsersSearchProps {
   onPageSize(pageSize: number): void;
 }
 
-/** SPEC 2.5 search form: the text, the page size and the Search button. */
+/** docs/screens.md#users-page search form: the text, the page size and the Search button. */
 export function UsersSearch({ pageSize, busy, onSearch, onPageSize }: UsersSearchProps) {
   const [draft, setDraft] = useState('');
   const submit = (event: FormEvent) => {

@@ -1,7 +1,7 @@
 import type { Role, User } from '@hearth/contracts';
 import { api } from '../../shared/api/client.js';
 
-/** SPEC 3.2: the users list response. */
+/** docs/api.md#users-page: the users list response. */
 export interface UsersPage {
   users: User[];
   page: number;
@@ -10,7 +10,7 @@ export interface UsersPage {
   total_pages: number;
 }
 
-/** SPEC 7.1: the management calls of the Users page (wire names). */
+/** docs/api.md#accounts: the management calls of the Users page (wire names). */
 export const usersApi = {
   list: ({ q, page, pageSize }: { q: string; page: number; pageSize: number }) =>
     api.get<UsersPage>('/api/auth/users', { q: q.trim() || undefined, page, page_size: pageSize }),

@@ -1,4 +1,4 @@
-/** SPEC 2.5 and 8.8: the Users page's texts. */
+/** docs/screens.md#users-page and docs/strings.md#users: the Users page's texts. */
 export const USERS_MESSAGES = {
   noPermission: 'You do not have permission to view this page.',
   fetchFailed: 'Failed to fetch users',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { initialUsersQuery, pageLabel, usersQueryReducer } from './users.query.js';
 
-describe('users query (SPEC 3.2, 4.10)', () => {
+describe('users query (docs/api.md#users-page, docs/screens.md#role-and-lock-changes)', () => {
   const onPage3 = { q: 'ada', page: 3, pageSize: 20 };
 
   it('starts on page 1 with 20 per page and no search', () => {

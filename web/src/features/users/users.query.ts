@@ -1,4 +1,4 @@
-/** SPEC 3.2 / 4.10: what the Users page asks for, and how it changes. */
+/** docs/api.md#users-page / docs/screens.md#role-and-lock-changes: what the Users page asks for, and how it changes. */
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = 20;
 export const SKELETON_ROWS = 6;

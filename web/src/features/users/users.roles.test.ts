@@ -4,7 +4,7 @@ import { assignableRoles, canToggleLock, canViewUsers, roleChoice } from './user
 
 const person = (id: string, role: Role) => ({ id, role });
 
-describe('who sees the Users page (SPEC 6)', () => {
+describe('who sees the Users page (docs/roles.md)', () => {
   it.each([
     ['user', false],
     ['resident', true],
@@ -15,7 +15,7 @@ describe('who sees the Users page (SPEC 6)', () => {
   });
 });
 
-describe('assignable roles (SPEC 6)', () => {
+describe('assignable roles (docs/roles.md)', () => {
   it.each([
     ['user', []],
     ['resident', ['resident']],

@@ -1,9 +1,9 @@
 import { isManager, ROLES, type Role } from '@hearth/contracts';
 
-/** SPEC 6: who may open the Users page: the managers. */
+/** docs/roles.md: who may open the Users page: the managers. */
 export const canViewUsers = (role: Role | null | undefined): boolean => isManager(role);
 
-/** SPEC 6: the roles a viewer may assign. */
+/** docs/roles.md: the roles a viewer may assign. */
 export function assignableRoles(viewer: Role | null | undefined): Role[] {
   if (viewer === 'admin') return [...ROLES];
   if (viewer === 'resident') return ['resident'];
@@ -40,7 +40,7 @@ export function roleChoice(viewer: Person, row: Person): RoleChoice {
   return { options, locked };
 }
 
-/** SPEC 6 and DESIGN: Lock/Unlock is offered to Users-page viewers, but not on their own row or, for a resident, an admin's. */
+/** docs/roles.md and DESIGN: Lock/Unlock is offered to Users-page viewers, but not on their own row or, for a resident, an admin's. */
 export function canToggleLock(viewer: Person, row: Person): boolean {
   if (!canViewUsers(viewer.role) || viewer.id === row.id) return false;
   return viewer.role === 'admin' || row.role !== 'admin';

@@ -133,7 +133,7 @@ describe('api client', () => {
   });
 });
 
-describe('toResult (SPEC 3.9)', () => {
+describe('toResult (docs/api.md#result-wrapper-in-the-web-app)', () => {
   it.each([
     [200, { a: 1 }, undefined, { success: true, data: { a: 1 }, status: 200 }],
     [400, { error: 'Bad', message: 'm' }, undefined, { success: false, status: 400, error: 'Bad' }],

@@ -1,5 +1,5 @@
 /**
- * The API client of SPEC 3.9, 4.2 and 7: every call resolves to a result wrapper, never throws.
+ * The API client of docs/api.md#result-wrapper-in-the-web-app, docs/screens.md#token-refresh and docs/api.md: every call resolves to a result wrapper, never throws.
  * 15 s time-out, `Authorization: Bearer` with the in-memory token, and on a 401 one refresh
  * shared by all concurrent requests, each retried once with the new token.
  */
@@ -30,7 +30,7 @@ const NO_REFRESH_PATHS = [
   '/api/auth/password/reset/confirm',
 ];
 
-/** SPEC 3.9: the error is data.error, else data.message, else the transport error, else "{METHOD} failed". */
+/** docs/api.md#result-wrapper-in-the-web-app: the error is data.error, else data.message, else the transport error, else "{METHOD} failed". */
 export function toResult<T>(status: number, data: unknown, transportError?: string): ApiResult<T> {
   const ok = status >= 200 && status < 300 && transportError === undefined;
   if (ok) return { success: true, data: data as T, status };

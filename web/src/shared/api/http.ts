@@ -1,4 +1,4 @@
-/** SPEC 7 / 9: every HTTP call gives up after 15000 ms. */
+/** docs/api.md / docs/strings.md#constants-and-limits: every HTTP call gives up after 15000 ms. */
 export const REQUEST_TIMEOUT_MS = 15_000;
 
 export class TimeoutError extends Error {
@@ -8,7 +8,7 @@ export class TimeoutError extends Error {
   }
 }
 
-/** fetch() with the 15 s time-out of SPEC 9 (AbortController). */
+/** fetch() with the 15 s time-out of docs/strings.md#constants-and-limits (AbortController). */
 export async function fetchWithTimeout(
   input: string | URL,
   init: RequestInit,

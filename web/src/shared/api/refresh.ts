@@ -30,7 +30,7 @@ async function refreshNow(): Promise<string> {
 }
 
 /**
- * SPEC 4.2: exactly one refresh at a time. Every caller that arrives while a refresh is in
+ * docs/screens.md#token-refresh: exactly one refresh at a time. Every caller that arrives while a refresh is in
  * flight waits for the same one. On failure the whole session is cleared and the error thrown.
  */
 export function refreshTokens(): Promise<string> {

@@ -2,7 +2,7 @@ import type { User } from '@hearth/contracts';
 import { createContext, useContext } from 'react';
 
 /**
- * SPEC 3.8: the session as the app holds it. The provider (the session feature) fills it in;
+ * docs/screens.md#session: the session as the app holds it. The provider (the session feature) fills it in;
  * every other feature only reads it through useSession().
  */
 export interface SessionValue {
@@ -12,7 +12,7 @@ export interface SessionValue {
   loading: boolean;
   /** Fetches /api/auth/me again (after a settings change). */
   refreshUser(): Promise<void>;
-  /** SPEC 4.1 logout. */
+  /** docs/screens.md#session logout. */
   logout(): Promise<void>;
   /** Opens the auth modal (Log In tab by default). */
   openAuthModal(tab?: 'login' | 'signup'): void;

@@ -5,7 +5,7 @@ export type AuthTab = 'login' | 'signup';
 
 /**
  * What the auth modal needs from the session beyond SessionValue: entering "signed in" with a
- * token pair (SPEC 4.1) and the modal's open state. Provided by the session feature.
+ * token pair (docs/screens.md#session) and the modal's open state. Provided by the session feature.
  */
 export interface SessionControl {
   /** Saves the tokens and fetches /me; resolves with an error message, or null when signed in. */

@@ -1,5 +1,5 @@
 /**
- * Where the session's tokens live (SPEC 3.8, 9): the access token in memory only, the refresh
+ * Where the session's tokens live (docs/screens.md#session, docs/strings.md#constants-and-limits): the access token in memory only, the refresh
  * token in localStorage["refreshToken"], and the `auth_token` cookie (path /, SameSite=Strict,
  * max-age 900) beside them. The session provider listens for changes made by the API client.
  */
@@ -47,7 +47,7 @@ export function storeRefreshToken(token: string) {
   }
 }
 
-/** Entering "signed in" (SPEC 4.1), and every refresh. */
+/** Entering "signed in" (docs/screens.md#session), and every refresh. */
 export function saveTokens(tokens: TokenPair) {
   try {
     if (tokens.refresh_token) window.localStorage.setItem(REFRESH_TOKEN_KEY, tokens.refresh_token);

@@ -7,7 +7,7 @@ interface Toast {
   message: string;
 }
 
-/** SPEC 2.2: one message at a time, shown for 2.5 s; a newer message replaces the older. */
+/** docs/screens.md#layout: one message at a time, shown for 2.5 s; a newer message replaces the older. */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toast, setToast] = useState<Toast | null>(null);
   const nextId = useRef(1);

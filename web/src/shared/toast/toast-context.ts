@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 
-/** SPEC 2.2: messages appear in a toast for 2.5 seconds. The app shell provides it. */
+/** docs/screens.md#layout: messages appear in a toast for 2.5 seconds. The app shell provides it. */
 export const TOAST_DURATION_MS = 2500;
 
 export interface ToastValue {

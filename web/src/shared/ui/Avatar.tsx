@@ -8,7 +8,7 @@ export interface AvatarUser extends InitialsUser {
 }
 
 /**
- * The user's picture, or their initials (SPEC 9) when there is none or it fails to load, or a
+ * The user's picture, or their initials (docs/strings.md#constants-and-limits) when there is none or it fails to load, or a
  * person icon for nobody. Decorative: the button around it carries the label.
  */
 export function Avatar({ user, size = 40 }: { user: AvatarUser | null; size?: number }) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { initials } from './initials.js';
 
-describe('initials (SPEC 9)', () => {
+describe('initials (docs/strings.md#constants-and-limits)', () => {
   it.each([
     [{ first_name: 'Ada', last_name: 'Lovelace', user_name: 'ada' }, 'AL'],
     [{ first_name: 'ada', last_name: 'lovelace' }, 'AL'],

@@ -4,7 +4,7 @@ export interface InitialsUser {
   user_name?: string | null;
 }
 
-/** SPEC 9: first letters of first and last name; otherwise the first 2 letters of user_name. */
+/** docs/strings.md#constants-and-limits: first letters of first and last name; otherwise the first 2 letters of user_name. */
 export function initials(user: InitialsUser | null | undefined): string {
   const first = user?.first_name?.trim() ?? '';
   const last = user?.last_name?.trim() ?? '';

@@ -65,7 +65,7 @@ let locks = 0;
 let saved = { overflow: '', paddingRight: '' };
 
 /**
- * Locks page scrolling while `active` (SPEC 2.6), without the layout jumping by a scrollbar.
+ * Locks page scrolling while `active` (docs/screens.md#auth-modal), without the layout jumping by a scrollbar.
  * Counted, so nested dialogs release it only when the last one closes.
  */
 export function useScrollLock(active: boolean) {

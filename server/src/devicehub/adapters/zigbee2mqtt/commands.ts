@@ -135,7 +135,7 @@ function powerCapability(capabilities: Capability[], endpoint: unknown): Capabil
 }
 
 /**
- * A REST command (`{input: {id, value}, state?: {on?, [property]?}}`, SPEC 7.2) or a stream
+ * A REST command (`{input: {id, value}, state?: {on?, [property]?}}`, docs/api.md#devices) or a stream
  * command's `{state}` (7.3) as the payload of `<friendly_name>/set`, e.g. a brightness slider
  * `{brightness: 128, state: "ON"}`, using the device's own value_on/value_off.
  */

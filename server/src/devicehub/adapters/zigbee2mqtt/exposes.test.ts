@@ -4,7 +4,7 @@ import { parseBridgeDevices } from './bridge-devices.js';
 import { accessFromBits, deviceTypeOf, mapExposes } from './exposes.js';
 import { compositeDevicesFixture } from './fixtures/scripted-zigbee2mqtt.js';
 
-/** SPEC 5: writable unless readOnly or any of write/set/command/toggle is false; else if any is true. */
+/** docs/strings.md#validation-rules: writable unless readOnly or any of write/set/command/toggle is false; else if any is true. */
 const writable = (access: Record<string, unknown>) => {
   const keys = ['write', 'set', 'command', 'toggle'];
   if (access.readOnly === true || keys.some((k) => access[k] === false)) return false;

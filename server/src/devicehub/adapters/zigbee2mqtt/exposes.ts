@@ -2,7 +2,7 @@ import type { Capability, CapabilityAccess, Input } from '@hearth/contracts';
 import { isObject, type JsonObject } from '../../../shared/json.js';
 import { ACCESS_GET, ACCESS_SET, ACCESS_STATE, SPECIFIC_TYPES } from './z2m.types.js';
 
-/** What the exposes of one device become in the hub's model (SPEC 3.12, 3.13). */
+/** What the exposes of one device become in the hub's model (docs/devicehub.md#capability, docs/devicehub.md#input). */
 export interface ExposesModel {
   capabilities: Capability[];
   inputs: Input[];
@@ -19,7 +19,7 @@ const finite = (value: unknown): number | undefined =>
 
 const COLOR_COMPOSITES = new Set(['color_xy', 'color_hs']);
 
-/** SPEC 5's writability rule reads these keys: writable ⇔ settable. */
+/** The writability rule of docs/strings.md#validation-rules reads these keys: writable ⇔ settable. */
 export function accessFromBits(bits: unknown, binary = false): CapabilityAccess {
   const value = typeof bits === 'number' && Number.isInteger(bits) ? bits : ACCESS_STATE;
   const settable = (value & ACCESS_SET) !== 0;

@@ -11,6 +11,9 @@ import { buildSetPayload } from './commands.js';
 import { PendingMessages } from './pending-messages.js';
 import type { RenameRequest } from './z2m.types.js';
 
+/** A name Hearth gives a device (its error text says so); Zigbee2MQTT's own may be up to 256. */
+const MAX_RENAME_LENGTH = 128;
+
 export interface Zigbee2mqttAdapterOptions {
   bus: Bus;
   /** Zigbee2MQTT's base topic (ZIGBEE2MQTT_BASE_TOPIC). */
@@ -266,7 +269,9 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
   }
 
   async rename(device: Device, name: string): Promise<string> {
-    if (!usableFriendlyName(name)) throw new HttpError(400, DevicehubMessages.invalidName);
+    if (name.length > MAX_RENAME_LENGTH || !usableFriendlyName(name)) {
+      throw new HttpError(400, DevicehubMessages.invalidName);
+    }
     if (!this.options.bus.connected) throw new HttpError(503, DevicehubMessages.busDown);
     const from = this.friendlyName(device);
     const transaction = crypto.randomUUID();

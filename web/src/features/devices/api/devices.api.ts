@@ -3,7 +3,7 @@ import { MESSAGES, requestFailed } from '../devices.messages.js';
 import type { DeviceCommand } from '../model/commands.js';
 import type { Json } from '../model/device.types.js';
 
-/** SPEC 7.2 answer of the rename and command calls. */
+/** docs/api.md#devices answer of the rename and command calls. */
 export interface HubAnswer {
   success?: boolean;
   data?: unknown;
@@ -12,7 +12,7 @@ export interface HubAnswer {
 
 export type DeviceListResult = { ok: true; devices: Json[] } | { ok: false; reason: string };
 
-/** GET /api/devicehub/devices: a non-array answer or a failed status is an error (SPEC 8.7). */
+/** GET /api/devicehub/devices: a non-array answer or a failed status is an error (docs/strings.md#devices). */
 export async function fetchDevices(): Promise<DeviceListResult> {
   const result = await api.get<unknown>('/api/devicehub/devices');
   if (!result.success)

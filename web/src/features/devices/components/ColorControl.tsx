@@ -3,8 +3,8 @@ import { colourOrDefault, normaliseColour } from '../model/colour.js';
 import type { Control } from '../model/controls.js';
 
 /**
- * SPEC 2.4 colour picker: "Adjust color" opens it, a hex field, Cancel and Apply. A colour the
- * user picked is kept while the server holds no valid colour (SPEC 4.8).
+ * docs/screens.md#devices-page colour picker: "Adjust color" opens it, a hex field, Cancel and Apply. A colour the
+ * user picked is kept while the server holds no valid colour (docs/screens.md#device-tile).
  */
 export function ColorControl({
   control,

@@ -39,7 +39,7 @@ export function Switch({
 
 function SliderControl({ control, disabled, onSend }: ControlProps) {
   const server = typeof control.value === 'number' ? control.value : control.min;
-  // SPEC 4.8: a local value only lives until the device data changes.
+  // docs/screens.md#device-tile: a local value only lives until the device data changes.
   const [local, setLocal] = useState<{ base: number; value: number } | null>(null);
   const draft = local && local.base === server ? local.value : null;
   const setDraft = (value: number) => setLocal({ base: server, value });
@@ -73,7 +73,7 @@ function NumberControl({ control, disabled, onSend }: ControlProps) {
   const draft = local && local.base === server ? local.value : null;
   const setDraft = (value: string) => setLocal({ base: server, value });
   const commit = () => {
-    // SPEC 5: an empty number input sends nothing; non-numbers are ignored.
+    // docs/strings.md#validation-rules: an empty number input sends nothing; non-numbers are ignored.
     if (draft === null || draft.trim() === '' || draft === server) return;
     const number = Number(draft);
     if (Number.isFinite(number)) onSend(number);

@@ -20,7 +20,7 @@ export function GroupControl({
   onApply(value: Draft): void;
 }) {
   const [open, setOpen] = useState(false);
-  // SPEC 4.8: local values last until the device's own value changes (other state does not count).
+  // docs/screens.md#device-tile: local values last until the device's own value changes (other state does not count).
   const base = JSON.stringify(control.value ?? null);
   const [local, setLocal] = useState<{ base: string; value: Draft } | null>(null);
   const draft = local && local.base === base ? local.value : startDraft(control);

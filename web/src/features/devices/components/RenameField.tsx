@@ -1,7 +1,7 @@
 import { Pencil } from 'lucide-react';
 import { useState } from 'react';
 
-/** SPEC 2.4 inline rename: "Device name", Enter saves, Escape cancels, Save / Cancel, an error line. */
+/** docs/screens.md#devices-page inline rename: "Device name", Enter saves, Escape cancels, Save / Cancel, an error line. */
 export function RenameField({
   name,
   disabled,

@@ -1,6 +1,6 @@
 import { VISIBLE_ITEMS } from '../model/controls.js';
 
-/** SPEC 2.4: the first 5 items, then "Show N more" / "Show fewer …". */
+/** docs/screens.md#devices-page: the first 5 items, then "Show N more" / "Show fewer …". */
 export function ShowMore({
   total,
   expanded,

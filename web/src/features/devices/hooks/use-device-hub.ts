@@ -63,7 +63,7 @@ interface HubViewer {
 }
 
 /**
- * Owns the store and the stream while the viewer may see devices (SPEC 4.7): loads the REST
+ * Owns the store and the stream while the viewer may see devices (docs/screens.md#device-list-and-stream): loads the REST
  * list, keeps the stream up, reloads the list after a reconnect, and tears everything down and
  * clears it when the viewer signs out or loses the role.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { binaryLabel, binaryTone, readBinary } from './binary.js';
 
-describe('readBinary (SPEC 5)', () => {
+describe('readBinary (docs/strings.md#validation-rules)', () => {
   it.each(['true', 'on', '1', 'yes', 'enabled', 'detected', 'active', 'closed', 'present', ' ON ', 'Closed'])(
     'reads %j as true',
     (text) => {
@@ -30,7 +30,7 @@ describe('readBinary (SPEC 5)', () => {
   });
 });
 
-describe('binary labels and tones (SPEC 9)', () => {
+describe('binary labels and tones (docs/strings.md#constants-and-limits)', () => {
   it.each([
     ['contact', 'Closed', 'Open'],
     ['open', 'Open', 'Closed'],

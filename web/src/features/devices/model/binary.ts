@@ -1,4 +1,4 @@
-/** SPEC 5 "Binary value reading" and SPEC 9 "Binary labels and tones". */
+/** docs/strings.md#binary-value-reading and docs/strings.md#binary-labels-and-tones. */
 const TRUTHY = new Set(['true', 'on', '1', 'yes', 'enabled', 'detected', 'active', 'closed', 'present']);
 const FALSY = new Set(['false', 'off', '0', 'no', 'disabled', 'clear', 'inactive', 'open', 'absent']);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { colourOrDefault, DEFAULT_COLOUR, normaliseColour } from './colour.js';
 
-describe('normaliseColour (SPEC 5)', () => {
+describe('normaliseColour (docs/strings.md#validation-rules)', () => {
   it.each([
     ['#ff8800', '#FF8800'],
     ['#FF8800', '#FF8800'],

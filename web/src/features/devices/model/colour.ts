@@ -1,4 +1,4 @@
-/** SPEC 5 "Colours": accepted forms, normalised to upper-case #RRGGBB. */
+/** docs/strings.md#colours: accepted forms, normalised to upper-case #RRGGBB. */
 export const DEFAULT_COLOUR = '#FFFFFF';
 
 const HEX = /^#?([0-9a-f]{6})$/i;

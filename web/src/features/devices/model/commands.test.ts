@@ -15,7 +15,7 @@ const control = (kind: ControlKind, property: string, inputId = 'in-1'): Control
   value: null,
 });
 
-describe('buildCommand (SPEC 7.2)', () => {
+describe('buildCommand (docs/api.md#devices)', () => {
   it.each([
     [
       'power toggle on',

@@ -2,7 +2,7 @@ import { normaliseColour } from './colour.js';
 import { type Control, isObject } from './controls.js';
 import type { Json } from './device.types.js';
 
-/** SPEC 7.2 command body (REST); the stream sends `{device_id, state}` with the same state. */
+/** docs/api.md#devices command body (REST); the stream sends `{device_id, state}` with the same state. */
 export interface DeviceCommand {
   input: { id: string; value: unknown };
   state: Json;
@@ -11,9 +11,9 @@ export interface DeviceCommand {
 const isPowerProperty = (property: string) => ['state', 'on'].includes(property.toLowerCase());
 
 /**
- * SPEC 7.2 command building. Every command carries the changed property in `state` too, so
+ * docs/api.md#devices command building. Every command carries the changed property in `state` too, so
  * the stream's `{device_id, state}` form is complete; the power state travels as `on`.
- * Returns null when the value cannot be sent (SPEC 5: numbers that are not numbers are ignored).
+ * Returns null when the value cannot be sent (docs/strings.md#validation-rules: numbers that are not numbers are ignored).
  */
 export function buildCommand(control: Control, value: unknown): DeviceCommand | null {
   const { inputId: id, property } = control;

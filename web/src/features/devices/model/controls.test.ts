@@ -12,7 +12,7 @@ import {
 } from './controls.js';
 import { deviceFrom, rawGroupDevice } from './test-devices.js';
 
-describe('isWritable (SPEC 5)', () => {
+describe('isWritable (docs/strings.md#validation-rules)', () => {
   it.each([
     [undefined, false],
     [{}, false],
@@ -30,7 +30,7 @@ describe('isWritable (SPEC 5)', () => {
   });
 });
 
-describe('hidden composite colour inputs (SPEC 9)', () => {
+describe('hidden composite colour inputs (docs/strings.md#constants-and-limits)', () => {
   it('lists exactly the spec names', () => {
     expect(HIDDEN_COMPOSITE_INPUTS).toEqual([
       'x',
@@ -66,7 +66,7 @@ describe('hidden composite colour inputs (SPEC 9)', () => {
   });
 });
 
-describe('deviceControls from inputs (SPEC 3.13)', () => {
+describe('deviceControls from inputs (docs/devicehub.md#input)', () => {
   const bulb = deviceFrom({
     id: 'bulb',
     state: { state: 'ON', brightness: 120, effect: 'blink', color: { hex: '#ff0000' }, level: 3 },
@@ -207,7 +207,7 @@ describe('binaryReadings', () => {
   });
 });
 
-describe('composites, lists and text (beyond SPEC 3.13)', () => {
+describe('composites, lists and text (beyond docs/devicehub.md#input)', () => {
   const device = deviceFrom(
     rawGroupDevice({
       warning: { mode: 'fire', strobe: true, measured: 3 },

@@ -3,7 +3,7 @@ import { normaliseColour } from './colour.js';
 import type { Access, Capability, Device, Input, InputOption, Json, Range } from './device.types.js';
 import { humanise } from './format.js';
 
-/** SPEC 5 "Controls": writable unless readOnly or any flag is false; writable if any flag is true. */
+/** docs/strings.md#validation-rules "Controls": writable unless readOnly or any flag is false; writable if any flag is true. */
 export function isWritable(access: Access | undefined | null): boolean {
   if (!access || typeof access !== 'object') return false;
   if (access.readOnly === true) return false;
@@ -12,7 +12,7 @@ export function isWritable(access: Access | undefined | null): boolean {
   return flags.some((flag) => flag === true);
 }
 
-/** SPEC 9: composite colour inputs the tile never shows. */
+/** docs/strings.md#constants-and-limits: composite colour inputs the tile never shows. */
 export const HIDDEN_COMPOSITE_INPUTS = [
   'x',
   'y',
@@ -26,7 +26,7 @@ export const HIDDEN_COMPOSITE_INPUTS = [
 
 export const SLIDER_DEFAULTS = { min: 0, max: 255, step: 1 } as const;
 export const NUMBER_STEP = 1;
-/** SPEC 9: controls and metrics shown before "Show N more". */
+/** docs/strings.md#constants-and-limits: controls and metrics shown before "Show N more". */
 export const VISIBLE_ITEMS = 5;
 
 export type ControlKind = 'toggle' | 'slider' | 'select' | 'number' | 'color' | 'text' | 'list' | 'composite';
@@ -98,7 +98,7 @@ function inputWritable(input: Input, capability: Capability | undefined): boolea
   return true;
 }
 
-/** A toggle's reading: the device's own on/off values (e.g. LOCK/UNLOCK) first, then SPEC 5's. */
+/** A toggle's reading: the device's own on/off values (e.g. LOCK/UNLOCK) first, then docs/strings.md#validation-rules's. */
 export function readToggle(control: Pick<Control, 'valueOn' | 'valueOff'>, raw: unknown): boolean | null {
   if (control.valueOn !== undefined && raw === control.valueOn) return true;
   if (control.valueOff !== undefined && raw === control.valueOff) return false;
@@ -137,7 +137,7 @@ function makeControl(
   options: InputOption[],
 ): Control {
   const number = kind === 'number';
-  // SPEC 9: sliders default to 0–255; a number input has no bounds unless the device gives them.
+  // docs/strings.md#constants-and-limits: sliders default to 0–255; a number input has no bounds unless the device gives them.
   const control: Control = {
     key: `${kind}:${inputId}:${property}`,
     kind,

@@ -14,7 +14,7 @@ import {
 } from './device.model.js';
 import { deviceFrom } from './test-devices.js';
 
-describe('device identity (SPEC 3.10)', () => {
+describe('device identity (docs/devicehub.md#device)', () => {
   it.each([
     [{ id: 'a' }, 'a'],
     [{ device_id: 'b' }, 'b'],
@@ -50,7 +50,7 @@ describe('parseState', () => {
   });
 });
 
-describe('capabilities merged from state.capabilities (SPEC 3.12)', () => {
+describe('capabilities merged from state.capabilities (docs/devicehub.md#capability)', () => {
   it('removes duplicates by id, property or name, keeping the first', () => {
     const merged = mergeCapabilities(
       [{ id: 'state', name: 'State' }, { property: 'brightness' }, { name: 'Effect' }],
@@ -78,7 +78,7 @@ describe('capabilities merged from state.capabilities (SPEC 3.12)', () => {
   });
 });
 
-describe('hasToggle and toggleState (SPEC 3.11)', () => {
+describe('hasToggle and toggleState (docs/devicehub.md#device-as-the-page-holds-it)', () => {
   it.each([
     [[{ id: 'state' }], true],
     [[{ property: 'on' }], true],
@@ -100,7 +100,7 @@ describe('hasToggle and toggleState (SPEC 3.11)', () => {
   });
 });
 
-describe('displayName (SPEC 3.11)', () => {
+describe('displayName (docs/devicehub.md#device-as-the-page-holds-it)', () => {
   const fields = (
     name: string | null,
     manufacturer: string | null,
@@ -124,7 +124,7 @@ describe('displayName (SPEC 3.11)', () => {
 });
 
 describe('toDevice', () => {
-  it('reads every field of SPEC 3.10', () => {
+  it('reads every field of docs/devicehub.md#device', () => {
     const device = deviceFrom(
       {
         id: 'lamp',
@@ -166,7 +166,7 @@ describe('toDevice', () => {
   });
 });
 
-describe('listing rule (SPEC 4.7)', () => {
+describe('listing rule (docs/screens.md#device-list-and-stream)', () => {
   it.each([
     [{ id: 'a' }, false, false],
     [{ id: 'a' }, true, true],
@@ -190,7 +190,7 @@ describe('listing rule (SPEC 4.7)', () => {
   });
 });
 
-describe('deviceStats (SPEC 3.14)', () => {
+describe('deviceStats (docs/devicehub.md#device-stats)', () => {
   it('counts online, with state and sensors (a numeric capability)', () => {
     const stats = deviceStats([
       deviceFrom({

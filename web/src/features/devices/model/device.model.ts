@@ -3,7 +3,7 @@ import { readBinary } from './binary.js';
 import type { Capability, Device, DeviceStats, Input, Json } from './device.types.js';
 import { parseTime } from './format.js';
 
-/** SPEC 9: ids with this prefix are discarded and purged. */
+/** docs/strings.md#constants-and-limits: ids with this prefix are discarded and purged. */
 export const IGNORED_ID_PREFIX = IGNORED_DEVICE_ID_PREFIX;
 
 /** What the store keeps per device: the merged raw fields plus what the page learnt itself. */
@@ -24,7 +24,7 @@ const text = (value: unknown): string | null => {
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** SPEC 3.10 identifier: `id`, `device_id` or `deviceId`. */
+/** docs/devicehub.md#device identifier: `id`, `device_id` or `deviceId`. */
 export const rawId = (raw: Json): string | null => text(raw.id) ?? text(raw.device_id) ?? text(raw.deviceId);
 
 export const rawExternalId = (raw: Json): string | null =>
@@ -40,7 +40,7 @@ export function rawKey(raw: Json): string | null {
 
 export const isIgnoredId = (id: string | null) => id?.startsWith(IGNORED_ID_PREFIX) ?? false;
 
-/** SPEC 3.10 state: an object, or a JSON string of one. */
+/** docs/devicehub.md#device state: an object, or a JSON string of one. */
 export function parseState(value: unknown): Json {
   if (isObject(value)) return value;
   if (typeof value === 'string') {
@@ -72,7 +72,7 @@ export function mergeCapabilities(own: Capability[], fromState: Capability[]): C
 
 const valueType = (capability: Capability) => (capability.value_type ?? capability.valueType)?.toLowerCase();
 
-/** SPEC 3.11 hasToggle. */
+/** docs/devicehub.md#device-as-the-page-holds-it hasToggle. */
 export const hasToggle = (capabilities: Capability[]) =>
   capabilities.some(
     (capability) =>
@@ -82,7 +82,7 @@ export const hasToggle = (capabilities: Capability[]) =>
       capability.kind === 'binary',
   );
 
-/** SPEC 3.11 toggleState: from `state.state` or `state.on`. */
+/** docs/devicehub.md#device-as-the-page-holds-it toggleState: from `state.state` or `state.on`. */
 export const toggleState = (state: Json): boolean | null => readBinary(state.state) ?? readBinary(state.on);
 
 export const isNumericCapability = (capability: Capability) =>
@@ -94,7 +94,7 @@ function describe(value: unknown): string | null {
   return null;
 }
 
-/** SPEC 3.11 displayName: trimmed name, else "manufacturer model", else external id, else key. */
+/** docs/devicehub.md#device-as-the-page-holds-it displayName: trimmed name, else "manufacturer model", else external id, else key. */
 export function displayName(
   fields: Pick<Device, 'name' | 'manufacturer' | 'model' | 'externalId'>,
   key: string,
@@ -109,7 +109,7 @@ export function displayName(
   return fields.externalId || key;
 }
 
-/** SPEC 3.11: the device as the page displays it. */
+/** docs/devicehub.md#device-as-the-page-holds-it: the device as the page displays it. */
 export function toDevice(record: DeviceRecord): Device {
   const { raw } = record;
   const state = parseState(raw.state);
@@ -148,7 +148,7 @@ export function toDevice(record: DeviceRecord): Device {
   };
 }
 
-/** SPEC 4.7 listing rule. */
+/** docs/screens.md#device-list-and-stream listing rule. */
 export const isListed = (device: Device) =>
   device.hasMetadata ||
   Boolean(device.name || device.manufacturer || device.model || device.description || device.protocol) ||
@@ -165,7 +165,7 @@ export function compareDevices(a: Device, b: Device): number {
   return byName !== 0 ? byName : a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
 
-/** SPEC 3.14. */
+/** docs/devicehub.md#device-stats. */
 export function deviceStats(devices: Iterable<Device>): DeviceStats {
   const stats = { total: 0, online: 0, withState: 0, sensors: 0 };
   for (const device of devices) {

@@ -1,5 +1,5 @@
 /**
- * Device shapes as the page holds them (SPEC 3.10–3.13). The raw device is loose on purpose:
+ * Device shapes as the page holds them (docs/devicehub.md (device, capability, input)). The raw device is loose on purpose:
  * it comes from REST, from stream upserts and from partial state messages.
  */
 export type Json = Record<string, unknown>;
@@ -63,7 +63,7 @@ export interface Input {
   length?: { min?: number; max?: number };
 }
 
-/** SPEC 3.11: a device as held and displayed. */
+/** docs/devicehub.md#device-as-the-page-holds-it: a device as held and displayed. */
 export interface Device {
   key: string;
   mapKey: string;

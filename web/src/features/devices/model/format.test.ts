@@ -9,7 +9,7 @@ import {
   truncateDescription,
 } from './format.js';
 
-describe('formatNumber (SPEC 9)', () => {
+describe('formatNumber (docs/strings.md#constants-and-limits)', () => {
   it.each([
     [100, '100'],
     [254.6, '255'],
@@ -26,7 +26,7 @@ describe('formatNumber (SPEC 9)', () => {
   });
 });
 
-describe('formatMetricNumber (SPEC 9)', () => {
+describe('formatMetricNumber (docs/strings.md#constants-and-limits)', () => {
   it.each([
     [21, '21'],
     [21.456, '21.46'],
@@ -39,7 +39,7 @@ describe('formatMetricNumber (SPEC 9)', () => {
   });
 });
 
-describe('truncateDescription (SPEC 9)', () => {
+describe('truncateDescription (docs/strings.md#constants-and-limits)', () => {
   it('keeps 140 characters as they are', () => {
     const text = 'a'.repeat(140);
     expect(truncateDescription(text)).toBe(text);
@@ -51,7 +51,7 @@ describe('truncateDescription (SPEC 9)', () => {
   });
 });
 
-describe('formatLastSeen (SPEC 9)', () => {
+describe('formatLastSeen (docs/strings.md#constants-and-limits)', () => {
   const now = Date.parse('2026-11-22T12:00:00Z');
   const ago = (ms: number) => now - ms;
   const s = 1000;

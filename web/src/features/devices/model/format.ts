@@ -1,4 +1,4 @@
-/** SPEC 9: number display, metric rounding, last-seen wording and description truncation. */
+/** docs/strings.md#constants-and-limits: number display, metric rounding, last-seen wording and description truncation. */
 
 /** Values of 100 or more with 0 decimals, others with 1; a trailing ".0" is dropped. */
 export function formatNumber(value: number): string {

@@ -18,7 +18,7 @@ const device = (fields: {
   manufacturer: fields.manufacturer ?? null,
 });
 
-describe('deviceIconKind (SPEC 2.4, rules in order)', () => {
+describe('deviceIconKind (docs/screens.md#devices-page, rules in order)', () => {
   it.each([
     [{ name: 'Front door' }, 'door'],
     [{ capabilities: [{ property: 'contact' }] }, 'door'],

@@ -1,6 +1,6 @@
 import type { Device } from './device.types.js';
 
-/** SPEC 2.4 icon rules, in their order: the first group whose word appears wins. */
+/** docs/screens.md#devices-page icon rules, in their order: the first group whose word appears wins. */
 export type DeviceIconKind =
   | 'door'
   | 'light'

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_UNITS, deviceMetrics, formatMetricValue } from './metrics.js';
 import { deviceFrom } from './test-devices.js';
 
-describe('metrics (SPEC 9)', () => {
+describe('metrics (docs/strings.md#constants-and-limits)', () => {
   it('has the default units', () => {
     expect(DEFAULT_UNITS).toEqual({ temperature: '°C', humidity: '%', battery: '%' });
   });

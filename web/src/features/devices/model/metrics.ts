@@ -3,7 +3,7 @@ import { isNumericCapability } from './device.model.js';
 import type { Device } from './device.types.js';
 import { formatMetricNumber, humanise } from './format.js';
 
-/** SPEC 9 default units. */
+/** docs/strings.md#constants-and-limits default units. */
 export const DEFAULT_UNITS: Record<string, string> = { temperature: '°C', humidity: '%', battery: '%' };
 
 /** Metrics read from the state even when no capability announces them. */

@@ -17,7 +17,7 @@ function setup() {
 
 const names = (store: DeviceStore) => store.getIds().map((id) => store.getDevice(id)?.displayName);
 
-describe('DeviceStore (SPEC 4.7)', () => {
+describe('DeviceStore (docs/screens.md#device-list-and-stream)', () => {
   it('loads the REST list: metadata source rest, loading over, sorted case-insensitively', () => {
     const { store, frame } = setup();
     expect(store.getStatus()).toMatchObject({ loading: true, metadata: { connected: false } });
@@ -145,7 +145,7 @@ describe('DeviceStore (SPEC 4.7)', () => {
     expect(names(store)).toEqual(['Beta', 'zulu']);
   });
 
-  it('keeps the stats of SPEC 3.14', () => {
+  it('keeps the stats of docs/devicehub.md#device-stats', () => {
     const { store, frame } = setup();
     store.loadList([
       { id: 'a', name: 'A', online: true, capabilities: [{ property: 'temperature', kind: 'numeric' }] },

@@ -12,7 +12,7 @@ import {
 } from '../model/device.model.js';
 import type { Device, DeviceStats, Json } from '../model/device.types.js';
 
-/** SPEC 3.15 plus the page's loading flag, its one error line and the device bus behind the hub. */
+/** docs/devicehub.md#connection-status plus the page's loading flag, its one error line and the device bus behind the hub. */
 export interface HubStatus {
   loading: boolean;
   metadata: { connected: boolean; source: string | null };
@@ -40,7 +40,7 @@ const frameScheduler: Scheduler = (flush) => {
 };
 
 /**
- * The device list of SPEC 4.7. Messages are applied to plain records at once, but derived
+ * The device list of docs/screens.md#device-list-and-stream. Messages are applied to plain records at once, but derived
  * devices, the sorted listing and the stats are rebuilt at most once per animation frame, and
  * only the devices that changed notify their own subscribers — so one state message re-renders
  * one tile, whatever the number of devices.
@@ -88,19 +88,19 @@ export class DeviceStore {
   }
 
   // --- writing ---
-  /** SPEC 7.2: the REST list. Each device is merged in and marked as having metadata. */
+  /** docs/api.md#devices: the REST list. Each device is merged in and marked as having metadata. */
   loadList(list: Json[]) {
     const at = this.now();
     for (const raw of list) this.mergeMetadata(raw, at);
     this.setStatus({ loading: false, metadata: { connected: true, source: 'rest' } });
   }
 
-  /** SPEC 4.7 upsert: merged into the stored device, which now has metadata. */
+  /** docs/screens.md#device-list-and-stream upsert: merged into the stored device, which now has metadata. */
   upsert(raw: Json) {
     this.mergeMetadata(raw, this.now());
   }
 
-  /** SPEC 4.7 removed: by id, or else by external id. */
+  /** docs/screens.md#device-list-and-stream removed: by id, or else by external id. */
   remove(payload: Json) {
     const id = rawId(payload);
     let key: string | undefined = id && this.records.has(id) ? id : undefined;
@@ -111,7 +111,7 @@ export class DeviceStore {
     if (key) this.delete(key);
   }
 
-  /** SPEC 4.7 state message: replaces the state, stamps it and marks the device online. */
+  /** docs/screens.md#device-list-and-stream state message: replaces the state, stamps it and marks the device online. */
   applyState(id: string, state: Json) {
     if (isIgnoredId(id)) return this.purgeIgnored();
     const record = this.records.get(id) ?? {
@@ -144,7 +144,7 @@ export class DeviceStore {
     this.notifyDevice(key);
   }
 
-  /** SPEC 4.7: losing access clears everything. */
+  /** docs/screens.md#device-list-and-stream: losing access clears everything. */
   clear() {
     const keys = [...this.devices.keys()];
     this.records.clear();

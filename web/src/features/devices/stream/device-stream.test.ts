@@ -65,7 +65,7 @@ function setup(topicPrefix = 'hearth') {
   return { stream, clients, handlers, last: () => clients[clients.length - 1] as FakeClient };
 }
 
-describe('DeviceStream (SPEC 7.3, 9)', () => {
+describe('DeviceStream (docs/devicehub.md#stream, docs/strings.md#constants-and-limits)', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 

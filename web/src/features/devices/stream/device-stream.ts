@@ -3,7 +3,7 @@ import { MESSAGES } from '../devices.messages.js';
 import type { Json } from '../model/device.types.js';
 import { streamTopics } from './topics.js';
 
-/** SPEC 9 "Device stream" timings. */
+/** docs/strings.md#device-stream timings. */
 export const RECONNECT_AFTER_LOSS_MS = 1500;
 export const RETRY_AFTER_FAILURE_MS = 2000;
 export const CONNECT_TIMEOUT_MS = 6000;
@@ -72,7 +72,7 @@ function parseJson(payload: Uint8Array): Json | null {
 }
 
 /**
- * SPEC 7.3: the device realtime stream. It reconnects on its own (MQTT.js's own reconnect is
+ * docs/devicehub.md#stream: the device realtime stream. It reconnects on its own (MQTT.js's own reconnect is
  * off because the spec wants different delays after a loss and after a failed connect).
  */
 export class DeviceStream {

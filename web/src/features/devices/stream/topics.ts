@@ -1,7 +1,7 @@
 import { devicehubRoot, devicehubTopics } from '@hearth/contracts';
 
 /**
- * Absolute topics under `{prefix}/devicehub/`, from the shared topic names. The prefix is the
+ * docs/devicehub.md#topics: absolute topics under `{prefix}/devicehub/`, from the shared topic names. The prefix is the
  * server's DEVICEHUB_TOPIC_PREFIX, learned from GET /api/config (never assumed here).
  */
 export function streamTopics(prefix: string) {
