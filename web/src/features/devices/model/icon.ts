@@ -1,4 +1,4 @@
-import type { Device } from './device.types.js';
+import type { DeviceView } from './device.types.js';
 
 /** docs/screens.md#devices-page icon rules, in their order: the first group whose word appears wins. */
 export type DeviceIconKind =
@@ -21,7 +21,10 @@ const RULES: [DeviceIconKind, string[]][] = [
   ['voltage', ['voltage']],
 ];
 
-type IconSource = Pick<Device, 'capabilities' | 'type' | 'description' | 'model' | 'name' | 'manufacturer'>;
+type IconSource = Pick<
+  DeviceView,
+  'capabilities' | 'type' | 'description' | 'model' | 'name' | 'manufacturer'
+>;
 
 export function deviceIconKind(device: IconSource): DeviceIconKind {
   const words = [
