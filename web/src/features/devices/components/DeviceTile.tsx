@@ -1,3 +1,4 @@
+import { deviceIconKind } from '@hearth/contracts';
 import { memo, useMemo } from 'react';
 import { MESSAGES } from '../devices.messages.js';
 import { useBusOffline, useDevice } from '../hooks/use-device-store.js';
@@ -7,7 +8,6 @@ import { binaryReadings, type Control, deviceControls, splitControls } from '../
 import { lastHeard } from '../model/device.model.js';
 import type { DeviceView } from '../model/device.types.js';
 import { humanise, truncateDescription } from '../model/format.js';
-import { deviceIconKind } from '../model/icon.js';
 import { deviceMetrics } from '../model/metrics.js';
 import { Switch } from './ControlView.js';
 import { useCommitProbe } from './commit-probe.js';

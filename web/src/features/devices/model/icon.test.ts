@@ -1,6 +1,6 @@
+import { deviceIconKind } from '@hearth/contracts';
 import { describe, expect, it } from 'vitest';
 import type { CapabilityReading } from './device.types.js';
-import { deviceIconKind } from './icon.js';
 
 const device = (fields: {
   capabilities?: CapabilityReading[];
