@@ -1,7 +1,7 @@
-import type { Role, User } from '@hearth/contracts';
+import type { Role, User, UsersPage } from '@hearth/contracts';
 import { useCallback, useEffect, useReducer, useState } from 'react';
 import { TOAST_DURATION_MS } from '../../shared/toast/toast-context.js';
-import { type UsersPage, usersApi } from './users.api.js';
+import { usersApi } from './users.api.js';
 import { USERS_MESSAGES } from './users.messages.js';
 import { initialUsersQuery, usersQueryReducer } from './users.query.js';
 
