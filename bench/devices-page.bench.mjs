@@ -16,13 +16,15 @@ const FRAME_MS = 1000 / 60;
 // By default the embedded broker is the bus (exposed on MQTT_LISTEN_PORT so this script can
 // publish on it); BENCH_MQTT_URL runs the hub against an upstream broker such as Mosquitto.
 const upstream = process.env.BENCH_MQTT_URL;
+// The embedded broker's listener refuses anonymous clients; this script signs in as Zigbee2MQTT.
+const BUS_LOGIN = { MQTT_LISTEN_USERNAME: 'zigbee2mqtt', MQTT_LISTEN_PASSWORD: 'bench-bus-password' };
 const mqttPort = await freePort();
 const baseTopic = upstream ? `bench-${process.pid}` : 'zigbee2mqtt';
 const hearth = await startHearth({
   SIMULATOR: 'on',
   SIMULATOR_DEVICES: String(DEVICES),
   ZIGBEE2MQTT_BASE_TOPIC: baseTopic,
-  ...(upstream ? { MQTT_URL: upstream } : { MQTT_LISTEN_PORT: String(mqttPort) }),
+  ...(upstream ? { MQTT_URL: upstream } : { MQTT_LISTEN_PORT: String(mqttPort), ...BUS_LOGIN }),
 });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -34,7 +36,10 @@ const browser = await chromium.launch({
     '--disable-background-timer-throttling',
   ],
 });
-const bus = await mqtt.connectAsync(upstream ?? `mqtt://127.0.0.1:${mqttPort}`, { protocolVersion: 4 });
+const bus = await mqtt.connectAsync(upstream ?? `mqtt://127.0.0.1:${mqttPort}`, {
+  protocolVersion: 4,
+  ...(upstream ? {} : { username: BUS_LOGIN.MQTT_LISTEN_USERNAME, password: BUS_LOGIN.MQTT_LISTEN_PASSWORD }),
+});
 
 try {
   const json = async (method, route, body, token) => {

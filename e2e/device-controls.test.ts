@@ -9,7 +9,7 @@ import {
 import { seriousA11yViolations } from './support/axe.js';
 import { artifactsDir, launchBrowser } from './support/browser.js';
 import { DevicesPage, eventually } from './support/devices.page.js';
-import { freePort, type RunningServer, startServer } from './support/server.js';
+import { BUS_LOGIN, freePort, type RunningServer, startServer } from './support/server.js';
 import { type Account, signUp } from './support/settings.page.js';
 
 // Composite and list controls in Chromium: a Zigbee2MQTT on the bus lists real definitions (a
@@ -30,10 +30,13 @@ describe('composite and list controls on device tiles', () => {
 
   beforeAll(async () => {
     const mqttPort = await freePort();
-    server = await startServer({ SIMULATOR: 'off', MQTT_LISTEN_PORT: String(mqttPort) });
+    server = await startServer({ SIMULATOR: 'off', MQTT_LISTEN_PORT: String(mqttPort), ...BUS_LOGIN });
     browser = await launchBrowser();
     admin = await signUp(server.url, { first_name: 'Ada', last_name: 'Lovelace', user_name: 'ada' });
-    z2m = await ScriptedZigbee2mqtt.connect(`mqtt://127.0.0.1:${mqttPort}`, 'zigbee2mqtt');
+    z2m = await ScriptedZigbee2mqtt.connect(
+      `mqtt://${BUS_LOGIN.MQTT_LISTEN_USERNAME}:${BUS_LOGIN.MQTT_LISTEN_PASSWORD}@127.0.0.1:${mqttPort}`,
+      'zigbee2mqtt',
+    );
     z2m.devices = compositeDevicesFixture();
     await z2m.publishDevices();
     await z2m.publish('Hall siren/availability', { state: 'online' }, true);

@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactsDir, launchBrowser } from './support/browser.js';
 import { DevicesPage, eventually, hubDevices } from './support/devices.page.js';
-import { freePort, type RunningServer, startServer } from './support/server.js';
+import { BUS_LOGIN, busLogin, freePort, type RunningServer, startServer } from './support/server.js';
 import { type Account, signUp } from './support/settings.page.js';
 
 describe('Devices page in Chromium against the simulator', () => {
@@ -34,12 +34,12 @@ describe('Devices page in Chromium against the simulator', () => {
 
   beforeAll(async () => {
     const mqttPort = await freePort();
-    env = { SIMULATOR: 'on', MQTT_LISTEN_PORT: String(mqttPort) };
+    env = { SIMULATOR: 'on', MQTT_LISTEN_PORT: String(mqttPort), ...BUS_LOGIN };
     server = await startServer(env);
     browser = await launchBrowser();
     admin = await signUp(server.url, { first_name: 'Ada', last_name: 'Lovelace', user_name: 'ada' });
     plain = await signUp(server.url, { first_name: 'Uma', last_name: 'Plain', user_name: 'uma' });
-    bus = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, { protocolVersion: 4 });
+    bus = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, { protocolVersion: 4, ...busLogin });
     await bus.subscribeAsync(['zigbee2mqtt/+/set', 'zigbee2mqtt/bridge/request/device/rename']);
     bus.on('message', (topic, payload) => {
       try {
@@ -229,7 +229,10 @@ describe('Devices page in Chromium against the simulator', () => {
     await server.stop();
     await devices.text('State stream offline').waitFor({ timeout: 10_000 });
     server = await startServer({ ...env, PORT: String(port), DATA_DIR: dataDir });
-    bus = await mqtt.connectAsync(`mqtt://127.0.0.1:${env.MQTT_LISTEN_PORT}`, { protocolVersion: 4 });
+    bus = await mqtt.connectAsync(`mqtt://127.0.0.1:${env.MQTT_LISTEN_PORT}`, {
+      protocolVersion: 4,
+      ...busLogin,
+    });
     await devices.text('State: connected').waitFor({ timeout: 20_000 });
     await devices.text('Metadata: rest').waitFor();
     await devices.tile('Hallway lamp').waitFor();

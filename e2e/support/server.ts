@@ -19,6 +19,17 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Credentials for the embedded broker's listener (MQTT_LISTEN_PORT), for tests that act as Zigbee2MQTT. */
+export const BUS_LOGIN = {
+  MQTT_LISTEN_USERNAME: 'zigbee2mqtt',
+  MQTT_LISTEN_PASSWORD: 'e2e-bus-password',
+} as const;
+/** The same, as MQTT.js connect options. */
+export const busLogin = {
+  username: BUS_LOGIN.MQTT_LISTEN_USERNAME,
+  password: BUS_LOGIN.MQTT_LISTEN_PASSWORD,
+};
+
 export interface RunningServer {
   url: string;
   port: number;

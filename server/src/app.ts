@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
@@ -10,7 +11,7 @@ import {
   type SessionTokens,
   type TokenReader,
 } from './accounts/index.js';
-import { type Bus, connectBus } from './bus/bus.js';
+import { type Bus, type BusOptions, connectBus } from './bus/bus.js';
 import type { Config } from './config/config.js';
 import { deviceHubModule } from './devicehub/index.js';
 import { type HealthCheck, healthModule } from './health/index.js';
@@ -22,6 +23,7 @@ import { webAppModule } from './http/web-app.js';
 import { Lifecycle, type Module } from './lifecycle/module.js';
 import { createLogger } from './logging/logger.js';
 import { Mailer } from './mail/index.js';
+import { preparePrivateDirectory } from './storage/data-dir.js';
 import { openStorage, type Storage } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
 import { loadOrCreateSecret } from './storage/secrets.js';
@@ -54,6 +56,36 @@ export interface BuildOptions {
   onRoute?: (route: RouteOptions) => void;
 }
 
+/**
+ * The embedded broker's credentials: Hearth's own from a secret in DATA_DIR; Zigbee2MQTT's from
+ * MQTT_LISTEN_USERNAME/PASSWORD, else generated once, kept in DATA_DIR and logged that one time.
+ */
+function embeddedBusSettings(config: Config, log: Logger): BusOptions['embedded'] {
+  const internal = { username: 'hearth', password: loadOrCreateSecret(config.dataDir, 'bus-password') };
+  const { mqttListenPort: port, mqttListenTls: tls } = config;
+  if (port === undefined && tls === undefined) return { internal };
+  const username = config.mqttListenUsername ?? 'zigbee2mqtt';
+  const password =
+    config.mqttListenPassword ??
+    loadOrCreateSecret(config.dataDir, 'mqtt-listen-password', (generated) =>
+      // Shown this once (the file in DATA_DIR/secrets keeps it); Zigbee2MQTT's configuration needs it.
+      log.warn(
+        { mqttUsername: username, mqttPassword: generated },
+        'generated the MQTT listener credentials for Zigbee2MQTT (shown only this once; also in DATA_DIR/secrets/mqtt-listen-password)',
+      ),
+    );
+  return {
+    internal,
+    external: {
+      host: config.mqttListenHost,
+      port,
+      tls: tls && { port: tls.port, cert: fs.readFileSync(tls.certFile), key: fs.readFileSync(tls.keyFile) },
+      credentials: { username, password },
+      topicRoots: [config.zigbee2mqttBaseTopic, 'homeassistant'],
+    },
+  };
+}
+
 const defaultWebRoot = () => path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
 /**
@@ -62,6 +94,7 @@ const defaultWebRoot = () => path.resolve(path.dirname(fileURLToPath(import.meta
  */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<Hearth> {
   const log = options.logger ?? createLogger(config.logLevel);
+  preparePrivateDirectory(config.dataDir, log);
 
   const storage = openStorage({
     databaseUrl: config.databaseUrl,
@@ -75,8 +108,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
     bus = await connectBus({
       mqttUrl: config.mqttUrl,
-      listenPort: config.mqttListenPort,
-      host: config.host,
+      ...(config.mqttUrl ? {} : { embedded: embeddedBusSettings(config, log) }),
       log,
     });
   } catch (error) {

@@ -3,6 +3,9 @@ import { ConfigError, parseConfig } from './config/config.js';
 
 /** Parses the environment, starts Hearth, and shuts it down gracefully on SIGTERM/SIGINT. */
 async function main() {
+  // Whatever the process writes (DATA_DIR's database, pictures, secrets, mail) is its user's
+  // alone: folders 0700, files 0600, also for files a library creates.
+  process.umask(0o077);
   let config: ReturnType<typeof parseConfig>;
   try {
     config = parseConfig(process.env);

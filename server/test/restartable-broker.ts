@@ -2,7 +2,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type EmbeddedBroker, startEmbeddedBroker } from '../src/bus/embedded-broker.js';
+import {
+  type EmbeddedBroker,
+  generatedCredentials,
+  startEmbeddedBroker,
+} from '../src/bus/embedded-broker.js';
 import { createLogger } from '../src/logging/logger.js';
 import { freePort, ownedService, type RestartableService, waitForPort } from './ports.js';
 import { serviceUrl } from './services.js';
@@ -51,21 +55,30 @@ export async function startOwnMosquitto(options: { persistence?: boolean } = {})
   return ownedService(`mqtt://127.0.0.1:${port}`, port, { start, kill }, dir);
 }
 
-/** The embedded broker (Aedes, in this process) on a fixed port, so that it can come back there. */
+/**
+ * The embedded broker (Aedes, in this process) on a fixed port, so that it can come back there.
+ * Its URL carries the credentials of its listener, which allows every topic.
+ */
 export async function startRestartableEmbeddedBroker(): Promise<RestartableBroker> {
   const port = await freePort();
   const log = createLogger('silent');
+  const credentials = generatedCredentials('test');
   let broker: EmbeddedBroker | undefined;
   const start = async () => {
     if (broker) return;
-    broker = await startEmbeddedBroker({ listenPort: port, host: '127.0.0.1', log });
+    broker = await startEmbeddedBroker({
+      internal: generatedCredentials(),
+      external: { host: '127.0.0.1', port, credentials, topicRoots: ['#'] },
+      log,
+    });
   };
   const kill = async () => {
     await broker?.close();
     broker = undefined;
   };
   await start();
-  return { url: `mqtt://127.0.0.1:${port}`, port, kill, start, stop: kill };
+  const url = `mqtt://${credentials.username}:${credentials.password}@127.0.0.1:${port}`;
+  return { url, port, kill, start, stop: kill };
 }
 
 /**

@@ -33,10 +33,10 @@ describe.each(buses)('bus on the $name', ({ url }) => {
   const root = `hearth-test/${crypto.randomUUID()}`;
 
   beforeAll(async () => {
-    bus = await connectBus({ mqttUrl: url, host: '127.0.0.1', log });
+    bus = await connectBus({ mqttUrl: url, log });
     // A second client on the same broker (for the embedded one: a second embedded broker would
     // be a different bus, so only the external case gets a separate connection).
-    other = url ? await connectBus({ mqttUrl: url, host: '127.0.0.1', log }) : bus;
+    other = url ? await connectBus({ mqttUrl: url, log }) : bus;
   });
   afterAll(async () => {
     if (other !== bus) await other?.close();
@@ -110,8 +110,12 @@ describe('the embedded broker with a Zigbee2MQTT on its TCP port', () => {
         probe.close(() => resolve(port));
       });
     });
-    const hub = await connectBus({ host: '127.0.0.1', listenPort: port, log });
-    const z2m = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { protocolVersion: 4 });
+    const credentials = { username: 'zigbee2mqtt', password: 'a-test-password' };
+    const hub = await connectBus({
+      embedded: { external: { host: '127.0.0.1', port, credentials, topicRoots: ['zigbee2mqtt'] } },
+      log,
+    });
+    const z2m = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { protocolVersion: 4, ...credentials });
     (z2m.stream as net.Socket).setNoDelay(true);
     const chatter = setInterval(() => {
       for (let i = 0; i < 5; i++) void hub.publish(`hearth-test/chatter${i}`, 'x');

@@ -1,6 +1,11 @@
 import mqtt, { type IClientPublishOptions, type MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
-import { type EmbeddedBroker, startEmbeddedBroker } from './embedded-broker.js';
+import {
+  type EmbeddedBroker,
+  type EmbeddedBrokerOptions,
+  generatedCredentials,
+  startEmbeddedBroker,
+} from './embedded-broker.js';
 
 export type MessageHandler = (topic: string, payload: Buffer, retained: boolean) => void;
 
@@ -25,8 +30,11 @@ export interface Bus {
 
 export interface BusOptions {
   mqttUrl?: string | undefined;
-  listenPort?: number | undefined;
-  host: string;
+  /**
+   * The embedded broker when there is no MQTT_URL: Hearth's own credentials (generated for this
+   * process when not given) and the listener for Zigbee2MQTT, if any.
+   */
+  embedded?: Partial<Omit<EmbeddedBrokerOptions, 'log'>>;
   log: Logger;
   clientId?: string;
 }
@@ -68,8 +76,8 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
   let embedded: EmbeddedBroker | undefined;
   if (!options.mqttUrl) {
     embedded = await startEmbeddedBroker({
-      listenPort: options.listenPort,
-      host: options.host,
+      internal: options.embedded?.internal ?? generatedCredentials(),
+      external: options.embedded?.external,
       log: options.log,
     });
   }
@@ -83,6 +91,7 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     reconnectPeriod: reconnectDelay(0, 0),
     connectTimeout: 10_000,
     resubscribe: true,
+    ...(embedded ? embedded.credentials : {}),
   });
 
   let status: BusStatus = { bus: 'offline', since: new Date().toISOString() };

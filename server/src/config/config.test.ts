@@ -20,7 +20,65 @@ describe('parseConfig', () => {
       oidc: undefined,
       databaseConnectTimeoutMs: 60_000,
       devicehubMaxDevices: 5000,
+      mqttListenPort: undefined,
+      mqttListenHost: '127.0.0.1',
+      mqttListenUsername: undefined,
+      mqttListenTls: undefined,
     });
+  });
+
+  it('reads the broker listener settings, TLS files relative to the working directory', () => {
+    const config = parseConfig(
+      {
+        MQTT_LISTEN_PORT: '1883',
+        MQTT_LISTEN_HOST: '0.0.0.0',
+        MQTT_LISTEN_USERNAME: 'z2m',
+        MQTT_LISTEN_PASSWORD: 'a-long-password',
+        MQTT_LISTEN_TLS_CERT: 'package.json',
+        MQTT_LISTEN_TLS_KEY: 'package.json',
+      },
+      process.cwd(),
+    );
+    expect(config).toMatchObject({
+      mqttListenPort: 1883,
+      mqttListenHost: '0.0.0.0',
+      mqttListenUsername: 'z2m',
+      mqttListenPassword: 'a-long-password',
+      mqttListenTls: { port: 8883, certFile: `${process.cwd()}/package.json` },
+    });
+  });
+
+  it.each([
+    [
+      { MQTT_LISTEN_USERNAME: 'z2m' },
+      'Invalid MQTT_LISTEN_PASSWORD "": expected to be set together with MQTT_LISTEN_USERNAME',
+    ],
+    [
+      { MQTT_LISTEN_PASSWORD: 'a-long-password' },
+      'Invalid MQTT_LISTEN_USERNAME "": expected to be set together with MQTT_LISTEN_PASSWORD',
+    ],
+    [
+      { MQTT_LISTEN_USERNAME: 'z2m', MQTT_LISTEN_PASSWORD: 'short' },
+      'Invalid MQTT_LISTEN_PASSWORD "short": expected a password of 12-256 characters',
+    ],
+    [
+      { MQTT_LISTEN_USERNAME: 'a:b', MQTT_LISTEN_PASSWORD: 'a-long-password' },
+      'Invalid MQTT_LISTEN_USERNAME "a:b": expected a user name of 1-64 characters without spaces or ":"',
+    ],
+    [
+      { MQTT_LISTEN_TLS_CERT: 'cert.pem' },
+      'Invalid MQTT_LISTEN_TLS_KEY "": expected to be set together with MQTT_LISTEN_TLS_CERT',
+    ],
+    [
+      { MQTT_LISTEN_TLS_PORT: '8883' },
+      'Invalid MQTT_LISTEN_TLS_CERT "": expected to be set together with MQTT_LISTEN_TLS_PORT',
+    ],
+    [
+      { MQTT_LISTEN_TLS_CERT: '/nonexistent/cert.pem', MQTT_LISTEN_TLS_KEY: '/nonexistent/key.pem' },
+      'Invalid MQTT_LISTEN_TLS_CERT "/nonexistent/cert.pem": expected a readable PEM certificate file',
+    ],
+  ])('refuses an incomplete or invalid broker listener: %o', (env, message) => {
+    expect(() => parseConfig(env)).toThrow(new ConfigError(message));
   });
 
   it('follows PORT in the default PUBLIC_URL and turns the simulator off with an upstream broker', () => {

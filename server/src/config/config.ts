@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -19,7 +20,15 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   mqttUrl: string | undefined;
+  /** Plain MQTT port of the embedded broker's listener for Zigbee2MQTT. */
   mqttListenPort: number | undefined;
+  /** Where that listener (and the TLS one) binds: loopback unless told otherwise. */
+  mqttListenHost: string;
+  /** Credentials for it; unset: generated once and kept in DATA_DIR. */
+  mqttListenUsername: string | undefined;
+  mqttListenPassword: string | undefined;
+  /** MQTT over TLS for it (PEM files). */
+  mqttListenTls: { port: number; certFile: string; keyFile: string } | undefined;
   zigbee2mqttBaseTopic: string;
   devicehubTopicPrefix: string;
   simulator: boolean;
@@ -75,6 +84,15 @@ const schemas = {
     'an mqtt://, mqtts://, ws:// or wss:// URL',
   ),
   MQTT_LISTEN_PORT: integer(1, 65535),
+  MQTT_LISTEN_HOST: z.string().min(1).describe('a host name or IP address'),
+  MQTT_LISTEN_USERNAME: z
+    .string()
+    .regex(/^[^\s:]{1,64}$/)
+    .describe('a user name of 1-64 characters without spaces or ":"'),
+  MQTT_LISTEN_PASSWORD: z.string().min(12).max(256).describe('a password of 12-256 characters'),
+  MQTT_LISTEN_TLS_CERT: z.string().min(1).describe('a readable PEM certificate file'),
+  MQTT_LISTEN_TLS_KEY: z.string().min(1).describe('a readable PEM private key file'),
+  MQTT_LISTEN_TLS_PORT: integer(1, 65535),
   ZIGBEE2MQTT_BASE_TOPIC: topic,
   DEVICEHUB_TOPIC_PREFIX: topic,
   SIMULATOR: z.enum(['on', 'off']).describe('"on" or "off"'),
@@ -127,6 +145,30 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     );
   }
 
+  for (const [a, b] of [
+    ['MQTT_LISTEN_USERNAME', 'MQTT_LISTEN_PASSWORD'],
+    ['MQTT_LISTEN_TLS_CERT', 'MQTT_LISTEN_TLS_KEY'],
+  ] as const) {
+    if ((values[a] === undefined) !== (values[b] === undefined)) {
+      const [missing, set] = values[a] === undefined ? [a, b] : [b, a];
+      throw new ConfigError(`Invalid ${missing} "": expected to be set together with ${set}`);
+    }
+  }
+  if (values.MQTT_LISTEN_TLS_PORT !== undefined && values.MQTT_LISTEN_TLS_CERT === undefined) {
+    throw new ConfigError(
+      'Invalid MQTT_LISTEN_TLS_CERT "": expected to be set together with MQTT_LISTEN_TLS_PORT',
+    );
+  }
+  const readable = (name: 'MQTT_LISTEN_TLS_CERT' | 'MQTT_LISTEN_TLS_KEY') => {
+    const file = path.resolve(cwd, values[name] as string);
+    try {
+      fs.accessSync(file, fs.constants.R_OK);
+    } catch {
+      throw new ConfigError(`Invalid ${name} "${values[name]}": expected ${schemas[name].description}`);
+    }
+    return file;
+  };
+
   const port = values.PORT ?? 8080;
   const publicUrl = (values.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   return {
@@ -143,6 +185,16 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     mailFrom: values.MAIL_FROM ?? 'Hearth <hearth@localhost>',
     mqttUrl: values.MQTT_URL,
     mqttListenPort: values.MQTT_LISTEN_PORT,
+    mqttListenHost: values.MQTT_LISTEN_HOST ?? '127.0.0.1',
+    mqttListenUsername: values.MQTT_LISTEN_USERNAME,
+    mqttListenPassword: values.MQTT_LISTEN_PASSWORD,
+    mqttListenTls: values.MQTT_LISTEN_TLS_CERT
+      ? {
+          port: values.MQTT_LISTEN_TLS_PORT ?? 8883,
+          certFile: readable('MQTT_LISTEN_TLS_CERT'),
+          keyFile: readable('MQTT_LISTEN_TLS_KEY'),
+        }
+      : undefined,
     zigbee2mqttBaseTopic: values.ZIGBEE2MQTT_BASE_TOPIC ?? 'zigbee2mqtt',
     devicehubTopicPrefix: values.DEVICEHUB_TOPIC_PREFIX ?? 'hearth',
     simulator: (values.SIMULATOR ?? (values.MQTT_URL ? 'off' : 'on')) === 'on',

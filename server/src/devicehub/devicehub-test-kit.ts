@@ -11,6 +11,12 @@ import { ScriptedZigbee2mqtt } from './adapters/zigbee2mqtt/fixtures/scripted-zi
 
 export { freePort };
 
+/** The credentials the scripted Zigbee2MQTT signs in to the embedded broker's listener with. */
+export const TEST_BUS_LOGIN = {
+  MQTT_LISTEN_USERNAME: 'zigbee2mqtt',
+  MQTT_LISTEN_PASSWORD: 'test-bus-password',
+} as const;
+
 export async function waitFor<T>(
   probe: () => Promise<T | undefined> | T | undefined,
   timeoutMs = 5000,
@@ -45,9 +51,13 @@ export async function startHousehold(
   const app = await startTestApp(database, {
     ZIGBEE2MQTT_BASE_TOPIC: base,
     DEVICEHUB_TOPIC_PREFIX: prefix,
-    ...(busUrl ? { MQTT_URL: busUrl } : { MQTT_LISTEN_PORT: String(port) }),
+    ...(busUrl ? { MQTT_URL: busUrl } : { MQTT_LISTEN_PORT: String(port), ...TEST_BUS_LOGIN }),
   });
-  const z2m = await ScriptedZigbee2mqtt.connect(busUrl ?? `mqtt://127.0.0.1:${port}`, base);
+  const z2m = await ScriptedZigbee2mqtt.connect(
+    busUrl ??
+      `mqtt://${TEST_BUS_LOGIN.MQTT_LISTEN_USERNAME}:${TEST_BUS_LOGIN.MQTT_LISTEN_PASSWORD}@127.0.0.1:${port}`,
+    base,
+  );
   let counter = 0;
   const token = async (role: Role) => {
     const n = `${role}${++counter}${unique}`;

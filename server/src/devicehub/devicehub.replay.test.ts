@@ -2,6 +2,7 @@ import type { Device } from '@hearth/contracts';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqliteDatabase } from '../../test/databases.js';
+import { startRestartableEmbeddedBroker } from '../../test/restartable-broker.js';
 import { ScriptedZigbee2mqtt } from './adapters/zigbee2mqtt/fixtures/scripted-zigbee2mqtt.js';
 import { byName, type Household, startHousehold, testBuses, waitFor } from './devicehub-test-kit.js';
 
@@ -161,10 +162,9 @@ describe.each(testBuses())('retained replay order on the $name', ({ url }) => {
   });
 
   it('starts against a broker that already holds the retained topics, and again after a restart', async () => {
-    // The broker: Mosquitto, or another Hearth's embedded broker exposed on a port.
-    const brokerDatabase = sqliteDatabase();
-    const broker = url ? undefined : await startHousehold(brokerDatabase, undefined);
-    const busUrl = url ?? `mqtt://127.0.0.1:${broker!.household.z2m.client.options.port}`;
+    // The broker: Mosquitto, or the embedded broker exposed on a port.
+    const broker = url ? undefined : await startRestartableEmbeddedBroker();
+    const busUrl = url ?? broker!.url;
     const base = `z2m-test-${crypto.randomUUID().slice(0, 8)}`;
     const z2m = await ScriptedZigbee2mqtt.connect(busUrl, base);
     const database = sqliteDatabase();
@@ -199,8 +199,7 @@ describe.each(testBuses())('retained replay order on the $name', ({ url }) => {
     } finally {
       await clearRetained(z2m);
       await z2m.close();
-      await broker?.household.close();
-      await brokerDatabase.drop();
+      await broker?.stop();
       await database.drop();
     }
   });

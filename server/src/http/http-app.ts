@@ -7,7 +7,13 @@ import Fastify, {
 } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
-import { answerClientError, answerError, registerErrorHandling } from './errors.js';
+import {
+  answerClientError,
+  answerError,
+  HttpError,
+  registerErrorHandling,
+  SERVICE_UNAVAILABLE,
+} from './errors.js';
 
 /** The Fastify instance every module registers on: route schemas are Zod schemas, typed through. */
 export type HttpApp = FastifyInstance<
@@ -32,7 +38,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     trustProxy: options.trustProxy ?? false,
     bodyLimit: 1024 * 1024,
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    // Requests that arrive while the server closes are answered by the hook below, in the one
+    // {error} shape with Retry-After (Fastify's own 503 has a body of its own).
+    return503OnClosing: false,
     clientErrorHandler: answerClientError,
     frameworkErrors: answerError,
   }).withTypeProvider<ZodTypeProvider>();
@@ -40,5 +48,14 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   app.setSerializerCompiler(serializerCompiler);
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   registerErrorHandling(app);
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    throw new HttpError(503, SERVICE_UNAVAILABLE, {}, { 'retry-after': '5' });
+  });
   return app;
 }

@@ -117,15 +117,16 @@ export async function registerRateLimit(
 
 /**
  * Route config limiting a signed-in call per user: `max` calls per `windowMs`, counted like every
- * other limit in the database. It runs after the route's guard has put the caller on the request.
+ * other limit in the database. It runs after the route's guard has put the caller on the request
+ * (and before a handler reads the body). Routes with the same `scope` share one count per user.
  */
-export function perUserLimit(max: number, windowMs: number): FastifyContextConfig {
+export function perUserLimit(max: number, windowMs: number, scope = 'user'): FastifyContextConfig {
   return {
     rateLimit: {
       max,
       timeWindow: windowMs,
       hook: 'preHandler',
-      keyGenerator: (request: FastifyRequest) => `user:${request.caller?.id ?? request.ip}`,
+      keyGenerator: (request: FastifyRequest) => `${scope}:${request.caller?.id ?? request.ip}`,
     },
   };
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type PG from 'pg';
+import { ensurePrivateFile, PRIVATE_DIR_MODE } from './data-dir.js';
 import type { Database } from './schema.js';
 import { StatementCache } from './statement-cache.js';
 
@@ -63,7 +64,14 @@ export function openStorage(options: StorageOptions): Storage {
   }
 
   const file = options.sqliteFile ?? ':memory:';
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+    // SQLite gives its -wal and -shm files the mode of the database file: 0600 for all three.
+    ensurePrivateFile(file);
+    for (const companion of [`${file}-wal`, `${file}-shm`]) {
+      if (fs.existsSync(companion)) ensurePrivateFile(companion);
+    }
+  }
   const SQLite = loadSqlite();
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');

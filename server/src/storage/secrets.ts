@@ -4,9 +4,14 @@ import path from 'node:path';
 
 /**
  * Returns the secret stored in $DATA_DIR/secrets/<name>, creating it (256 random bits, file
- * mode 0600) the first time. Used for AUTH_SECRET when it is not configured.
+ * mode 0600, in a 0700 folder) the first time, and then calling `onCreate` with it. Used for
+ * AUTH_SECRET when it is not configured, and for the embedded broker's passwords.
  */
-export function loadOrCreateSecret(dataDir: string, name: string): string {
+export function loadOrCreateSecret(
+  dataDir: string,
+  name: string,
+  onCreate?: (secret: string) => void,
+): string {
   const dir = path.join(dataDir, 'secrets');
   const file = path.join(dir, name);
   try {
@@ -20,6 +25,7 @@ export function loadOrCreateSecret(dataDir: string, name: string): string {
   // 'wx' fails if another instance wrote it meanwhile; then read theirs.
   try {
     fs.writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+    onCreate?.(secret);
     return secret;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return fs.readFileSync(file, 'utf8').trim();

@@ -2,6 +2,7 @@
 export const PICTURE_ERRORS = {
   noFile: 'Please select a file first',
   tooLarge: 'File too large (max 5MB)',
+  tooManyPixels: 'Image too large (max 16 megapixels)',
   unsupported: 'Only PNG, JPEG, WebP and GIF images are accepted',
   unreadable: 'The image could not be read',
   notMultipart: 'Send the picture as multipart/form-data in the field "file"',

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Module } from '../../lifecycle/module.js';
 import type { Database } from '../../storage/schema.js';
 import type { Guards, UsersRepository } from '../../users/index.js';
+import { ImageJobs } from './image-jobs.js';
 import { PictureStore } from './picture-store.js';
 import { PicturesRepository } from './pictures.repository.js';
 import { registerPicturesRoutes } from './pictures.routes.js';
@@ -22,6 +23,7 @@ export function picturesModule(deps: PicturesModuleDeps): Module {
     users: deps.users,
     repository: new PicturesRepository(deps.db),
     store: new PictureStore(deps.dataDir),
+    jobs: new ImageJobs(),
     log: deps.log,
   });
   return {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/app.js';
 import { testDatabases } from '../../../test/databases.js';
 import type { Role, UserRecord } from '../../users/index.js';
+import { MAX_UPLOAD_BYTES } from './pictures.routes.js';
 
 /** A multipart/form-data body with one file part, as a browser's FormData would send it. */
 function formData(filename: string, contentType: string, data: Buffer, field = 'file') {
@@ -69,7 +70,7 @@ describe.each(testDatabases())('profile pictures on $name', ({ create }) => {
       expect(served.statusCode).toBe(200);
       expect(served.headers['content-type']).toBe('image/webp');
       expect(served.headers['x-content-type-options']).toBe('nosniff');
-      expect(served.headers['cache-control']).toMatch(/max-age=\d{7,}/);
+      expect(served.headers['cache-control']).toBe('private, max-age=86400');
       const meta = await sharp(served.rawPayload).metadata();
       expect(meta.width).toBe(meta.height);
       expect(meta.width).toBeLessThanOrEqual(512);
@@ -142,6 +143,41 @@ describe.each(testDatabases())('profile pictures on $name', ({ create }) => {
     const huge = Buffer.concat([big, Buffer.alloc(5 * 1024 * 1024 - big.length + 1)]);
     const result = await upload(me, { name: 'huge.png', type: 'image/png', data: huge });
     expect(result).toEqual({ status: 413, body: { error: 'File too large (max 5MB)' } });
+  });
+
+  it('refuses more than 16 megapixels with 413 before decoding, and takes 16 megapixels', async () => {
+    const me = await makeUser('user');
+    // Small files (one colour compresses well) whose headers claim many pixels.
+    const over = await canvas(4001, 4000).png().toBuffer();
+    expect(over.length).toBeLessThan(MAX_UPLOAD_BYTES);
+    expect(await upload(me, { name: 'big.png', type: 'image/png', data: over })).toEqual({
+      status: 413,
+      body: { error: 'Image too large (max 16 megapixels)' },
+    });
+    const thirtyNine = await canvas(7800, 5000).jpeg().toBuffer();
+    expect((await upload(me, { name: 'big.jpg', type: 'image/jpeg', data: thirtyNine })).status).toBe(413);
+    const sixteen = await canvas(4000, 4000).png().toBuffer();
+    expect((await upload(me, { name: 'ok.png', type: 'image/png', data: sixteen })).status).toBe(200);
+    expect((await t.hearth.users.findById(me.id))?.profilePicture).not.toBeNull();
+    expect(
+      fs.readdirSync(path.join(t.hearth.config.dataDir, 'pictures')).filter((f) => f.startsWith('.')),
+    ).toEqual([]);
+  });
+
+  it('limits uploads per user (10 per 10 minutes) without touching anyone else’s', async () => {
+    const me = await makeUser('user');
+    const other = await makeUser('user');
+    const data = await canvas(20, 20).png().toBuffer();
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      statuses.push((await upload(me, { name: 'a.png', type: 'image/png', data })).status);
+    }
+    expect(statuses).toEqual([...Array(10).fill(200), 429]);
+    expect(await upload(me, { name: 'a.png', type: 'image/png', data })).toEqual({
+      status: 429,
+      body: { error: 'Too many requests, please try again later' },
+    });
+    expect((await upload(other, { name: 'a.png', type: 'image/png', data })).status).toBe(200);
   });
 
   it('replaces the old picture file when a new one is set', async () => {

@@ -2,13 +2,20 @@ import multipart from '@fastify/multipart';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { HttpError } from '../../http/errors.js';
 import type { HttpApp } from '../../http/http-app.js';
+import { perUserLimit } from '../../http/rate-limit.js';
 import { noBody, noQuery } from '../../http/validation.js';
 import { callerOf, type Guards } from '../../users/index.js';
+import type { IncomingPicture } from './picture-store.js';
 import { PICTURE_ERRORS } from './pictures.errors.js';
 import { pictureParams, uploadBody, uploadQuery } from './pictures.schemas.js';
 import type { PicturesService } from './pictures.service.js';
 
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+const TEN_MINUTES = 10 * 60_000;
+/** Uploads per user per 10 minutes (each may cost a 16-megapixel decode). */
+export const UPLOADS_PER_USER = 10;
+/** Generated avatars per user per 10 minutes (someone may click through a few to find one). */
+export const AVATARS_PER_USER = 30;
 
 /** Multipart's own limits, answered in the words of docs/strings.md#validation-rules. */
 const MULTIPART_ERRORS: Record<string, [number, string]> = {
@@ -22,7 +29,11 @@ const MULTIPART_ERRORS: Record<string, [number, string]> = {
 export async function registerPicturesRoutes(app: HttpApp, guards: Guards, service: PicturesService) {
   app.post(
     '/api/auth/profile/generate-avatar',
-    { onRequest: guards.user, schema: { querystring: noQuery, body: noBody } },
+    {
+      onRequest: guards.user,
+      config: perUserLimit(AVATARS_PER_USER, TEN_MINUTES, 'avatar'),
+      schema: { querystring: noQuery, body: noBody },
+    },
     (request) => service.generate(callerOf(request)),
   );
 
@@ -31,11 +42,15 @@ export async function registerPicturesRoutes(app: HttpApp, guards: Guards, servi
     { schema: { params: pictureParams, querystring: noQuery } },
     async (request, reply) => {
       const picture = await service.read(request.params.file);
-      return reply
-        .header('content-type', picture.contentType)
-        .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        .send(picture.bytes);
+      return (
+        reply
+          .header('content-type', picture.contentType)
+          .header('x-content-type-options', 'nosniff')
+          // A picture's name is random and never reused, but it is a household member's face:
+          // browsers may keep it, shared caches (proxies, CDNs) may not.
+          .header('cache-control', 'private, max-age=86400')
+          .send(picture.bytes)
+      );
     },
   );
 
@@ -47,20 +62,33 @@ export async function registerPicturesRoutes(app: HttpApp, guards: Guards, servi
     });
     scope.post(
       '/api/auth/profile/upload',
-      { onRequest: guards.user, schema: { querystring: uploadQuery, body: uploadBody } },
+      {
+        onRequest: guards.user,
+        config: perUserLimit(UPLOADS_PER_USER, TEN_MINUTES, 'picture-upload'),
+        schema: { querystring: uploadQuery, body: uploadBody },
+      },
       async (request) => {
         const target = await service.uploadTarget(callerOf(request), request.query.user_id);
         if (!request.isMultipart()) throw new HttpError(400, PICTURE_ERRORS.notMultipart);
-        let bytes: Buffer;
+        let incoming: IncomingPicture;
         try {
           const part = await request.file();
           if (part?.fieldname !== 'file') throw new HttpError(400, PICTURE_ERRORS.noFile);
-          bytes = await part.toBuffer();
+          // To a file as it arrives: uploads waiting for the image queue hold disk, not memory.
+          incoming = await service.receive(part.file);
+          if (part.file.truncated) {
+            await incoming.discard();
+            throw new HttpError(413, PICTURE_ERRORS.tooLarge);
+          }
         } catch (error) {
           const known = MULTIPART_ERRORS[(error as { code?: string }).code ?? ''];
           throw known ? new HttpError(...known) : error;
         }
-        return service.upload(target, bytes);
+        try {
+          return await service.upload(target, incoming);
+        } finally {
+          await incoming.discard();
+        }
       },
     );
   });

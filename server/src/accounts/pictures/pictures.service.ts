@@ -1,10 +1,12 @@
+import type { Readable } from 'node:stream';
 import type { User } from '@hearth/contracts';
 import type { Logger } from 'pino';
 import { HttpError } from '../../http/errors.js';
 import { manageDenial, toUserView, type UserRecord, type UsersRepository } from '../../users/index.js';
-import { generatePixelAvatar, reencodePicture, UnreadablePicture } from './picture-encoder.js';
+import type { ImageJobs } from './image-jobs.js';
+import { generatePixelAvatar, reencodePicture, TooManyPixels, UnreadablePicture } from './picture-encoder.js';
 import { sniffPictureFormat } from './picture-format.js';
-import type { PictureStore, StoredExtension } from './picture-store.js';
+import type { IncomingPicture, PictureStore, StoredExtension } from './picture-store.js';
 import { PICTURE_ERRORS } from './pictures.errors.js';
 import type { PicturesRepository } from './pictures.repository.js';
 
@@ -12,6 +14,8 @@ export interface PicturesServiceDeps {
   users: Pick<UsersRepository, 'findById'>;
   repository: PicturesRepository;
   store: PictureStore;
+  /** The queue every image job waits in (two at once). */
+  jobs: ImageJobs;
   log: Logger;
 }
 
@@ -22,7 +26,7 @@ export class PicturesService {
   constructor(private readonly deps: PicturesServiceDeps) {}
 
   async generate(caller: UserRecord): Promise<User> {
-    return this.setPicture(caller.id, await generatePixelAvatar(), 'png');
+    return this.setPicture(caller.id, await this.deps.jobs.run(generatePixelAvatar), 'png');
   }
 
   /** Whose picture an upload sets: the caller's, or `userId`'s for a resident or admin allowed to. */
@@ -36,17 +40,24 @@ export class PicturesService {
     return target;
   }
 
-  async upload(target: UserRecord, bytes: Buffer): Promise<User> {
-    if (bytes.length === 0) throw new HttpError(400, PICTURE_ERRORS.noFile);
-    if (!sniffPictureFormat(bytes)) throw new HttpError(415, PICTURE_ERRORS.unsupported);
+  /** Sets an upload received to a file (the caller discards the file afterwards). */
+  async upload(target: UserRecord, incoming: Pick<IncomingPicture, 'file' | 'size' | 'head'>): Promise<User> {
+    if (incoming.size === 0) throw new HttpError(400, PICTURE_ERRORS.noFile);
+    if (!sniffPictureFormat(incoming.head)) throw new HttpError(415, PICTURE_ERRORS.unsupported);
     let encoded: Buffer;
     try {
-      encoded = await reencodePicture(bytes);
+      encoded = await this.deps.jobs.run(() => reencodePicture(incoming.file));
     } catch (error) {
+      if (error instanceof TooManyPixels) throw new HttpError(413, PICTURE_ERRORS.tooManyPixels);
       if (error instanceof UnreadablePicture) throw new HttpError(415, PICTURE_ERRORS.unreadable);
       throw error;
     }
     return this.setPicture(target.id, encoded, 'webp');
+  }
+
+  /** Receives an upload's bytes to a temporary file (see PictureStore.receive). */
+  receive(stream: Readable): Promise<IncomingPicture> {
+    return this.deps.store.receive(stream);
   }
 
   async read(file: string): Promise<{ bytes: Buffer; contentType: string }> {

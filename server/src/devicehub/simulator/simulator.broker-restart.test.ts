@@ -19,7 +19,7 @@ describe.each(restartableBrokers())('simulator when the $name restarts', ({ star
 
   it('publishes its retained list and availability again once it is back (as Zigbee2MQTT does)', async () => {
     broker = await start();
-    bus = await connectBus({ mqttUrl: broker.url, host: '127.0.0.1', log });
+    bus = await connectBus({ mqttUrl: broker.url, log });
     const base = `z2m-sim-${crypto.randomUUID().slice(0, 8)}`;
     simulator = new Zigbee2mqttSimulator({ bus, baseTopic: base, devices: 5, log, updatesPerSecond: 0.1 });
     await simulator.start();

@@ -338,8 +338,8 @@ export class Zigbee2mqttSimulator {
     );
     try {
       // Written aside and moved over, so a crash mid-write never leaves half a file.
-      fs.mkdirSync(path.dirname(this.namesFile), { recursive: true });
-      fs.writeFileSync(`${this.namesFile}.tmp`, JSON.stringify(renamed, null, 2));
+      fs.mkdirSync(path.dirname(this.namesFile), { recursive: true, mode: 0o700 });
+      fs.writeFileSync(`${this.namesFile}.tmp`, JSON.stringify(renamed, null, 2), { mode: 0o600 });
       fs.renameSync(`${this.namesFile}.tmp`, this.namesFile);
     } catch (error) {
       this.options.log.warn({ err: error, file: this.namesFile }, 'simulator could not keep its names');
