@@ -49,6 +49,6 @@ export class UsersPage {
   }
 
   snackbar(text: string) {
-    return this.page.locator('.users-snackbar').filter({ hasText: text });
+    return this.page.locator('.toast').filter({ hasText: text });
   }
 }

@@ -117,4 +117,13 @@ describe('the import graph', () => {
     );
     expect(offenders.map((e) => `${rel(e.from)} → ${rel(e.to)}`)).toEqual([]);
   });
+
+  it('keeps the server, its tests included, from importing the web app (shared rules live in the contracts)', () => {
+    const web = path.join(repo, 'web');
+    // The one cross-check: the web app's control derivation must cover every Zigbee2MQTT expose
+    // the adapter translates; the derivation is the web app's own, so the test reads it there.
+    const crossCheck = 'server/src/devicehub/adapters/zigbee2mqtt/controls-coverage.test.ts';
+    const offenders = serverEdges.filter((e) => e.to.startsWith(web) && rel(e.from) !== crossCheck);
+    expect(offenders.map((e) => `${rel(e.from)} → ${rel(e.to)}`)).toEqual([]);
+  });
 });

@@ -4,5 +4,6 @@
  */
 export * from './auth.js';
 export * from './client-config.js';
+export * from './device-icons.js';
 export * from './devicehub.js';
 export * from './roles.js';

@@ -1,9 +1,8 @@
+import type { TokenPair } from '@hearth/contracts';
 import type { UserRecord } from '../users/index.js';
 
-export interface TokenPair {
-  access_token: string;
-  refresh_token: string;
-}
+// The wire pair, declared once in the contracts.
+export type { TokenPair } from '@hearth/contracts';
 
 export interface IssueOptions {
   /** Lifetime of the access token (default 15 minutes; the OIDC redirect uses 60 s). */

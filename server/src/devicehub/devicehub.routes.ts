@@ -1,4 +1,4 @@
-import type { DeviceCallResult } from '@hearth/contracts';
+import { type DeviceCallResult, MANAGER_ROLES } from '@hearth/contracts';
 import type { HttpApp } from '../http/http-app.js';
 import { idParams, noBody, noQuery } from '../http/validation.js';
 import type { Guards } from '../users/index.js';
@@ -29,7 +29,7 @@ export function registerDevicehubRoutes(
   service: DeviceHubService,
   watch: BusWatch,
 ) {
-  const onRequest = guards.role('resident', 'admin');
+  const onRequest = guards.role(...MANAGER_ROLES);
   const adminOnly = guards.role('admin');
 
   app.get('/api/devicehub/devices', { onRequest, schema: { querystring: noQuery } }, async () =>

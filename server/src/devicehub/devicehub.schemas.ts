@@ -1,4 +1,9 @@
-import type { DeviceCommandRequest, DeviceRenameRequest } from '@hearth/contracts';
+import type {
+  DeviceCommandRequest,
+  DeviceRenameCommand,
+  DeviceRenameRequest,
+  DeviceSetCommand,
+} from '@hearth/contracts';
 import { z } from 'zod';
 import { DevicehubMessages as M } from './devicehub.errors.js';
 
@@ -37,10 +42,10 @@ export const deviceRenameBody = z.object(
 export const deviceSetCommand = z.object({
   device_id: z.string({ error: M.missingDeviceId }),
   state: z.record(z.string(), z.unknown(), { error: M.invalidCommand }),
-});
+}) satisfies z.ZodType<DeviceSetCommand, unknown>;
 
 /** `commands/device.rename` from a browser (docs/devicehub.md#stream). */
 export const deviceRenameCommand = z.object({
   device_id: z.string({ error: M.missingDeviceId }),
   name: z.string({ error: M.emptyName }),
-});
+}) satisfies z.ZodType<DeviceRenameCommand, unknown>;

@@ -1,3 +1,4 @@
+import { MANAGER_ROLES } from '@hearth/contracts';
 import type { HttpApp } from '../http/http-app.js';
 import { idParams, noQuery } from '../http/validation.js';
 import { callerOf, type Guards } from './caller.js';
@@ -6,7 +7,7 @@ import type { UsersService } from './users.service.js';
 
 /** GET /api/auth/users, PATCH /api/auth/users/:id, POST /api/auth/users/:id/lockout (docs/api.md#accounts). */
 export function registerUsersRoutes(app: HttpApp, guards: Guards, service: UsersService) {
-  const staff = guards.role('resident', 'admin');
+  const staff = guards.role(...MANAGER_ROLES);
 
   app.get('/api/auth/users', { onRequest: staff, schema: { querystring: listUsersQuery } }, (request) =>
     service.list(request.query),

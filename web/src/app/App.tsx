@@ -2,9 +2,9 @@ import { lazy } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { HomePage } from '../features/home/HomePage.js';
 import { SessionProvider } from '../features/session/SessionProvider.js';
+import { MUSIC_PROVIDER } from '../shared/music-provider.js';
 import { ToastProvider } from '../shared/toast/ToastProvider.js';
 import { Layout } from './Layout.js';
-import { MUSIC_PROVIDER } from './nav-items.js';
 import { MapPage, MusicPage, ProfilePage } from './Placeholder.js';
 
 // Loaded only when visited: the Devices page brings the MQTT client with it.

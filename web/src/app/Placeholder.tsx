@@ -1,5 +1,5 @@
+import { MUSIC_PROVIDER } from '../shared/music-provider.js';
 import { useSession } from '../shared/session/session-context.js';
-import { MUSIC_PROVIDER } from './nav-items.js';
 
 function Placeholder({ title, text, children }: { title: string; text: string; children?: React.ReactNode }) {
   return (

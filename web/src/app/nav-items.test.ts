@@ -1,5 +1,6 @@
+import { isManager } from '@hearth/contracts';
 import { describe, expect, it } from 'vitest';
-import { canManage, isCurrent, navGroupsFor } from './nav-items.js';
+import { isCurrent, navGroupsFor } from './nav-items.js';
 
 const labels = (role: Parameters<typeof navGroupsFor>[0]) =>
   navGroupsFor(role).map((group) => [group.title, group.items.map((item) => item.label)]);
@@ -47,7 +48,7 @@ describe('sidebar entries by role (docs/screens.md#layout, docs/roles.md)', () =
   });
 
   it('lets residents and admins manage', () => {
-    expect([null, 'user', 'resident', 'admin'].map((r) => canManage(r as never))).toEqual([
+    expect([null, 'user', 'resident', 'admin'].map((r) => isManager(r as never))).toEqual([
       false,
       false,
       true,

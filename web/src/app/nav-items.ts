@@ -1,7 +1,5 @@
-import type { Role } from '@hearth/contracts';
-import { MANAGER_ROLES, MUSIC_PROVIDER } from '../shared/permissions.js';
-
-export { canManage, MUSIC_PROVIDER } from '../shared/permissions.js';
+import { MANAGER_ROLES, type Role } from '@hearth/contracts';
+import { MUSIC_PROVIDER } from '../shared/music-provider.js';
 
 export interface NavItem {
   path: string;
@@ -16,16 +14,14 @@ export interface NavGroup {
   items: NavItem[];
 }
 
-const MANAGERS = MANAGER_ROLES;
-
 const GROUPS: NavGroup[] = [
   {
     title: 'Main',
     items: [
       { path: '/', label: 'Home', icon: 'home' },
-      { path: '/devices', label: 'Devices', icon: 'devices', roles: MANAGERS },
+      { path: '/devices', label: 'Devices', icon: 'devices', roles: MANAGER_ROLES },
       { path: '/map', label: 'Map', icon: 'map' },
-      { path: '/users', label: 'Users', icon: 'users', roles: MANAGERS },
+      { path: '/users', label: 'Users', icon: 'users', roles: MANAGER_ROLES },
     ],
   },
   {

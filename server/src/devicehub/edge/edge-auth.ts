@@ -1,11 +1,10 @@
 import type { IncomingMessage } from 'node:http';
+import { isManager } from '@hearth/contracts';
 import { AUTH_COOKIE, type TokenReader } from '../../accounts/index.js';
 import type { Role, UserRecord } from '../../users/index.js';
 
-/** Roles that may watch and command devices (docs/roles.md). */
-export const DEVICE_ROLES: readonly Role[] = ['resident', 'admin'];
-
-export const mayUseDevices = (role: Role): boolean => DEVICE_ROLES.includes(role);
+/** Roles that may watch and command devices (docs/roles.md): the contracts' managers. */
+export const mayUseDevices = (role: Role): boolean => isManager(role);
 
 const originOf = (url: string): string | undefined => {
   try {

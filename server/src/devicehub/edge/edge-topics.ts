@@ -1,3 +1,4 @@
+import { devicehubRoot, devicehubTopic, devicehubTopics } from '@hearth/contracts';
 import type { EdgeCommand } from './edge-broker.js';
 
 /**
@@ -10,11 +11,15 @@ export class EdgeTopics {
   private readonly commands: Map<string, EdgeCommand['kind']>;
 
   constructor(topicPrefix: string) {
-    this.root = `${topicPrefix}/devicehub`;
-    this.readable = [`${this.root}/devices/`, `${this.root}/events/`];
+    // Built from the contracts' topic names, the ones the web app subscribes and publishes with.
+    this.root = devicehubRoot(topicPrefix);
+    this.readable = [
+      devicehubTopic(topicPrefix, devicehubTopics.device('')),
+      devicehubTopic(topicPrefix, devicehubTopics.eventsWildcard.replace(/#$/, '')),
+    ];
     this.commands = new Map([
-      [`${this.root}/commands/device.set`, 'device.set'],
-      [`${this.root}/commands/device.rename`, 'device.rename'],
+      [devicehubTopic(topicPrefix, devicehubTopics.set), 'device.set'],
+      [devicehubTopic(topicPrefix, devicehubTopics.rename), 'device.rename'],
     ]);
   }
 

@@ -1,6 +1,5 @@
-import type { Device } from '@hearth/contracts';
+import { type Device, deviceIconKind } from '@hearth/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { deviceIconKind } from '../../../../web/src/features/devices/model/icon.js';
 import { useTestApp } from '../../../test/app.js';
 import { TEMPLATES } from './catalog.js';
 

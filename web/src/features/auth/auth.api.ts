@@ -1,18 +1,23 @@
+import type { ApiError, LockoutError, LoginStartResponse, TokenPair } from '@hearth/contracts';
 import { type ApiResult, api } from '../../shared/api/client.js';
-import type { TokenPair } from '../../shared/session/token-store.js';
 
-/** docs/api.md#login-start-answer: the answer of login start. */
-export interface LoginStartAnswer {
-  '2fa_required'?: boolean;
-  user_id?: string;
-  '2fa_type'?: string;
-  access_token?: string;
-  refresh_token?: string;
-  error?: string;
-  lockout_remaining?: number;
-  unlock_at?: number;
-  reason?: string;
-}
+type SecondFactor = Extract<LoginStartResponse, { '2fa_required': true }>;
+
+/**
+ * docs/api.md#login-start-answer: what login start answers, read field by field, since any of its
+ * forms may come: signed in (TokenPair), a second factor wanted, or a LockoutError/ApiError body.
+ * The two kinds (`2fa_type`, `reason`) are read as text so an unknown one still shows.
+ */
+export type LoginStartAnswer = Partial<
+  TokenPair &
+    ApiError &
+    Omit<LockoutError, 'reason'> &
+    Omit<SecondFactor, '2fa_required' | '2fa_type'> & {
+      '2fa_required': boolean;
+      '2fa_type': string;
+      reason: string;
+    }
+>;
 
 export interface SignUpInput {
   firstName: string;
@@ -32,7 +37,7 @@ export const authApi = {
   loginStart: (email: string, password: string) =>
     api.post<LoginStartAnswer>('/api/auth/login/start', { email, password }),
   loginFinish: (userId: string, code: string) =>
-    api.post<TokenPair & { error?: string }>('/api/auth/login/finish', { user_id: userId, code }),
+    api.post<TokenPair>('/api/auth/login/finish', { user_id: userId, code }),
   requestTwoFactorCode: (userId: string) => api.post('/api/auth/2fa/email/request', { user_id: userId }),
   signUp: (input: SignUpInput): Promise<ApiResult> =>
     api.post('/api/auth/signup', {

@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState } from 'react';
 import { useSessionControl } from '../../shared/session/session-control.js';
-import type { TokenPair } from '../../shared/session/token-store.js';
+import type { SavedTokens } from '../../shared/session/token-store.js';
 import { useToast } from '../../shared/toast/toast-context.js';
 import { authApi } from './auth.api.js';
 import { type LoginResult, toLoginResult } from './login-result.js';
@@ -23,7 +23,7 @@ export function useLoginFlow() {
   const resend = useRef({ inFlight: false, cooldownUntil: 0 });
 
   const finish = useCallback(
-    async (tokens: TokenPair): Promise<string | null> => {
+    async (tokens: SavedTokens): Promise<string | null> => {
       const problem = await signIn(tokens);
       if (problem) return problem;
       setPending(null);

@@ -1,9 +1,10 @@
+import type { DeviceRenameCommand, DeviceSetCommand } from '@hearth/contracts';
 import type { ApiResult } from '../../shared/api/client.js';
 import type { HubAnswer } from './api/devices.api.js';
 import { answerError } from './api/devices.api.js';
 import { MESSAGES } from './devices.messages.js';
 import type { DeviceCommand } from './model/commands.js';
-import type { Device, Json } from './model/device.types.js';
+import type { DeviceView, Json } from './model/device.types.js';
 import type { DeviceStore } from './store/device-store.js';
 
 export interface ActionDeps {
@@ -22,7 +23,7 @@ const COMMAND_ERRORS = new Set<string>();
  * docs/api.md#devices/docs/strings.md#devices: a command goes over the stream when it is connected, else over REST.
  * Pending shows on the tile until the send succeeds or fails; failures land in the page error card.
  */
-export async function sendCommand(deps: ActionDeps, device: Device, command: DeviceCommand | null) {
+export async function sendCommand(deps: ActionDeps, device: DeviceView, command: DeviceCommand | null) {
   const { store } = deps;
   const fail = (message: string) => {
     COMMAND_ERRORS.add(message);
@@ -37,7 +38,7 @@ export async function sendCommand(deps: ActionDeps, device: Device, command: Dev
       try {
         await deps.publish(
           'set',
-          { device_id: device.id, state: command.state },
+          { device_id: device.id, state: command.state } satisfies DeviceSetCommand,
           MESSAGES.notConnectedCommands,
         );
         clearCommandError(store);
@@ -69,7 +70,11 @@ export type RenameOutcome =
  * docs/screens.md#rename/docs/strings.md#validation-rules rename: trimmed, empty refused, unchanged not sent; over the stream first
  * (treated as queued), then HTTP with the access token. Throws with the tile's error text.
  */
-export async function renameDevice(deps: ActionDeps, device: Device, wanted: string): Promise<RenameOutcome> {
+export async function renameDevice(
+  deps: ActionDeps,
+  device: DeviceView,
+  wanted: string,
+): Promise<RenameOutcome> {
   const name = wanted.trim();
   if (!name) throw new Error(MESSAGES.emptyName);
   if (name === device.displayName.trim() || name === device.name?.trim()) return { status: 'unchanged' };
@@ -79,7 +84,11 @@ export async function renameDevice(deps: ActionDeps, device: Device, wanted: str
   try {
     if (deps.publish && deps.streamConnected()) {
       try {
-        await deps.publish('rename', { device_id: id, name }, MESSAGES.notConnectedRename);
+        await deps.publish(
+          'rename',
+          { device_id: id, name } satisfies DeviceRenameCommand,
+          MESSAGES.notConnectedRename,
+        );
         deps.store.upsert({ id, name });
         return { status: 'queued', device_id: id, name };
       } catch {

@@ -1,12 +1,12 @@
+import { isManager } from '@hearth/contracts';
 import { useNavigate } from 'react-router';
-import { canManage } from '../../shared/permissions.js';
 import { useSession } from '../../shared/session/session-context.js';
 
 /** docs/screens.md#home: the "Add Device" tile. Residents and admins go to the Devices page; visitors sign in. */
 export function AddDeviceTile() {
   const { user, openAuthModal } = useSession();
   const navigate = useNavigate();
-  const allowed = canManage(user?.role);
+  const allowed = isManager(user?.role);
   return (
     <button
       type="button"

@@ -1,6 +1,6 @@
 import { Music, Pause, Play, SkipBack, SkipForward } from 'lucide-react';
 import { useState } from 'react';
-import { MUSIC_PROVIDER } from '../../shared/permissions.js';
+import { MUSIC_PROVIDER } from '../../shared/music-provider.js';
 
 const TRACK = { title: 'Midnight City', artist: 'M83', progress: 84, duration: 243 };
 

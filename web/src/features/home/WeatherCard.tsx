@@ -1,7 +1,8 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useRef, useState } from 'react';
+import { ARROW_SCROLL_PX, dragScrollLeft } from './drag-scroll.js';
 import { WeatherIcon } from './WeatherIcon.js';
-import { ARROW_SCROLL_PX, CURRENT_WEATHER, dragScrollLeft, TODAY, WEEK } from './weather.sample.js';
+import { CURRENT_WEATHER, TODAY, WEEK } from './weather.sample.js';
 
 type Tab = 'today' | 'week';
 

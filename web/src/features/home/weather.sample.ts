@@ -38,10 +38,3 @@ export const WEEK: ForecastItem[] = [
   { day: 'Wed', icon: 'storm', temp: 15 },
   { day: 'Thu', icon: 'cloud', temp: 17 },
 ];
-
-/** docs/strings.md#constants-and-limits: arrow buttons scroll 80 px; mouse drag moves 1.2× the pointer. */
-export const ARROW_SCROLL_PX = 80;
-export const DRAG_SPEED = 1.2;
-
-/** Where a drag that started at `startScroll` puts the row when the pointer moved `dx`. */
-export const dragScrollLeft = (startScroll: number, dx: number) => startScroll - dx * DRAG_SPEED;

@@ -14,9 +14,9 @@ import {
   getAccessToken,
   getRefreshToken,
   onAccessTokenChange,
+  type SavedTokens,
   saveTokens,
   storeRefreshToken,
-  type TokenPair,
 } from '../../shared/session/token-store.js';
 import { useToast } from '../../shared/toast/toast-context.js';
 import { oauthErrorMessage, readOAuthReturn, SHOWN_ERRORS } from './oauth-return.js';
@@ -109,7 +109,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [signedIn]);
 
   const signIn = useCallback(
-    async (tokens: TokenPair) => {
+    async (tokens: SavedTokens) => {
       saveTokens(tokens);
       return (await fetchUser()) ? null : 'Failed to fetch user profile';
     },

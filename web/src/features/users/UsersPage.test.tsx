@@ -2,6 +2,7 @@ import type { Role, User } from '@hearth/contracts';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionContext, type SessionValue } from '../../shared/session/session-context.js';
+import { ToastProvider } from '../../shared/toast/ToastProvider.js';
 import UsersPage from './UsersPage.js';
 
 const person = (id: string, role: Role, extra: Partial<User> = {}): User => ({
@@ -67,9 +68,11 @@ function renderPage(viewer: User | null) {
     openAuthModal: () => {},
   };
   render(
-    <SessionContext.Provider value={session}>
-      <UsersPage />
-    </SessionContext.Provider>,
+    <ToastProvider>
+      <SessionContext.Provider value={session}>
+        <UsersPage />
+      </SessionContext.Provider>
+    </ToastProvider>,
   );
 }
 

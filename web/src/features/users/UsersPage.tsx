@@ -1,6 +1,5 @@
 import { useSession } from '../../shared/session/session-context.js';
 import { Pagination } from './Pagination.js';
-import { Snackbar } from './Snackbar.js';
 import { SkeletonRow, UserRow } from './UserRow.js';
 import { UsersSearch } from './UsersSearch.js';
 import { useUsersDirectory } from './use-users-directory.js';
@@ -23,7 +22,7 @@ export default function UsersPage() {
     );
   }
 
-  const { query, dispatch, list, loading: fetching, firstLoad, error, saving, snackbar } = directory;
+  const { query, dispatch, list, loading: fetching, firstLoad, error, saving } = directory;
   const totalPages = Math.max(1, list?.total_pages ?? 1);
   return (
     <section className="users-page" aria-labelledby="users-title">
@@ -86,7 +85,6 @@ export default function UsersPage() {
         busy={fetching}
         onPage={(page) => dispatch({ type: 'page', page, totalPages })}
       />
-      <Snackbar text={snackbar?.text ?? null} />
     </section>
   );
 }

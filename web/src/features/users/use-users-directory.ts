@@ -1,18 +1,16 @@
-import type { Role, User } from '@hearth/contracts';
+import type { Role, User, UsersPage } from '@hearth/contracts';
 import { useCallback, useEffect, useReducer, useState } from 'react';
-import { TOAST_DURATION_MS } from '../../shared/toast/toast-context.js';
-import { type UsersPage, usersApi } from './users.api.js';
+import { useToast } from '../../shared/toast/toast-context.js';
+import { usersApi } from './users.api.js';
 import { USERS_MESSAGES } from './users.messages.js';
 import { initialUsersQuery, usersQueryReducer } from './users.query.js';
-
-const snackbarFor = (text: string) => ({ text, key: Date.now() });
 
 export interface Saving {
   id: string;
   kind: 'role' | 'lockout';
 }
 
-/** The Users page's state: the query, the loaded page, the alert, the snackbar and in-flight saves. */
+/** The Users page's state: the query, the loaded page, the alert and in-flight saves; successes go to the app's toast. */
 export function useUsersDirectory(enabled: boolean) {
   const [query, dispatch] = useReducer(usersQueryReducer, initialUsersQuery);
   const [reloads, setReloads] = useState(0);
@@ -20,7 +18,7 @@ export function useUsersDirectory(enabled: boolean) {
   const [loading, setLoading] = useState(enabled);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState<Saving | null>(null);
-  const [snackbar, setSnackbar] = useState<{ text: string; key: number } | null>(null);
+  const { showToast } = useToast();
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: reloads is the explicit "fetch again" trigger.
   useEffect(() => {
@@ -42,33 +40,33 @@ export function useUsersDirectory(enabled: boolean) {
     };
   }, [enabled, query, reloads]);
 
-  useEffect(() => {
-    if (!snackbar) return;
-    const timer = setTimeout(() => setSnackbar(null), TOAST_DURATION_MS);
-    return () => clearTimeout(timer);
-  }, [snackbar]);
+  const changeRole = useCallback(
+    async (user: User, role: Role) => {
+      if (role === user.role) return;
+      setSaving({ id: user.id, kind: 'role' });
+      setError(null);
+      const result = await usersApi.setRole(user.id, role);
+      setSaving(null);
+      if (result.success) showToast(USERS_MESSAGES.roleUpdated);
+      else setError(USERS_MESSAGES.roleFailed);
+      setReloads((n) => n + 1);
+    },
+    [showToast],
+  );
 
-  const changeRole = useCallback(async (user: User, role: Role) => {
-    if (role === user.role) return;
-    setSaving({ id: user.id, kind: 'role' });
-    setError(null);
-    const result = await usersApi.setRole(user.id, role);
-    setSaving(null);
-    if (result.success) setSnackbar(snackbarFor(USERS_MESSAGES.roleUpdated));
-    else setError(USERS_MESSAGES.roleFailed);
-    setReloads((n) => n + 1);
-  }, []);
-
-  const toggleLock = useCallback(async (user: User) => {
-    const locked = !user.lockout_enabled;
-    setSaving({ id: user.id, kind: 'lockout' });
-    setError(null);
-    const result = await usersApi.setLockout({ id: user.id, locked });
-    setSaving(null);
-    if (result.success) setSnackbar(snackbarFor(locked ? USERS_MESSAGES.locked : USERS_MESSAGES.unlocked));
-    else setError(USERS_MESSAGES.lockoutFailed);
-    setReloads((n) => n + 1);
-  }, []);
+  const toggleLock = useCallback(
+    async (user: User) => {
+      const locked = !user.lockout_enabled;
+      setSaving({ id: user.id, kind: 'lockout' });
+      setError(null);
+      const result = await usersApi.setLockout({ id: user.id, locked });
+      setSaving(null);
+      if (result.success) showToast(locked ? USERS_MESSAGES.locked : USERS_MESSAGES.unlocked);
+      else setError(USERS_MESSAGES.lockoutFailed);
+      setReloads((n) => n + 1);
+    },
+    [showToast],
+  );
 
   return {
     query,
@@ -78,7 +76,6 @@ export function useUsersDirectory(enabled: boolean) {
     firstLoad: list === null && error === null,
     error,
     saving,
-    snackbar,
     changeRole,
     toggleLock,
   };

@@ -1,14 +1,5 @@
-import type { Role, User } from '@hearth/contracts';
+import type { Role, UsersPage } from '@hearth/contracts';
 import { api } from '../../shared/api/client.js';
-
-/** docs/api.md#users-page: the users list response. */
-export interface UsersPage {
-  users: User[];
-  page: number;
-  page_size: number;
-  total: number;
-  total_pages: number;
-}
 
 /** docs/api.md#accounts: the management calls of the Users page (wire names). */
 export const usersApi = {

@@ -1,9 +1,7 @@
-import { ROLES, type Role } from '@hearth/contracts';
+import { isManager, ROLES, type Role } from '@hearth/contracts';
 
-/** docs/roles.md: who may open the Users page. */
-export function canViewUsers(role: Role | null | undefined): boolean {
-  return role === 'resident' || role === 'admin';
-}
+/** docs/roles.md: who may open the Users page: the managers. */
+export const canViewUsers = (role: Role | null | undefined): boolean => isManager(role);
 
 /** docs/roles.md: the roles a viewer may assign. */
 export function assignableRoles(viewer: Role | null | undefined): Role[] {

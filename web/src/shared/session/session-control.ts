@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { TokenPair } from './token-store.js';
+import type { SavedTokens } from './token-store.js';
 
 export type AuthTab = 'login' | 'signup';
 
@@ -9,7 +9,7 @@ export type AuthTab = 'login' | 'signup';
  */
 export interface SessionControl {
   /** Saves the tokens and fetches /me; resolves with an error message, or null when signed in. */
-  signIn(tokens: TokenPair): Promise<string | null>;
+  signIn(tokens: SavedTokens): Promise<string | null>;
   authModal: { open: boolean; tab: AuthTab };
   setAuthTab(tab: AuthTab): void;
   closeAuthModal(): void;

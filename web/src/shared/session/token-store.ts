@@ -1,3 +1,5 @@
+import type { TokenPair } from '@hearth/contracts';
+
 /**
  * Where the session's tokens live (docs/screens.md#session, docs/strings.md#constants-and-limits): the access token in memory only, the refresh
  * token in localStorage["refreshToken"], and the `auth_token` cookie (path /, SameSite=Strict,
@@ -7,10 +9,8 @@
  */
 export const REFRESH_TOKEN_KEY = 'refreshToken';
 
-export interface TokenPair {
-  access_token: string;
-  refresh_token?: string;
-}
+/** A pair as saved: the wire TokenPair, whose refresh token a refresh answer may leave out. */
+export type SavedTokens = Pick<TokenPair, 'access_token'> & Partial<Pick<TokenPair, 'refresh_token'>>;
 
 type Listener = (accessToken: string | null) => void;
 
@@ -43,7 +43,7 @@ export function storeRefreshToken(token: string) {
 }
 
 /** Entering "signed in" (docs/screens.md#session), and every refresh. */
-export function saveTokens(tokens: TokenPair) {
+export function saveTokens(tokens: SavedTokens) {
   try {
     if (tokens.refresh_token) window.localStorage.setItem(REFRESH_TOKEN_KEY, tokens.refresh_token);
   } catch {

@@ -1,5 +1,5 @@
+import type { DeviceIconKind } from '@hearth/contracts';
 import { Battery, Cpu, DoorClosed, Droplet, Lightbulb, Plug, Thermometer, Zap } from 'lucide-react';
-import type { DeviceIconKind } from '../model/icon.js';
 
 const ICONS = {
   door: DoorClosed,

@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { HubActions } from '../hooks/useDeviceHub.js';
+import type { HubActions } from '../hooks/use-device-hub.js';
 import type { Json } from '../model/device.types.js';
 import { rawGroupDevice } from '../model/test-devices.js';
 import { DeviceStore } from '../store/device-store.js';

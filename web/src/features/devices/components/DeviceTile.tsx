@@ -1,13 +1,13 @@
+import { deviceIconKind } from '@hearth/contracts';
 import { memo, useMemo } from 'react';
 import { MESSAGES } from '../devices.messages.js';
-import { useBusOffline, useDevice } from '../hooks/useDeviceStore.js';
+import { useBusOffline, useDevice } from '../hooks/use-device-store.js';
 import { binaryLabel, binaryTone } from '../model/binary.js';
 import { buildCommand } from '../model/commands.js';
 import { binaryReadings, type Control, deviceControls, splitControls } from '../model/controls.js';
 import { lastHeard } from '../model/device.model.js';
-import type { Device } from '../model/device.types.js';
+import type { DeviceView } from '../model/device.types.js';
 import { humanise, truncateDescription } from '../model/format.js';
-import { deviceIconKind } from '../model/icon.js';
 import { deviceMetrics } from '../model/metrics.js';
 import { Switch } from './ControlView.js';
 import { useCommitProbe } from './commit-probe.js';
@@ -34,7 +34,7 @@ function TileBody({
   disabled,
   actions,
 }: {
-  device: Device;
+  device: DeviceView;
   pending: boolean;
   /** Pending, or the device bus is offline. */
   disabled: boolean;

@@ -1,6 +1,6 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { HubActions } from '../hooks/useDeviceHub.js';
+import type { HubActions } from '../hooks/use-device-hub.js';
 import { DeviceStore } from '../store/device-store.js';
 import { DevicesView } from './DevicesView.js';
 import { DevicesContext } from './devices-context.js';

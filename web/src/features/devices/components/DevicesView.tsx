@@ -1,5 +1,5 @@
 import { busOfflineSince, MESSAGES } from '../devices.messages.js';
-import { useDeviceIds, useDeviceStats, useHubStatus } from '../hooks/useDeviceStore.js';
+import { useDeviceIds, useDeviceStats, useHubStatus } from '../hooks/use-device-store.js';
 import { clockTime } from '../model/format.js';
 import { DeviceGrid } from './DeviceGrid.js';
 import { useDevicesContext } from './devices-context.js';

@@ -24,10 +24,17 @@ function markRender() {
   });
 }
 
-/** Counts this tile's render into the current commit (only while the benchmark profiles). */
-export function useCommitProbe() {
+function useTileCommitCount() {
   markRender();
   useLayoutEffect(() => {
     if (batch) batch.tiles++;
   });
 }
+
+/**
+ * Counts this tile's render into the current commit. Chosen once, when the page's code loads: the
+ * benchmark sets `window.__HEARTH_PROFILE__` before any script runs (bench/devices-page.bench.mjs);
+ * everywhere else tiles render without the probe (no per-tile effect, no timing).
+ */
+export const useCommitProbe: () => void =
+  typeof window !== 'undefined' && window.__HEARTH_PROFILE__ !== undefined ? useTileCommitCount : () => {};

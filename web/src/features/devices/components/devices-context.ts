@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { HubActions } from '../hooks/useDeviceHub.js';
+import type { HubActions } from '../hooks/use-device-hub.js';
 import type { DeviceStore } from '../store/device-store.js';
 
 export interface DevicesContextValue {

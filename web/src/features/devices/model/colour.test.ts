@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { colourOrDefault, DEFAULT_COLOUR, normaliseColour } from './colour.js';
+import { colourOrDefault, normaliseColour } from './colour.js';
 
 describe('normaliseColour (docs/strings.md#validation-rules)', () => {
   it.each([
@@ -25,7 +25,6 @@ describe('normaliseColour (docs/strings.md#validation-rules)', () => {
   });
 
   it('falls back to #FFFFFF', () => {
-    expect(DEFAULT_COLOUR).toBe('#FFFFFF');
     expect(colourOrDefault(undefined)).toBe('#FFFFFF');
     expect(colourOrDefault({ hue: 20 })).toBe('#FFFFFF');
     expect(colourOrDefault('00ff00')).toBe('#00FF00');

@@ -1,6 +1,14 @@
 import { KNOWN_BINARY_PROPERTIES, readBinary } from './binary.js';
 import { normaliseColour } from './colour.js';
-import type { Access, Capability, Device, Input, InputOption, Json, Range } from './device.types.js';
+import type {
+  Access,
+  CapabilityReading,
+  DeviceView,
+  InputOptionReading,
+  InputReading,
+  Json,
+  Range,
+} from './device.types.js';
 import { humanise } from './format.js';
 
 /** docs/strings.md#validation-rules "Controls": writable unless readOnly or any flag is false; writable if any flag is true. */
@@ -41,7 +49,7 @@ export interface Control {
   min: number;
   max: number;
   step: number;
-  options: InputOption[];
+  options: InputOptionReading[];
   /**
    * The current value from the device state (booleans for toggles, #RRGGBB or null for colours,
    * an object for composites, an array for lists), or from the composite it is a field of.
@@ -61,11 +69,12 @@ export interface Control {
 
 const KINDS: ControlKind[] = ['toggle', 'slider', 'select', 'number', 'color', 'text', 'list', 'composite'];
 
-const capabilityIdOf = (input: Input) => input.capability_id ?? input.capabilityId ?? input.capabilityID;
+const capabilityIdOf = (input: InputReading) =>
+  input.capability_id ?? input.capabilityId ?? input.capabilityID;
 
 const lastSegment = (name: string | undefined) => name?.split(/[./]/).pop()?.toLowerCase();
 
-export const isHiddenComposite = (input: Pick<Input, 'id' | 'property'>) =>
+export const isHiddenComposite = (input: Pick<InputReading, 'id' | 'property'>) =>
   [lastSegment(input.property), lastSegment(input.id)].some(
     (name) => name !== undefined && HIDDEN_COMPOSITE_INPUTS.includes(name),
   );
@@ -80,7 +89,10 @@ const finite = (value: unknown): number | undefined =>
 export const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function findCapability(capabilities: Capability[], input: Input): Capability | undefined {
+function findCapability(
+  capabilities: CapabilityReading[],
+  input: InputReading,
+): CapabilityReading | undefined {
   const id = capabilityIdOf(input);
   return capabilities.find(
     (capability) =>
@@ -90,7 +102,7 @@ function findCapability(capabilities: Capability[], input: Input): Capability | 
 }
 
 /** Inputs carry their own access; without any, the linked capability decides; an input alone counts as writable. */
-function inputWritable(input: Input, capability: Capability | undefined): boolean {
+function inputWritable(input: InputReading, capability: CapabilityReading | undefined): boolean {
   if (input.readOnly === true) return false;
   const access = input.access ?? input.metadata?.access;
   if (access) return isWritable(access);
@@ -134,7 +146,7 @@ function makeControl(
   label: string | undefined,
   range: Range | undefined,
   step: number | undefined,
-  options: InputOption[],
+  options: InputOptionReading[],
 ): Control {
   const number = kind === 'number';
   // docs/strings.md#constants-and-limits: sliders default to 0–255; a number input has no bounds unless the device gives them.
@@ -155,17 +167,17 @@ function makeControl(
   return control;
 }
 
-const optionsFrom = (values: unknown[] | undefined): InputOption[] =>
+const optionsFrom = (values: unknown[] | undefined): InputOptionReading[] =>
   (values ?? []).map((value) => ({ value, label: String(value) }));
 
 /** Where an input's value and capability are found: the device, or the composite or list it is part of. */
 interface Scope {
   values: Json;
-  capabilities: Capability[];
+  capabilities: CapabilityReading[];
   nested: boolean;
 }
 
-function fromInput(input: Input, scope: Scope): Control | null {
+function fromInput(input: InputReading, scope: Scope): Control | null {
   const kind = input.type as ControlKind;
   if (!KINDS.includes(kind) || (!scope.nested && isHiddenComposite(input))) return null;
   const capability = findCapability(scope.capabilities, input);
@@ -201,7 +213,7 @@ function fromInput(input: Input, scope: Scope): Control | null {
   return control;
 }
 
-function kindOfCapability(capability: Capability): ControlKind | null {
+function kindOfCapability(capability: CapabilityReading): ControlKind | null {
   const type = (capability.value_type ?? capability.valueType ?? capability.type ?? '').toLowerCase();
   const property = (capability.property ?? capability.id ?? '').toLowerCase();
   if (capability.kind === 'binary' || type === 'boolean') return 'toggle';
@@ -212,7 +224,7 @@ function kindOfCapability(capability: Capability): ControlKind | null {
   return null;
 }
 
-function fromCapability(device: Device, capability: Capability): Control | null {
+function fromCapability(device: DeviceView, capability: CapabilityReading): Control | null {
   const kind = kindOfCapability(capability);
   const property = capability.property ?? capability.id;
   if (!kind || !property || !isWritable(capability.access)) return null;
@@ -234,7 +246,7 @@ function fromCapability(device: Device, capability: Capability): Control | null 
  * Every control the device offers: its inputs when it declares any, else its writable
  * capabilities. Read-only ones and hidden composite colour parts never appear.
  */
-export function deviceControls(device: Device): Control[] {
+export function deviceControls(device: DeviceView): Control[] {
   const scope = { values: device.state, capabilities: device.capabilities, nested: false };
   const built = device.inputs.length
     ? device.inputs.map((input) => fromInput(input, scope))
@@ -259,7 +271,7 @@ export interface BinaryReading {
 }
 
 /** Binary values in the state: from binary capabilities (not the power state) and the known binary properties. */
-export function binaryReadings(device: Device): BinaryReading[] {
+export function binaryReadings(device: DeviceView): BinaryReading[] {
   const properties: string[] = [];
   for (const capability of device.capabilities) {
     const type = (capability.value_type ?? capability.valueType)?.toLowerCase();

@@ -1,6 +1,6 @@
 import { IGNORED_DEVICE_ID_PREFIX } from '@hearth/contracts';
 import { readBinary } from './binary.js';
-import type { Capability, Device, DeviceStats, Input, Json } from './device.types.js';
+import type { CapabilityReading, DeviceStats, DeviceView, InputReading, Json } from './device.types.js';
 import { parseTime } from './format.js';
 
 /** docs/strings.md#constants-and-limits: ids with this prefix are discarded and purged. */
@@ -57,9 +57,12 @@ export function parseState(value: unknown): Json {
 const asArray = <T>(value: unknown): T[] => (Array.isArray(value) ? (value.filter(isObject) as T[]) : []);
 
 /** Capabilities of the device and of `state.capabilities`, duplicates removed by id, property or name. */
-export function mergeCapabilities(own: Capability[], fromState: Capability[]): Capability[] {
+export function mergeCapabilities(
+  own: CapabilityReading[],
+  fromState: CapabilityReading[],
+): CapabilityReading[] {
   const seen = new Set<string>();
-  const merged: Capability[] = [];
+  const merged: CapabilityReading[] = [];
   for (const capability of [...own, ...fromState]) {
     const identity = capability.id ?? capability.property ?? capability.name;
     const key = identity === undefined ? null : String(identity);
@@ -70,10 +73,11 @@ export function mergeCapabilities(own: Capability[], fromState: Capability[]): C
   return merged;
 }
 
-const valueType = (capability: Capability) => (capability.value_type ?? capability.valueType)?.toLowerCase();
+const valueType = (capability: CapabilityReading) =>
+  (capability.value_type ?? capability.valueType)?.toLowerCase();
 
 /** docs/devicehub.md#device-as-the-page-holds-it hasToggle. */
-export const hasToggle = (capabilities: Capability[]) =>
+export const hasToggle = (capabilities: CapabilityReading[]) =>
   capabilities.some(
     (capability) =>
       ['state', 'on'].includes(String(capability.id)) ||
@@ -85,7 +89,7 @@ export const hasToggle = (capabilities: Capability[]) =>
 /** docs/devicehub.md#device-as-the-page-holds-it toggleState: from `state.state` or `state.on`. */
 export const toggleState = (state: Json): boolean | null => readBinary(state.state) ?? readBinary(state.on);
 
-export const isNumericCapability = (capability: Capability) =>
+export const isNumericCapability = (capability: CapabilityReading) =>
   capability.kind === 'numeric' || valueType(capability) === 'number';
 
 function describe(value: unknown): string | null {
@@ -96,7 +100,7 @@ function describe(value: unknown): string | null {
 
 /** docs/devicehub.md#device-as-the-page-holds-it displayName: trimmed name, else "manufacturer model", else external id, else key. */
 export function displayName(
-  fields: Pick<Device, 'name' | 'manufacturer' | 'model' | 'externalId'>,
+  fields: Pick<DeviceView, 'name' | 'manufacturer' | 'model' | 'externalId'>,
   key: string,
 ): string {
   const name = fields.name?.trim();
@@ -110,11 +114,13 @@ export function displayName(
 }
 
 /** docs/devicehub.md#device-as-the-page-holds-it: the device as the page displays it. */
-export function toDevice(record: DeviceRecord): Device {
+export function toDevice(record: DeviceRecord): DeviceView {
   const { raw } = record;
   const state = parseState(raw.state);
-  const stateCapabilities = Array.isArray(state.capabilities) ? asArray<Capability>(state.capabilities) : [];
-  const capabilities = mergeCapabilities(asArray<Capability>(raw.capabilities), stateCapabilities);
+  const stateCapabilities = Array.isArray(state.capabilities)
+    ? asArray<CapabilityReading>(state.capabilities)
+    : [];
+  const capabilities = mergeCapabilities(asArray<CapabilityReading>(raw.capabilities), stateCapabilities);
   const fields = {
     name: text(raw.name),
     manufacturer: text(raw.manufacturer),
@@ -133,7 +139,7 @@ export function toDevice(record: DeviceRecord): Device {
     firmware: text(raw.firmware) ?? text(raw.software_build_id),
     description: describe(raw.description),
     capabilities,
-    inputs: asArray<Input>(raw.inputs),
+    inputs: asArray<InputReading>(raw.inputs),
     online: raw.online === true,
     lastSeen: parseTime(raw.last_seen),
     createdAt: parseTime(raw.created_at),
@@ -149,7 +155,7 @@ export function toDevice(record: DeviceRecord): Device {
 }
 
 /** docs/screens.md#device-list-and-stream listing rule. */
-export const isListed = (device: Device) =>
+export const isListed = (device: DeviceView) =>
   device.hasMetadata ||
   Boolean(device.name || device.manufacturer || device.model || device.description || device.protocol) ||
   device.capabilities.length > 0 ||
@@ -160,13 +166,13 @@ export const isListed = (device: Device) =>
 const collator = new Intl.Collator(undefined, { numeric: true });
 
 /** Case-insensitive by display name; the key breaks ties so the order is stable. */
-export function compareDevices(a: Device, b: Device): number {
+export function compareDevices(a: DeviceView, b: DeviceView): number {
   const byName = collator.compare(a.displayName.toLowerCase(), b.displayName.toLowerCase());
   return byName !== 0 ? byName : a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
 
 /** docs/devicehub.md#device-stats. */
-export function deviceStats(devices: Iterable<Device>): DeviceStats {
+export function deviceStats(devices: Iterable<DeviceView>): DeviceStats {
   const stats = { total: 0, online: 0, withState: 0, sensors: 0 };
   for (const device of devices) {
     stats.total++;
@@ -178,7 +184,7 @@ export function deviceStats(devices: Iterable<Device>): DeviceStats {
 }
 
 /** The freshest moment the device was heard from: the hub's last_seen or our last state message. */
-export const lastHeard = (device: Device): number | null => {
+export const lastHeard = (device: DeviceView): number | null => {
   const times = [device.lastSeen, device.stateUpdatedAt].filter((time): time is number => time !== null);
   return times.length ? Math.max(...times) : null;
 };

@@ -1,70 +1,58 @@
+import type { Capability, CapabilityAccess, Input, NumericRange } from '@hearth/contracts';
+
 /**
- * Device shapes as the page holds them (docs/devicehub.md (device, capability, input)). The raw device is loose on purpose:
- * it comes from REST, from stream upserts and from partial state messages.
+ * How the page reads devices (docs/devicehub.md#device). The wire shapes are the contracts'
+ * Device, Capability and Input; what arrives (REST, stream upserts, partial state messages) is
+ * read leniently, so the readings below make every wire field optional and add the aliases the
+ * docs accept. DeviceView is the page's own model, derived from them; none of these is a wire type.
  */
 export type Json = Record<string, unknown>;
 
-export interface Access {
-  readOnly?: boolean;
-  write?: boolean;
-  set?: boolean;
-  command?: boolean;
-  toggle?: boolean;
-}
+export type Access = Partial<CapabilityAccess> & { command?: boolean };
 
-export interface Range {
-  min?: number;
-  max?: number;
-  step?: number;
-}
+export type Range = NumericRange;
 
-export interface Capability {
-  id?: string;
-  property?: string;
-  name?: string;
+/** A wire Capability as read: any field may be missing; kinds are read as text. */
+export interface CapabilityReading
+  extends Partial<
+    Omit<Capability, 'kind' | 'value_type' | 'enum' | 'range' | 'access' | 'metadata' | 'features' | 'item'>
+  > {
   kind?: string;
-  type?: string;
   value_type?: string;
   valueType?: string;
-  unit?: string;
   units?: string;
   enum?: unknown[];
   range?: Range;
-  step?: number;
   access?: Access;
   metadata?: Json;
   /** A composite's features, a list's item (what each value inside it is). */
-  features?: Capability[];
-  item?: Capability;
+  features?: CapabilityReading[];
+  item?: CapabilityReading;
 }
 
-export interface InputOption {
+export interface InputOptionReading {
   value: unknown;
   label?: string;
 }
 
-export interface Input {
-  id?: string;
+/** A wire Input as read: any field may be missing, with the aliases of its capability id and range. */
+export interface InputReading
+  extends Partial<Omit<Input, 'type' | 'range' | 'options' | 'metadata' | 'access' | 'features' | 'item'>> {
   type?: string;
-  property?: string;
-  capability_id?: string;
   capabilityId?: string;
   capabilityID?: string;
-  label?: string;
   range?: Range;
   Range?: Range;
-  options?: InputOption[];
+  options?: InputOptionReading[];
   metadata?: { mode?: string; access?: Access } & Json;
   access?: Access;
-  readOnly?: boolean;
   /** `composite`: its fields; `list`: the input of one item and how many items it takes. */
-  features?: Input[];
-  item?: Input;
-  length?: { min?: number; max?: number };
+  features?: InputReading[];
+  item?: InputReading;
 }
 
 /** docs/devicehub.md#device-as-the-page-holds-it: a device as held and displayed. */
-export interface Device {
+export interface DeviceView {
   key: string;
   mapKey: string;
   externalId: string | null;
@@ -77,8 +65,8 @@ export interface Device {
   model: string | null;
   firmware: string | null;
   description: string | null;
-  capabilities: Capability[];
-  inputs: Input[];
+  capabilities: CapabilityReading[];
+  inputs: InputReading[];
   online: boolean;
   lastSeen: number | null;
   createdAt: number | null;

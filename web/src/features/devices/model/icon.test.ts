@@ -1,9 +1,9 @@
+import { deviceIconKind } from '@hearth/contracts';
 import { describe, expect, it } from 'vitest';
-import type { Capability } from './device.types.js';
-import { deviceIconKind } from './icon.js';
+import type { CapabilityReading } from './device.types.js';
 
 const device = (fields: {
-  capabilities?: Capability[];
+  capabilities?: CapabilityReading[];
   type?: string;
   description?: string;
   model?: string;

@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_UNITS, deviceMetrics, formatMetricValue } from './metrics.js';
+import { deviceMetrics, formatMetricValue } from './metrics.js';
 import { deviceFrom } from './test-devices.js';
 
 describe('metrics (docs/strings.md#constants-and-limits)', () => {
-  it('has the default units', () => {
-    expect(DEFAULT_UNITS).toEqual({ temperature: '°C', humidity: '%', battery: '%' });
-  });
-
   it('lists numeric capabilities first, then known metrics, with units and rounding', () => {
     const device = deviceFrom({
       id: 'sensor',

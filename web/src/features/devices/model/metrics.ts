@@ -1,6 +1,6 @@
 import { binaryLabel, readBinary } from './binary.js';
 import { isNumericCapability } from './device.model.js';
-import type { Device } from './device.types.js';
+import type { DeviceView } from './device.types.js';
 import { formatMetricNumber, humanise } from './format.js';
 
 /** docs/strings.md#constants-and-limits default units. */
@@ -40,7 +40,7 @@ export function formatMetricValue(property: string, value: unknown): string | nu
 }
 
 /** Numeric capabilities first (in their order), then the known metrics, each once, when the state holds a value. */
-export function deviceMetrics(device: Device): Metric[] {
+export function deviceMetrics(device: DeviceView): Metric[] {
   const units = new Map<string, string | undefined>();
   const labels = new Map<string, string | undefined>();
   for (const capability of device.capabilities) {

@@ -1,11 +1,11 @@
 import { toDevice } from './device.model.js';
-import type { Device, Json } from './device.types.js';
+import type { DeviceView, Json } from './device.types.js';
 
 /** A displayed device from raw fields, as the store would build it (for tests). */
 export const deviceFrom = (
   raw: Json,
   extra: { hasMetadata?: boolean; stateUpdatedAt?: number } = {},
-): Device =>
+): DeviceView =>
   toDevice({
     key: String(raw.id ?? 'key-1'),
     raw,

@@ -10,7 +10,7 @@ import {
   rawKey,
   toDevice,
 } from '../model/device.model.js';
-import type { Device, DeviceStats, Json } from '../model/device.types.js';
+import type { DeviceStats, DeviceView, Json } from '../model/device.types.js';
 
 /** docs/devicehub.md#connection-status plus the page's loading flag, its one error line and the device bus behind the hub. */
 export interface HubStatus {
@@ -47,7 +47,7 @@ const frameScheduler: Scheduler = (flush) => {
  */
 export class DeviceStore {
   private records = new Map<string, DeviceRecord>();
-  private devices = new Map<string, Device>();
+  private devices = new Map<string, DeviceView>();
   private dirty = new Set<string>();
   private listDirty = false;
   private scheduled = false;
@@ -69,7 +69,7 @@ export class DeviceStore {
   getStatus = () => this.status;
   /** Controls are greyed out while the device bus is offline (commands would answer 503). */
   isBusOffline = () => this.status.bus?.bus === 'offline';
-  getDevice = (key: string): Device | undefined => this.devices.get(key);
+  getDevice = (key: string): DeviceView | undefined => this.devices.get(key);
   isPending = (key: string) => this.pending.has(key);
 
   subscribe = (listener: Listener) => {
@@ -188,7 +188,7 @@ export class DeviceStore {
         globalChange = true;
       }
     }
-    const stats = deviceStats(this.ids.map((id) => this.devices.get(id) as Device));
+    const stats = deviceStats(this.ids.map((id) => this.devices.get(id) as DeviceView));
     if (Object.entries(stats).some(([key, value]) => this.stats[key as keyof DeviceStats] !== value)) {
       this.stats = stats;
       globalChange = true;

@@ -1,19 +1,19 @@
-import { devicehubRoot, devicehubTopics } from '@hearth/contracts';
+import { devicehubTopic, devicehubTopics } from '@hearth/contracts';
 
 /**
- * Absolute topics under `{prefix}/devicehub/`, from the shared topic names. The prefix is the
+ * docs/devicehub.md#topics: absolute topics under `{prefix}/devicehub/`, from the shared topic names. The prefix is the
  * server's DEVICEHUB_TOPIC_PREFIX, learned from GET /api/config (never assumed here).
  */
 export function streamTopics(prefix: string) {
-  const root = devicehubRoot(prefix);
+  const topic = (relative: string) => devicehubTopic(prefix, relative);
   return {
-    devices: `${root}/${devicehubTopics.devicesWildcard}`,
-    devicePrefix: `${root}/${devicehubTopics.device('')}`,
-    upsert: `${root}/${devicehubTopics.upsert}`,
-    removed: `${root}/${devicehubTopics.removed}`,
-    hubStatus: `${root}/${devicehubTopics.hubStatus}`,
-    set: `${root}/${devicehubTopics.set}`,
-    rename: `${root}/${devicehubTopics.rename}`,
+    devices: topic(devicehubTopics.devicesWildcard),
+    devicePrefix: topic(devicehubTopics.device('')),
+    upsert: topic(devicehubTopics.upsert),
+    removed: topic(devicehubTopics.removed),
+    hubStatus: topic(devicehubTopics.hubStatus),
+    set: topic(devicehubTopics.set),
+    rename: topic(devicehubTopics.rename),
   };
 }
 

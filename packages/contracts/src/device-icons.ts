@@ -1,6 +1,8 @@
-import type { Device } from './device.types.js';
-
-/** docs/screens.md#devices-page icon rules, in their order: the first group whose word appears wins. */
+/**
+ * docs/screens.md#devices-page icon rules, in their order: the first group whose word appears in a
+ * device's capabilities, type, description, model, name or manufacturer wins. The web app draws
+ * its tiles with them; the simulator's test checks its catalogue covers every icon with them.
+ */
 export type DeviceIconKind =
   | 'door'
   | 'light'
@@ -11,7 +13,7 @@ export type DeviceIconKind =
   | 'voltage'
   | 'device';
 
-const RULES: [DeviceIconKind, string[]][] = [
+const ICON_RULES: [DeviceIconKind, string[]][] = [
   ['door', ['door', 'contact']],
   ['light', ['light', 'lamp', 'brightness', 'color']],
   ['plug', ['plug', 'socket', 'outlet', 'power']],
@@ -21,9 +23,17 @@ const RULES: [DeviceIconKind, string[]][] = [
   ['voltage', ['voltage']],
 ];
 
-type IconSource = Pick<Device, 'capabilities' | 'type' | 'description' | 'model' | 'name' | 'manufacturer'>;
+/** What the rules read: a wire Device, or the web app's view of one. */
+export interface DeviceIconSource {
+  capabilities: readonly { id?: string; property?: string; name?: string }[];
+  type?: string | null;
+  description?: string | null;
+  model?: string | null;
+  name?: string | null;
+  manufacturer?: string | null;
+}
 
-export function deviceIconKind(device: IconSource): DeviceIconKind {
+export function deviceIconKind(device: DeviceIconSource): DeviceIconKind {
   const words = [
     ...device.capabilities.flatMap((capability) => [capability.id, capability.property, capability.name]),
     device.type,
@@ -35,7 +45,7 @@ export function deviceIconKind(device: IconSource): DeviceIconKind {
     .filter((word): word is string => typeof word === 'string')
     .join(' ')
     .toLowerCase();
-  for (const [kind, needles] of RULES) {
+  for (const [kind, needles] of ICON_RULES) {
     if (needles.some((needle) => words.includes(needle))) return kind;
   }
   return 'device';

@@ -4,7 +4,7 @@ import { fetchDevices, renameDevice as patchRename, postCommand } from '../api/d
 import { type ActionDeps, renameDevice, sendCommand } from '../device-actions.js';
 import { MESSAGES } from '../devices.messages.js';
 import type { DeviceCommand } from '../model/commands.js';
-import type { Device } from '../model/device.types.js';
+import type { DeviceView } from '../model/device.types.js';
 import { DeviceStore } from '../store/device-store.js';
 import {
   type ConnectFn,
@@ -15,8 +15,8 @@ import {
 import { streamUrl } from '../stream/topics.js';
 
 export interface HubActions {
-  send(device: Device, command: DeviceCommand | null): Promise<void>;
-  rename(device: Device, name: string): ReturnType<typeof renameDevice>;
+  send(device: DeviceView, command: DeviceCommand | null): Promise<void>;
+  rename(device: DeviceView, name: string): ReturnType<typeof renameDevice>;
 }
 
 /**
