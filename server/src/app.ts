@@ -23,6 +23,7 @@ import { webAppModule } from './http/web-app.js';
 import { Lifecycle, type Module } from './lifecycle/module.js';
 import { createLogger } from './logging/logger.js';
 import { Mailer } from './mail/index.js';
+import { roomsModule } from './rooms/index.js';
 import { preparePrivateDirectory } from './storage/data-dir.js';
 import { openStorage, type Storage } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
@@ -145,6 +146,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     limit: limits.auth,
   });
   const guards = accounts.auth;
+  const deviceHub = deviceHubModule({
+    db,
+    bus,
+    log,
+    guards,
+    auth: accounts.auth,
+    publicUrl: config.publicUrl,
+    zigbee2mqttBaseTopic: config.zigbee2mqttBaseTopic,
+    devicehubTopicPrefix: config.devicehubTopicPrefix,
+    maxDevices: config.devicehubMaxDevices,
+    simulatorDevices: config.simulator ? config.simulatorDevices : undefined,
+    dataDir: config.dataDir,
+  });
   const features: Module[] = [
     { name: 'mail', close: () => mailer.close() },
     clientConfigModule({ devicehub_topic_prefix: config.devicehubTopicPrefix }),
@@ -162,19 +176,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       limit: limits.auth,
     }),
     usersModule({ db, dialect: storage.dialect, users, guards, sessions: accounts.sessions }),
-    deviceHubModule({
-      db,
-      bus,
-      log,
-      guards,
-      auth: accounts.auth,
-      publicUrl: config.publicUrl,
-      zigbee2mqttBaseTopic: config.zigbee2mqttBaseTopic,
-      devicehubTopicPrefix: config.devicehubTopicPrefix,
-      maxDevices: config.devicehubMaxDevices,
-      simulatorDevices: config.simulator ? config.simulatorDevices : undefined,
-      dataDir: config.dataDir,
-    }),
+    deviceHub,
+    roomsModule({ db, guards, devices: deviceHub.devices }),
   ];
   const checks = (): HealthCheck[] => [
     { name: 'database', check: () => storage.ping().then(() => true) },

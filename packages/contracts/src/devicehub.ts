@@ -100,6 +100,13 @@ export interface Device {
   state: DeviceState;
   capabilities: Capability[];
   inputs: Input[];
+  /** docs/rooms.md#assignment: the room the device is in, null when unassigned. */
+  room_id: string | null;
+  /**
+   * docs/rooms.md#suggestions: the room its `room/device` name suggests (a room name, which may not
+   * exist yet), while the device is unassigned and nobody has ever assigned it; else null.
+   */
+  suggested_room: string | null;
 }
 
 /** A device that left its ecosystem's list: kept with its id and name until an admin purges it. */

@@ -7,3 +7,4 @@ export * from './client-config.js';
 export * from './device-icons.js';
 export * from './devicehub.js';
 export * from './roles.js';
+export * from './rooms.js';

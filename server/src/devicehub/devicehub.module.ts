@@ -32,8 +32,23 @@ export interface DeviceHubModuleDeps {
   dataDir: string;
 }
 
+/** What the rooms domain uses of the hub (docs/rooms.md#assignment, docs/rooms.md#events). */
+export interface DeviceDirectory {
+  /** Whether the hub lists this device (removed ones are not listed). */
+  has(id: string): boolean;
+  /** These devices' new room is stored: the hub's devices follow, with a `device.upsert` each. */
+  roomsAssigned(ids: readonly string[], roomId: string | null): void;
+  /** Publishes a JSON event to browsers; `topic` is relative to P (e.g. `events/room.upsert`). */
+  publishEvent(topic: string, payload: unknown): void;
+}
+
+export interface DeviceHubModule extends Module {
+  /** Usable once the module is registered. */
+  devices: DeviceDirectory;
+}
+
 /** The device hub: registry, adapters, simulator, REST routes and the browser edge broker. */
-export function deviceHubModule(deps: DeviceHubModuleDeps): Module {
+export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
   const { bus, zigbee2mqttBaseTopic: baseTopic } = deps;
   const log = deps.log.child({ domain: 'devicehub' });
   const repository = new DevicesRepository(deps.db);
@@ -53,9 +68,18 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): Module {
   let service: DeviceHubService | undefined;
   let watch: BusWatch | undefined;
   let started: Promise<unknown> = Promise.resolve();
+  const hub = () => {
+    if (!service) throw new Error('the device hub is used before it is registered');
+    return service;
+  };
 
   return {
     name: 'devicehub',
+    devices: {
+      has: (id) => hub().has(id),
+      roomsAssigned: (ids, roomId) => hub().roomsAssigned(ids, roomId),
+      publishEvent: (topic, payload) => hub().publishEvent(topic, payload),
+    },
     async register(app) {
       edge = await createEdgeBroker(app, {
         auth: deps.auth,

@@ -1,4 +1,4 @@
-import type { Device, RemovedDevice } from '@hearth/contracts';
+import { type Device, type RemovedDevice, roomFromDeviceName } from '@hearth/contracts';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { DeviceDescription } from './adapters/adapter.js';
@@ -25,8 +25,13 @@ function* chunks<T>(items: T[], size: number): Generator<T[]> {
   for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
 }
 
+type RoomColumns = 'room_id' | 'room_assigned';
+
 /** A registry row as a device; nobody has said it is online since the start. */
-export function toDevice(row: Selectable<DevicesTable>): Device {
+export function toDevice(
+  row: Omit<Selectable<DevicesTable>, RoomColumns> & Partial<Pick<Selectable<DevicesTable>, RoomColumns>>,
+): Device {
+  const roomId = row.room_id ?? null;
   const metadata = parseObject<Partial<Metadata>>(row.metadata, {});
   return {
     id: row.id,
@@ -45,6 +50,9 @@ export function toDevice(row: Selectable<DevicesTable>): Device {
     state: parseObject<Record<string, unknown>>(row.state, {}),
     capabilities: Array.isArray(metadata.capabilities) ? metadata.capabilities : [],
     inputs: Array.isArray(metadata.inputs) ? metadata.inputs : [],
+    room_id: roomId,
+    // docs/rooms.md#suggestions: only while unassigned and never assigned.
+    suggested_room: roomId === null && !row.room_assigned ? roomFromDeviceName(row.name) : null,
   };
 }
 
@@ -144,12 +152,15 @@ export class DevicesRepository {
     });
   }
 
-  async rename(id: string, name: string, now: string) {
-    await this.db
+  /** Resolves with the room suggestion the new name gives (docs/rooms.md#suggestions). */
+  async rename(id: string, name: string, now: string): Promise<{ suggested_room: string | null }> {
+    const row = await this.db
       .updateTable('devicehub_devices')
       .set({ name, updated_at: now })
       .where('id', '=', id)
-      .execute();
+      .returningAll()
+      .executeTakeFirst();
+    return { suggested_room: row ? toDevice(row).suggested_room : null };
   }
 
   /** Devices that left their ecosystem's list, newest removal first (for an admin to purge). */

@@ -68,6 +68,8 @@ export class DeviceHubService implements AdapterEvents {
   private readonly availabilityKnown = new Set<string>();
   /** When each device's state last arrived (ms), to ask for fresh state after a bus outage. */
   private readonly stateArrived = new Map<string, number>();
+  /** Devices someone assigned to a room or out of one since the start (their rows say so too). */
+  private readonly placed = new Set<string>();
   private queue: Promise<void> = Promise.resolve();
   private latestList: DeviceDescription[] | undefined;
   private listRetry: NodeJS.Timeout | undefined;
@@ -97,6 +99,31 @@ export class DeviceHubService implements AdapterEvents {
     const device = this.devices.get(id);
     if (!device) throw new HttpError(404, DevicehubMessages.deviceNotFound);
     return device;
+  }
+
+  /** Whether the hub lists this device (a removed one is not). */
+  has(id: string): boolean {
+    return this.devices.has(id);
+  }
+
+  /**
+   * docs/rooms.md#assignment: the rooms domain has stored these devices' new room (null: none);
+   * the hub's devices follow and browsers get a `device.upsert` for each.
+   */
+  roomsAssigned(ids: readonly string[], roomId: string | null) {
+    for (const id of ids) {
+      this.placed.add(id);
+      const device = this.devices.get(id);
+      if (!device) continue;
+      device.room_id = roomId;
+      device.suggested_room = null;
+      this.publishUpsert(device);
+    }
+  }
+
+  /** An event for browsers under P/events (docs/rooms.md#events); not retained. */
+  publishEvent(topic: string, payload: unknown) {
+    this.publish(topic, JSON.stringify(payload), false);
   }
 
   /** Devices that left their ecosystem's list, kept with their ids until purged. */
@@ -139,9 +166,10 @@ export class DeviceHubService implements AdapterEvents {
     if (trimmed === device.name) return device;
     const renamed = await this.options.adapter.rename(device, trimmed);
     const now = nowIso();
-    await this.options.repository.rename(device.id, renamed, now);
+    const { suggested_room } = await this.options.repository.rename(device.id, renamed, now);
     device.name = renamed;
     device.updated_at = now;
+    device.suggested_room = this.placed.has(device.id) ? null : suggested_room;
     this.publishUpsert(device);
     return device;
   }
@@ -264,6 +292,7 @@ export class DeviceHubService implements AdapterEvents {
   }
 
   private track(device: Device) {
+    if (this.placed.has(device.id) || device.room_id !== null) device.suggested_room = null;
     this.devices.set(device.id, device);
     this.idByExternal.set(device.external_id, device.id);
   }
@@ -323,7 +352,15 @@ export class DeviceHubService implements AdapterEvents {
         state: mergeBounded({}, row.state).state,
         capabilities: description.capabilities,
         inputs: description.inputs,
-        ...(before ? { online: before.online, state: before.state, last_seen: before.last_seen } : {}),
+        // The room too: the rooms domain may have moved it while this list was being stored.
+        ...(before
+          ? {
+              online: before.online,
+              state: before.state,
+              last_seen: before.last_seen,
+              room_id: before.room_id,
+            }
+          : {}),
       };
       this.track(device);
       const early = this.earlyState.get(device.external_id);

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** Tables of the device hub (the device registry), added by migration 0003. */
 export interface DevicesTable {
   /** Stable random UUID: survives restarts and renames. */
@@ -15,6 +17,10 @@ export interface DevicesTable {
   updated_at: string;
   /** When the device left its ecosystem's list (migration 0005); null while it is listed. */
   removed_at: string | null;
+  /** The room the device is in (migration 0008, docs/rooms.md#assignment); null when unassigned. */
+  room_id: Generated<string | null>;
+  /** 1 once someone has assigned it to a room or out of one: its name no longer suggests a room. */
+  room_assigned: Generated<number>;
 }
 
 export interface DevicehubTables {

@@ -1,2 +1,7 @@
 // The device hub as app.ts sees it.
-export { type DeviceHubModuleDeps, deviceHubModule } from './devicehub.module.js';
+export {
+  type DeviceDirectory,
+  type DeviceHubModule,
+  type DeviceHubModuleDeps,
+  deviceHubModule,
+} from './devicehub.module.js';

@@ -3,6 +3,7 @@ import type { AccountsTables } from '../accounts/accounts.tables.js';
 import type { IdentityTables } from '../accounts/identities.tables.js';
 import type { DevicehubTables } from '../devicehub/devicehub.tables.js';
 import type { RateLimitTables } from '../http/rate-limit.tables.js';
+import type { RoomsTables } from '../rooms/rooms.tables.js';
 
 /**
  * Table types shared by both dialects. Booleans are stored as 0/1 integers and timestamps as
@@ -31,6 +32,11 @@ export interface UsersTable {
 }
 
 /** Every table; each domain declares its own in `<domain>.tables.ts`. */
-export interface Database extends AccountsTables, IdentityTables, DevicehubTables, RateLimitTables {
+export interface Database
+  extends AccountsTables,
+    IdentityTables,
+    DevicehubTables,
+    RateLimitTables,
+    RoomsTables {
   users: UsersTable;
 }

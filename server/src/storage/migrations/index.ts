@@ -6,6 +6,7 @@ import { migration as m0004 } from './0004_identities.js';
 import { migration as m0005 } from './0005_devicehub_removed.js';
 import { migration as m0006 } from './0006_rate_limits.js';
 import { migration as m0007 } from './0007_sessions_lockout.js';
+import { migration as m0008 } from './0008_rooms.js';
 
 /**
  * Every migration, in order. Names are zero-padded so they sort; never rename or edit one that
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0005_devicehub_removed': m0005,
   '0006_rate_limits': m0006,
   '0007_sessions_lockout': m0007,
+  '0008_rooms': m0008,
 };

@@ -1,0 +1,2 @@
+// Rooms, floors and favourites as app.ts sees them.
+export { type RoomsModuleDeps, roomsModule } from './rooms.module.js';

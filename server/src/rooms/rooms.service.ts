@@ -1,0 +1,238 @@
+import {
+  type AssignDevicesResponse,
+  DEFAULT_ROOM_ICON,
+  type Favourites,
+  type Floor,
+  type Room,
+  type RoomsResponse,
+  roomTopics,
+} from '@hearth/contracts';
+import type { DeviceDirectory } from '../devicehub/index.js';
+import { HttpError } from '../http/errors.js';
+import { nowIso } from '../storage/columns.js';
+import type { UserRecord } from '../users/index.js';
+import { ROOMS_ERRORS as E } from './rooms.errors.js';
+import type { RoomsRepository, RoomsStore } from './rooms.repository.js';
+import type { CreateFloor, CreateRoom, UpdateFloor, UpdateRoom } from './rooms.schemas.js';
+
+export interface RoomsServiceDeps {
+  repository: RoomsRepository;
+  devices: DeviceDirectory;
+}
+
+/** `items` with `id` moved to `index` (clamped), every item's order its place. */
+export function reorder<T extends { id: string; order: number }>(items: T[], id: string, index: number): T[] {
+  const moving = items.find((item) => item.id === id);
+  const rest = items.filter((item) => item.id !== id);
+  if (moving) rest.splice(Math.min(index, rest.length), 0, moving);
+  return rest.map((item, order) => ({ ...item, order }));
+}
+
+/** The items whose fields differ from what `before` had (or that it did not have). */
+const changedFrom = <T extends { id: string }>(before: T[], after: T[]): T[] => {
+  const old = new Map(before.map((item) => [item.id, JSON.stringify(item)]));
+  return after.filter((item) => old.get(item.id) !== JSON.stringify(item));
+};
+
+/**
+ * docs/rooms.md: rooms, floors, which room each device is in, and each user's favourites. A change is
+ * checked and written in one transaction (a refusal changes nothing), one at a time, then told to
+ * every open page: `room.upsert`/`room.removed`, `floor.upsert`/`floor.removed`, and a
+ * `device.upsert` for each device whose room changed.
+ */
+export class RoomsService {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly deps: RoomsServiceDeps) {}
+
+  async list(): Promise<RoomsResponse> {
+    const { repository } = this.deps;
+    const [rooms, floors] = await Promise.all([repository.rooms(), repository.floors()]);
+    return { rooms, floors };
+  }
+
+  createRoom(_caller: UserRecord, input: CreateRoom): Promise<Room> {
+    return this.write(async (store) => {
+      const floorId = input.floor_id ?? null;
+      await this.checkFloor(store, floorId);
+      await this.checkRoomName(store, input.name, floorId);
+      const rooms = await store.rooms();
+      const room: Room = {
+        id: crypto.randomUUID(),
+        name: input.name,
+        icon: input.icon ?? DEFAULT_ROOM_ICON,
+        order: rooms.length,
+        floor_id: floorId,
+      };
+      await store.insertRoom(room, nowIso());
+      return { result: room, rooms: [room] };
+    });
+  }
+
+  updateRoom(_caller: UserRecord, id: string, patch: UpdateRoom): Promise<Room> {
+    return this.write(async (store) => {
+      const before = await store.rooms();
+      const current = before.find((room) => room.id === id);
+      if (!current) throw new HttpError(404, E.roomNotFound);
+      const floorId = patch.floor_id === undefined ? current.floor_id : patch.floor_id;
+      if (floorId !== current.floor_id) await this.checkFloor(store, floorId);
+      const name = patch.name ?? current.name;
+      if (name !== current.name || floorId !== current.floor_id)
+        await this.checkRoomName(store, name, floorId, id);
+      const edited = before.map((room) =>
+        room.id === id ? { ...room, name, icon: patch.icon ?? room.icon, floor_id: floorId } : room,
+      );
+      const after = patch.order === undefined ? edited : reorder(edited, id, patch.order);
+      const changed = changedFrom(before, after);
+      const now = nowIso();
+      for (const room of changed) await store.saveRoom(room, now);
+      return { result: after.find((room) => room.id === id)!, rooms: changed };
+    });
+  }
+
+  deleteRoom(_caller: UserRecord, id: string): Promise<void> {
+    return this.write(async (store) => {
+      const before = await store.rooms();
+      if (!before.some((room) => room.id === id)) throw new HttpError(404, E.roomNotFound);
+      const devices = await store.devicesIn(id);
+      await store.assign(devices, null);
+      await store.deleteRoom(id);
+      const after = before.filter((room) => room.id !== id).map((room, order) => ({ ...room, order }));
+      const changed = changedFrom(before, after);
+      const now = nowIso();
+      for (const room of changed) await store.saveRoom(room, now);
+      return { result: undefined, rooms: changed, removedRoom: id, moved: { ids: devices, roomId: null } };
+    });
+  }
+
+  createFloor(_caller: UserRecord, input: CreateFloor): Promise<Floor> {
+    return this.write(async (store) => {
+      await this.checkFloorName(store, input.name);
+      const floors = await store.floors();
+      const floor: Floor = { id: crypto.randomUUID(), name: input.name, order: floors.length };
+      await store.insertFloor(floor, nowIso());
+      return { result: floor, floors: [floor] };
+    });
+  }
+
+  updateFloor(_caller: UserRecord, id: string, patch: UpdateFloor): Promise<Floor> {
+    return this.write(async (store) => {
+      const before = await store.floors();
+      const current = before.find((floor) => floor.id === id);
+      if (!current) throw new HttpError(404, E.floorNotFound);
+      const name = patch.name ?? current.name;
+      if (name !== current.name) await this.checkFloorName(store, name, id);
+      const edited = before.map((floor) => (floor.id === id ? { ...floor, name } : floor));
+      const after = patch.order === undefined ? edited : reorder(edited, id, patch.order);
+      const changed = changedFrom(before, after);
+      const now = nowIso();
+      for (const floor of changed) await store.saveFloor(floor, now);
+      return { result: after.find((floor) => floor.id === id)!, floors: changed };
+    });
+  }
+
+  /** Its rooms stay, without a floor; refused when one would then share a name with a room without a floor. */
+  deleteFloor(_caller: UserRecord, id: string): Promise<void> {
+    return this.write(async (store) => {
+      const before = await store.floors();
+      if (!before.some((floor) => floor.id === id)) throw new HttpError(404, E.floorNotFound);
+      const rooms = await store.rooms();
+      const now = nowIso();
+      const moved: Room[] = [];
+      for (const room of rooms.filter((r) => r.floor_id === id)) {
+        if (await store.roomNamed(room.name, null)) throw new HttpError(400, E.floorRoomClash(room.name));
+        const without = { ...room, floor_id: null };
+        await store.saveRoom(without, now);
+        moved.push(without);
+      }
+      await store.deleteFloor(id);
+      const after = before.filter((floor) => floor.id !== id).map((floor, order) => ({ ...floor, order }));
+      const changed = changedFrom(before, after);
+      for (const floor of changed) await store.saveFloor(floor, now);
+      return { result: undefined, rooms: moved, floors: changed, removedFloor: id };
+    });
+  }
+
+  /**
+   * PUT /api/rooms/{id}/devices (roomId) and PUT /api/rooms/unassigned/devices (null): moves the
+   * devices, all or none. Each device whose room changed, or whose name's suggestion is now
+   * dismissed, gets a `device.upsert`.
+   */
+  assign(_caller: UserRecord, roomId: string | null, deviceIds: string[]): Promise<AssignDevicesResponse> {
+    return this.write(async (store) => {
+      if (roomId !== null && !(await store.rooms()).some((room) => room.id === roomId)) {
+        throw new HttpError(404, E.roomNotFound);
+      }
+      const unknown = deviceIds.find((id) => !this.deps.devices.has(id));
+      if (unknown !== undefined) throw new HttpError(400, E.unknownDevice(unknown));
+      const rows = await store.deviceRooms(deviceIds);
+      const stored = new Set(rows.map((row) => row.id));
+      const missing = deviceIds.find((id) => !stored.has(id));
+      if (missing !== undefined) throw new HttpError(400, E.unknownDevice(missing));
+      const changed = rows.filter((row) => row.room_id !== roomId || !row.room_assigned).map((row) => row.id);
+      await store.assign(changed, roomId);
+      const order = new Map(deviceIds.map((id, index) => [id, index]));
+      changed.sort((a, b) => order.get(a)! - order.get(b)!);
+      return { result: { room_id: roomId, changed }, moved: { ids: changed, roomId } };
+    });
+  }
+
+  /** The caller's favourites that the hub lists, in their order. */
+  async favourites(caller: UserRecord): Promise<Favourites> {
+    const ids = await this.deps.repository.favourites(caller.id);
+    return { device_ids: ids.filter((id) => this.deps.devices.has(id)) };
+  }
+
+  /** Replaces the caller's favourites; every id must be a device the hub lists. */
+  async setFavourites(caller: UserRecord, deviceIds: string[]): Promise<Favourites> {
+    const unknown = deviceIds.find((id) => !this.deps.devices.has(id));
+    if (unknown !== undefined) throw new HttpError(400, E.unknownDevice(unknown));
+    await this.deps.repository.transaction((store) => store.replaceFavourites(caller.id, deviceIds));
+    return { device_ids: deviceIds };
+  }
+
+  // ── internals ───────────────────────────────────────────────────────────────────────────────
+
+  private async checkFloor(store: RoomsStore, floorId: string | null) {
+    if (floorId !== null && !(await store.floors()).some((floor) => floor.id === floorId)) {
+      throw new HttpError(400, E.unknownFloor);
+    }
+  }
+
+  private async checkRoomName(store: RoomsStore, name: string, floorId: string | null, except?: string) {
+    if (await store.roomNamed(name, floorId, except))
+      throw new HttpError(400, E.roomExists(name, floorId !== null));
+  }
+
+  private async checkFloorName(store: RoomsStore, name: string, except?: string) {
+    if (await store.floorNamed(name, except)) throw new HttpError(400, E.floorExists(name));
+  }
+
+  /**
+   * Runs one change in a transaction, after the previous one (no two renumberings interleave), then
+   * publishes what it changed. A refusal (HttpError) rolls the transaction back: nothing changed.
+   */
+  private write<T>(
+    work: (store: RoomsStore) => Promise<{
+      result: T;
+      rooms?: Room[];
+      floors?: Floor[];
+      removedRoom?: string;
+      removedFloor?: string;
+      moved?: { ids: string[]; roomId: string | null };
+    }>,
+  ): Promise<T> {
+    const run = this.queue.then(async () => {
+      const outcome = await this.deps.repository.transaction(work);
+      const { devices } = this.deps;
+      for (const floor of outcome.floors ?? []) devices.publishEvent(roomTopics.floorUpsert, floor);
+      for (const room of outcome.rooms ?? []) devices.publishEvent(roomTopics.upsert, room);
+      if (outcome.moved) devices.roomsAssigned(outcome.moved.ids, outcome.moved.roomId);
+      if (outcome.removedRoom) devices.publishEvent(roomTopics.removed, { id: outcome.removedRoom });
+      if (outcome.removedFloor) devices.publishEvent(roomTopics.floorRemoved, { id: outcome.removedFloor });
+      return outcome.result;
+    });
+    this.queue = run.catch(() => {});
+    return run;
+  }
+}
