@@ -177,7 +177,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }),
     usersModule({ db, dialect: storage.dialect, users, guards, sessions: accounts.sessions }),
     deviceHub,
-    roomsModule({ db, guards, devices: deviceHub.devices }),
+    roomsModule({
+      db,
+      log,
+      guards,
+      devices: deviceHub.devices,
+      bus,
+      topicPrefix: config.devicehubTopicPrefix,
+    }),
   ];
   const checks = (): HealthCheck[] => [
     { name: 'database', check: () => storage.ping().then(() => true) },

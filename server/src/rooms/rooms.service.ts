@@ -5,12 +5,12 @@ import {
   type Floor,
   type Room,
   type RoomsResponse,
-  roomTopics,
 } from '@hearth/contracts';
 import type { DeviceDirectory } from '../devicehub/index.js';
 import { HttpError } from '../http/errors.js';
 import { nowIso } from '../storage/columns.js';
 import type { UserRecord } from '../users/index.js';
+import { applyChange, type RoomsChange } from './rooms.changes.js';
 import { ROOMS_ERRORS as E } from './rooms.errors.js';
 import type { RoomsRepository, RoomsStore } from './rooms.repository.js';
 import type { CreateFloor, CreateRoom, UpdateFloor, UpdateRoom } from './rooms.schemas.js';
@@ -18,6 +18,8 @@ import type { CreateFloor, CreateRoom, UpdateFloor, UpdateRoom } from './rooms.s
 export interface RoomsServiceDeps {
   repository: RoomsRepository;
   devices: DeviceDirectory;
+  /** Tells the other instances on the bus (docs/rooms.md#several-instances). */
+  share?: (change: RoomsChange) => void;
 }
 
 /** `items` with `id` moved to `index` (clamped), every item's order its place. */
@@ -101,7 +103,7 @@ export class RoomsService {
       const changed = changedFrom(before, after);
       const now = nowIso();
       for (const room of changed) await store.saveRoom(room, now);
-      return { result: undefined, rooms: changed, removedRoom: id, moved: { ids: devices, roomId: null } };
+      return { result: undefined, rooms: changed, removed_room: id, moved: { ids: devices, room_id: null } };
     });
   }
 
@@ -149,7 +151,7 @@ export class RoomsService {
       const after = before.filter((floor) => floor.id !== id).map((floor, order) => ({ ...floor, order }));
       const changed = changedFrom(before, after);
       for (const floor of changed) await store.saveFloor(floor, now);
-      return { result: undefined, rooms: moved, floors: changed, removedFloor: id };
+      return { result: undefined, rooms: moved, floors: changed, removed_floor: id };
     });
   }
 
@@ -173,7 +175,7 @@ export class RoomsService {
       await store.assign(changed, roomId);
       const order = new Map(deviceIds.map((id, index) => [id, index]));
       changed.sort((a, b) => order.get(a)! - order.get(b)!);
-      return { result: { room_id: roomId, changed }, moved: { ids: changed, roomId } };
+      return { result: { room_id: roomId, changed }, moved: { ids: changed, room_id: roomId } };
     });
   }
 
@@ -210,27 +212,22 @@ export class RoomsService {
 
   /**
    * Runs one change in a transaction, after the previous one (no two renumberings interleave), then
-   * publishes what it changed. A refusal (HttpError) rolls the transaction back: nothing changed.
+   * tells this instance's pages and the other instances what it changed. A refusal (HttpError)
+   * rolls the transaction back: nothing changed, nothing is told.
    */
-  private write<T>(
-    work: (store: RoomsStore) => Promise<{
-      result: T;
-      rooms?: Room[];
-      floors?: Floor[];
-      removedRoom?: string;
-      removedFloor?: string;
-      moved?: { ids: string[]; roomId: string | null };
-    }>,
-  ): Promise<T> {
+  private write<T>(work: (store: RoomsStore) => Promise<{ result: T } & Partial<RoomsChange>>): Promise<T> {
     const run = this.queue.then(async () => {
-      const outcome = await this.deps.repository.transaction(work);
-      const { devices } = this.deps;
-      for (const floor of outcome.floors ?? []) devices.publishEvent(roomTopics.floorUpsert, floor);
-      for (const room of outcome.rooms ?? []) devices.publishEvent(roomTopics.upsert, room);
-      if (outcome.moved) devices.roomsAssigned(outcome.moved.ids, outcome.moved.roomId);
-      if (outcome.removedRoom) devices.publishEvent(roomTopics.removed, { id: outcome.removedRoom });
-      if (outcome.removedFloor) devices.publishEvent(roomTopics.floorRemoved, { id: outcome.removedFloor });
-      return outcome.result;
+      const { result, ...outcome } = await this.deps.repository.transaction(work);
+      const change: RoomsChange = {
+        floors: outcome.floors ?? [],
+        rooms: outcome.rooms ?? [],
+        moved: outcome.moved ?? null,
+        removed_room: outcome.removed_room ?? null,
+        removed_floor: outcome.removed_floor ?? null,
+      };
+      applyChange(this.deps.devices, change);
+      this.deps.share?.(change);
+      return result;
     });
     this.queue = run.catch(() => {});
     return run;

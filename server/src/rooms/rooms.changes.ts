@@ -1,0 +1,40 @@
+import { type Floor, ROOM_ICONS, type Room, roomTopics } from '@hearth/contracts';
+import { z } from 'zod';
+import type { DeviceDirectory } from '../devicehub/index.js';
+
+/** What one stored change did: told to this instance's pages, and to the other instances' (docs/rooms.md#several-instances). */
+export interface RoomsChange {
+  /** Floors created or changed (renamed, re-numbered). */
+  floors: Floor[];
+  /** Rooms created or changed. */
+  rooms: Room[];
+  /** Devices whose room changed (or whose suggestion ended), and their room. */
+  moved: { ids: string[]; room_id: string | null } | null;
+  removed_room: string | null;
+  removed_floor: string | null;
+}
+
+/** docs/rooms.md#events, in this order: floors, rooms, devices, then the removals. */
+export function applyChange(devices: DeviceDirectory, change: RoomsChange) {
+  for (const floor of change.floors) devices.publishEvent(roomTopics.floorUpsert, floor);
+  for (const room of change.rooms) devices.publishEvent(roomTopics.upsert, room);
+  if (change.moved) devices.roomsAssigned(change.moved.ids, change.moved.room_id);
+  if (change.removed_room) devices.publishEvent(roomTopics.removed, { id: change.removed_room });
+  if (change.removed_floor) devices.publishEvent(roomTopics.floorRemoved, { id: change.removed_floor });
+}
+
+const id = z.string().min(1).max(200);
+const name = z.string().min(1).max(200);
+const order = z.number().int().min(0);
+
+/** A change as another instance sends it over the bus (checked before any of it reaches a browser). */
+export const sharedChange = z.object({
+  origin: z.string(),
+  change: z.object({
+    floors: z.array(z.object({ id, name, order })),
+    rooms: z.array(z.object({ id, name, icon: z.enum(ROOM_ICONS), order, floor_id: id.nullable() })),
+    moved: z.object({ ids: z.array(id), room_id: id.nullable() }).nullable(),
+    removed_room: id.nullable(),
+    removed_floor: id.nullable(),
+  }),
+});
