@@ -68,7 +68,24 @@ describe.each(testDatabases())('rooms, floors and favourites on $name', ({ creat
         });
       }
       expect(await names()).toEqual([]);
-      expect((await call(admin, 'POST', '/api/rooms', { name: 'Attic' })).status).toBe(201);
+      const attic = (await call(admin, 'POST', '/api/rooms', { name: 'Attic' })).body;
+      const floor = (await call(admin, 'POST', '/api/floors', { name: 'Top' })).body;
+      const lamp = await device('Living room lamp');
+      const onExisting: [string, string, unknown?][] = [
+        ['PATCH', `/api/rooms/${attic.id}`, { name: 'Loft' }],
+        ['DELETE', `/api/rooms/${attic.id}`],
+        ['PUT', `/api/rooms/${attic.id}/devices`, { device_ids: [lamp.id] }],
+        ['PATCH', `/api/floors/${floor.id}`, { name: 'Roof' }],
+        ['DELETE', `/api/floors/${floor.id}`],
+      ];
+      for (const [method, url, body] of onExisting) {
+        expect(await call(user, method as 'PATCH', url, body), `${method} ${url} as user`).toEqual({
+          status: 403,
+          body: { error: 'Forbidden' },
+        });
+      }
+      expect(await rooms()).toEqual({ rooms: [attic], floors: [floor] });
+      expect((await device('Living room lamp')).room_id).toBeNull();
       expect((await call(resident, 'GET', '/api/rooms')).status).toBe(200);
       await removeAll();
     });
