@@ -129,7 +129,16 @@ export const roomTopics = {
   removed: 'events/room.removed',
   floorUpsert: 'events/floor.upsert',
   floorRemoved: 'events/floor.removed',
+  favouritesChanged: 'events/favourites.changed',
 } as const;
+
+/**
+ * `events/favourites.changed`: a user replaced their favourites. Only the user is named: their
+ * browsers (the session's user id) read `GET /api/favourites` again; others ignore it.
+ */
+export interface FavouritesChangedEvent {
+  user_id: string;
+}
 
 /**
  * docs/rooms.md#suggestions: the room a Zigbee2MQTT friendly name `room/device` suggests: the part

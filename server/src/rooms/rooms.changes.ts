@@ -1,4 +1,10 @@
-import { type Floor, ROOM_ICONS, type Room, roomTopics } from '@hearth/contracts';
+import {
+  type FavouritesChangedEvent,
+  type Floor,
+  ROOM_ICONS,
+  type Room,
+  roomTopics,
+} from '@hearth/contracts';
 import { z } from 'zod';
 import type { DeviceDirectory } from '../devicehub/index.js';
 
@@ -12,6 +18,8 @@ export interface RoomsChange {
   moved: { ids: string[]; room_id: string | null } | null;
   removed_room: string | null;
   removed_floor: string | null;
+  /** The user who replaced their favourites. */
+  favourites_of?: string | null;
 }
 
 /** docs/rooms.md#events, in this order: floors, rooms, devices, then the removals. */
@@ -21,6 +29,11 @@ export function applyChange(devices: DeviceDirectory, change: RoomsChange) {
   if (change.moved) devices.roomsAssigned(change.moved.ids, change.moved.room_id);
   if (change.removed_room) devices.publishEvent(roomTopics.removed, { id: change.removed_room });
   if (change.removed_floor) devices.publishEvent(roomTopics.floorRemoved, { id: change.removed_floor });
+  if (change.favourites_of) {
+    devices.publishEvent(roomTopics.favouritesChanged, {
+      user_id: change.favourites_of,
+    } satisfies FavouritesChangedEvent);
+  }
 }
 
 const id = z.string().min(1).max(200);
@@ -36,5 +49,6 @@ export const sharedChange = z.object({
     moved: z.object({ ids: z.array(id), room_id: id.nullable() }).nullable(),
     removed_room: id.nullable(),
     removed_floor: id.nullable(),
+    favourites_of: id.nullable().optional(),
   }),
 });

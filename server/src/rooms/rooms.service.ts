@@ -22,6 +22,15 @@ export interface RoomsServiceDeps {
   share?: (change: RoomsChange) => void;
 }
 
+const NO_CHANGE: RoomsChange = {
+  floors: [],
+  rooms: [],
+  moved: null,
+  removed_room: null,
+  removed_floor: null,
+  favourites_of: null,
+};
+
 /** `items` with `id` moved to `index` (clamped), every item's order its place. */
 export function reorder<T extends { id: string; order: number }>(items: T[], id: string, index: number): T[] {
   const moving = items.find((item) => item.id === id);
@@ -190,6 +199,12 @@ export class RoomsService {
     const unknown = deviceIds.find((id) => !this.deps.devices.has(id));
     if (unknown !== undefined) throw new HttpError(400, E.unknownDevice(unknown));
     await this.deps.repository.transaction((store) => store.replaceFavourites(caller.id, deviceIds));
+    const change: RoomsChange = {
+      ...NO_CHANGE,
+      favourites_of: caller.id,
+    };
+    applyChange(this.deps.devices, change);
+    this.deps.share?.(change);
     return { device_ids: deviceIds };
   }
 
@@ -219,6 +234,7 @@ export class RoomsService {
     const run = this.queue.then(async () => {
       const { result, ...outcome } = await this.deps.repository.transaction(work);
       const change: RoomsChange = {
+        ...NO_CHANGE,
         floors: outcome.floors ?? [],
         rooms: outcome.rooms ?? [],
         moved: outcome.moved ?? null,

@@ -127,4 +127,11 @@ describe.each(testDatabases())('room events on the device stream on $name', ({ c
     expect(await seen(mark, roomTopics.floorRemoved)).toEqual([{ id: floor.id }]);
     expect(await seen<Room>(mark, roomTopics.upsert)).toEqual([{ ...study, floor_id: null }]);
   });
+
+  it('tells the pages that a user replaced their favourites, naming only the user', async () => {
+    const devices: Device[] = (await t.call(resident, 'GET', '/api/devicehub/devices')).body;
+    const mark = messages.length;
+    await t.call(resident, 'PUT', '/api/favourites', { device_ids: [devices[0]!.id] });
+    expect(await seen(mark, roomTopics.favouritesChanged)).toEqual([{ user_id: resident.id }]);
+  });
 });
