@@ -5,6 +5,7 @@ import type { PicturesTables } from '../accounts/pictures/pictures.tables.js';
 import type { DevicehubTables } from '../devicehub/devicehub.tables.js';
 import type { RateLimitTables } from '../http/rate-limit.tables.js';
 import type { RoomsTables } from '../rooms/rooms.tables.js';
+import type { SecretsTables } from './secrets.tables.js';
 
 /**
  * Table types shared by both dialects. Booleans are stored as 0/1 integers and timestamps as
@@ -39,6 +40,7 @@ export interface Database
     DevicehubTables,
     RateLimitTables,
     RoomsTables,
-    PicturesTables {
+    PicturesTables,
+    SecretsTables {
   users: UsersTable;
 }

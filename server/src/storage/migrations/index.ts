@@ -8,6 +8,7 @@ import { migration as m0006 } from './0006_rate_limits.js';
 import { migration as m0007 } from './0007_sessions_lockout.js';
 import { migration as m0008 } from './0008_rooms.js';
 import { migration as m0009 } from './0009_profile_pictures.js';
+import { migration as m0010 } from './0010_shared_secrets.js';
 
 /**
  * Every migration, in order. Names are zero-padded so they sort; never rename or edit one that
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '0007_sessions_lockout': m0007,
   '0008_rooms': m0008,
   '0009_profile_pictures': m0009,
+  '0010_shared_secrets': m0010,
 };
