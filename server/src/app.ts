@@ -148,7 +148,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const { db } = storage;
   const users = new UsersRepository(db);
-  const mailer = new Mailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log });
+  const mailer = new Mailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    dataDir: config.dataDir,
+    log,
+    sharedDatabase: storage.dialect === 'postgres',
+  });
   const accounts = accountsModule({
     db,
     log,
