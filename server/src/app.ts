@@ -12,6 +12,7 @@ import {
   type TokenReader,
 } from './accounts/index.js';
 import { type Bus, type BusOptions, connectBus } from './bus/bus.js';
+import { BusProbe } from './bus/bus-probe.js';
 import type { Config } from './config/config.js';
 import { deviceHubModule } from './devicehub/index.js';
 import { type HealthCheck, healthModule } from './health/index.js';
@@ -166,6 +167,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     limit: limits.auth,
   });
   const guards = accounts.auth;
+  // docs/api.md#health: Hearth's own round trip over the bus, on a topic only this process uses.
+  const busProbe = new BusProbe({
+    bus,
+    topic: `${config.devicehubTopicPrefix}/probe/${crypto.randomUUID()}`,
+    log,
+  });
   const deviceHub = deviceHubModule({
     db,
     bus,
@@ -178,6 +185,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     maxDevices: config.devicehubMaxDevices,
     simulatorDevices: config.simulator ? config.simulatorDevices : undefined,
     dataDir: config.dataDir,
+    busProbe,
   });
   const features: Module[] = [
     { name: 'mail', close: () => mailer.close() },
@@ -205,6 +213,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       bus,
       topicPrefix: config.devicehubTopicPrefix,
     }),
+    { name: 'bus-probe', start: () => busProbe.start(), close: () => busProbe.close() },
   ];
   const checks = (): HealthCheck[] => [
     { name: 'database', check: () => storage.ping().then(() => true) },
@@ -213,7 +222,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     { name: 'http', check: () => app.server.listening },
   ];
   const lifecycle = new Lifecycle(
-    [...features, healthModule(checks), webAppModule(options.webRoot ?? defaultWebRoot())],
+    [
+      ...features,
+      healthModule(checks, () => busProbe.latest),
+      webAppModule(options.webRoot ?? defaultWebRoot()),
+    ],
     log,
   );
 

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { TokenReader } from '../accounts/index.js';
 import type { Bus } from '../bus/bus.js';
+import type { BusProbeResult } from '../bus/bus-probe.js';
 import type { Module } from '../lifecycle/module.js';
 import type { Database } from '../storage/schema.js';
 import type { Guards } from '../users/index.js';
@@ -30,6 +31,8 @@ export interface DeviceHubModuleDeps {
   simulatorDevices: number | undefined;
   /** Where the simulator keeps the names it was given. */
   dataDir: string;
+  /** The bus probe's latest result, which GET /api/devicehub/status adds for admins. */
+  busProbe?: { readonly latest: BusProbeResult };
 }
 
 /** What the rooms domain uses of the hub (docs/rooms.md#assignment, docs/rooms.md#events). */
@@ -98,7 +101,7 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
       });
       const busWatch = new BusWatch({ bus, edge, adapter, hub, log });
       edge.onCommand((command, user) => hub.handleEdgeCommand(command, user));
-      registerDevicehubRoutes(app, deps.guards, hub, busWatch);
+      registerDevicehubRoutes(app, deps.guards, hub, busWatch, deps.busProbe);
       service = hub;
       watch = busWatch;
     },

@@ -1,7 +1,8 @@
 import { type DeviceCallResult, MANAGER_ROLES } from '@hearth/contracts';
+import type { BusProbeResult } from '../bus/bus-probe.js';
 import type { HttpApp } from '../http/http-app.js';
 import { idParams, noBody, noQuery } from '../http/validation.js';
-import type { Guards } from '../users/index.js';
+import { callerOf, type Guards } from '../users/index.js';
 import type { BusWatch } from './bus-watch.js';
 import { DevicehubMessages } from './devicehub.errors.js';
 import { deviceCommandBody, deviceListQuery, deviceRenameBody } from './devicehub.schemas.js';
@@ -28,6 +29,7 @@ export function registerDevicehubRoutes(
   guards: Guards,
   service: DeviceHubService,
   watch: BusWatch,
+  busProbe?: { readonly latest: BusProbeResult },
 ) {
   const onRequest = guards.role(...MANAGER_ROLES);
   const adminOnly = guards.role('admin');
@@ -49,8 +51,10 @@ export function registerDevicehubRoutes(
   app.get(
     '/api/devicehub/status',
     { onRequest, schema: { querystring: noQuery } },
-    async (_request, reply) => {
+    async (request, reply) => {
       reply.header('cache-control', 'no-store');
+      // Admins also get the bus probe's verdict: they are the ones who can change the broker.
+      if (busProbe && callerOf(request).role === 'admin') return { ...watch.status(), ...busProbe.latest };
       return watch.status();
     },
   );

@@ -34,4 +34,7 @@ export const MESSAGES = {
 
 export const busOfflineSince = (time: string) => `Device bus offline since ${time}`;
 
+export const busHoldsMessagesBack = (ms: number) =>
+  `The MQTT broker holds messages back (${ms} ms per round trip). With Mosquitto, add "set_tcp_nodelay true" to its configuration.`;
+
 export const requestFailed = (status: number) => `request failed with status ${status}`;
