@@ -119,6 +119,11 @@ export interface DevicehubStatus {
   bus: 'online' | 'offline';
   /** ISO-8601 time of the last change. */
   since: string;
+  /**
+   * Zigbee2MQTT's own `bridge/state` (null: it has not said). While `offline`, commands and
+   * renames answer 503 "Device bridge offline".
+   */
+  bridge?: 'online' | 'offline' | null;
 }
 
 /** `events/device.removed`. */

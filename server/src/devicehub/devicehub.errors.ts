@@ -11,4 +11,6 @@ export const DevicehubMessages = {
   renameTimeout: 'Zigbee2MQTT did not answer the rename in time',
   renameFailed: 'Unable to rename device',
   busDown: 'Device bus is not connected',
+  /** Zigbee2MQTT's `bridge/state` is offline: nobody would carry a command out. */
+  bridgeOffline: 'Device bridge offline',
 } as const;

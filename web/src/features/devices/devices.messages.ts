@@ -34,4 +34,7 @@ export const MESSAGES = {
 
 export const busOfflineSince = (time: string) => `Device bus offline since ${time}`;
 
+/** Zigbee2MQTT's bridge/state is offline (commands answer 503 with the same words). */
+export const BRIDGE_OFFLINE = 'Device bridge offline';
+
 export const requestFailed = (status: number) => `request failed with status ${status}`;

@@ -1,4 +1,4 @@
-import { busOfflineSince, MESSAGES } from '../devices.messages.js';
+import { BRIDGE_OFFLINE, busOfflineSince, MESSAGES } from '../devices.messages.js';
 import { useDeviceIds, useDeviceStats, useHubStatus } from '../hooks/use-device-store.js';
 import { clockTime } from '../model/format.js';
 import { DeviceGrid } from './DeviceGrid.js';
@@ -40,6 +40,11 @@ function Header() {
       {status.bus?.bus === 'offline' && (
         <div className="notice-card" role="status">
           {busOfflineSince(clockTime(status.bus.since))}
+        </div>
+      )}
+      {status.bus?.bus === 'online' && status.bus.bridge === 'offline' && (
+        <div className="notice-card" role="status">
+          {BRIDGE_OFFLINE}
         </div>
       )}
       {status.error && (
