@@ -178,6 +178,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     maxDevices: config.devicehubMaxDevices,
     simulatorDevices: config.simulator ? config.simulatorDevices : undefined,
     dataDir: config.dataDir,
+    dialect: storage.dialect,
   });
   const features: Module[] = [
     { name: 'mail', close: () => mailer.close() },
