@@ -186,6 +186,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     simulatorDevices: config.simulator ? config.simulatorDevices : undefined,
     dataDir: config.dataDir,
     busProbe,
+    dialect: storage.dialect,
   });
   const features: Module[] = [
     { name: 'mail', close: () => mailer.close() },

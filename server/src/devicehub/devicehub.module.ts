@@ -14,6 +14,7 @@ import { DeviceHubService } from './devicehub.service.js';
 import { createEdgeBroker, type EdgeBroker } from './edge/edge-broker.js';
 import { Zigbee2mqttSimulator } from './simulator/simulator.js';
 import { StateWriter } from './state-writer.js';
+import { AdvisoryWriterLease, soleWriter } from './writer-lease.js';
 
 export interface DeviceHubModuleDeps {
   db: Kysely<Database>;
@@ -33,7 +34,15 @@ export interface DeviceHubModuleDeps {
   dataDir: string;
   /** The bus probe's latest result, which GET /api/devicehub/status adds for admins. */
   busProbe?: { readonly latest: BusProbeResult };
+  /**
+   * PostgreSQL: several instances may share the registry, so one at a time writes device state
+   * (an advisory lock) and the others follow the registry's online flags and last seen.
+   */
+  dialect?: 'sqlite' | 'postgres';
 }
+
+/** How often an instance that does not write device state reads online flags and last seen. */
+const PRESENCE_SYNC_MS = 2000;
 
 /** What the rooms domain uses of the hub (docs/rooms.md#assignment, docs/rooms.md#events). */
 export interface DeviceDirectory {
@@ -55,7 +64,9 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
   const { bus, zigbee2mqttBaseTopic: baseTopic } = deps;
   const log = deps.log.child({ domain: 'devicehub' });
   const repository = new DevicesRepository(deps.db);
-  const writer = new StateWriter(repository, log);
+  const lease = deps.dialect === 'postgres' ? new AdvisoryWriterLease(deps.db, log) : soleWriter();
+  const writer = new StateWriter(repository, log, 1000, lease);
+  let presenceSync: NodeJS.Timeout | undefined;
   const adapter = new Zigbee2mqttAdapter({ bus, baseTopic, log });
   const simulator =
     deps.simulatorDevices === undefined
@@ -108,6 +119,26 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
     async start() {
       if (!service) throw new Error('the device hub starts after it is registered');
       await service.load();
+      const hub = service;
+      lease.onChange((holder) => {
+        if (holder) hub.markAllForWriter();
+      });
+      lease.start();
+      if (deps.dialect === 'postgres') {
+        let syncing = false;
+        presenceSync = setInterval(() => {
+          if (lease.isHolder() || syncing) return;
+          syncing = true;
+          repository
+            .presence()
+            .then((rows) => hub.adoptPresence(rows))
+            .catch((error) => log.debug({ err: error }, 'reading device presence failed'))
+            .finally(() => {
+              syncing = false;
+            });
+        }, PRESENCE_SYNC_MS);
+        presenceSync.unref();
+      }
       watch?.start();
       // Subscribing waits for the bus; an upstream broker that is still down must not hold up the
       // start (the bus retries and /healthz reports "devicehub" until the adapter is listening).
@@ -129,7 +160,10 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
       await adapter.stop();
       service?.stop();
       await service?.settled();
+      clearInterval(presenceSync);
       await writer.close();
+      // After the last flush: another instance takes over from what is stored.
+      await lease.stop();
       await edge?.close();
     },
   };

@@ -13,7 +13,7 @@ import { nowIso } from '../storage/columns.js';
 import type { UserRecord } from '../users/index.js';
 import type { AdapterEvents, DeviceAdapter, DeviceDescription } from './adapters/adapter.js';
 import { DevicehubMessages } from './devicehub.errors.js';
-import type { DevicesRepository } from './devicehub.repository.js';
+import type { DevicesRepository, Presence } from './devicehub.repository.js';
 import { deviceRenameCommand, deviceSetCommand } from './devicehub.schemas.js';
 import type { EdgeBroker, EdgeCommand } from './edge/edge-broker.js';
 import { LogOnce } from './log-once.js';
@@ -100,7 +100,7 @@ export class DeviceHubService implements AdapterEvents {
     this.once = new LogOnce(options.log);
   }
 
-  /** Loads the registry: the last known state is served, every device offline until the bus says otherwise. */
+  /** Loads the registry: the last known state is served, every device offline until the bus (or, for an instance that does not write device state, the registry) says otherwise. */
   async load() {
     for (const device of await this.options.repository.all()) {
       // State stored before the limits existed may be too large: it is cut once, here.
@@ -291,13 +291,13 @@ export class DeviceHubService implements AdapterEvents {
     device.state = merged.state;
     this.stateArrived.set(device.id, Date.now());
     if (lastSeen) device.last_seen = lastSeen;
-    this.options.writer.mark({ id: device.id, state: device.state, lastSeen: device.last_seen });
     this.publishState(device);
     // Without availability reports (disabled in Zigbee2MQTT), a fresh message means it is there.
     if (!retained && !device.online && !this.availabilityKnown.has(device.id)) {
       device.online = true;
       this.publishUpsert(device);
     }
+    this.markForWriter(device);
   }
 
   availabilityChanged(externalId: string, online: boolean) {
@@ -310,7 +310,34 @@ export class DeviceHubService implements AdapterEvents {
     this.availabilityKnown.add(device.id);
     if (device.online === online) return;
     device.online = online;
+    this.markForWriter(device);
     this.publishUpsert(device);
+  }
+
+  /**
+   * This instance has become the state writer: its whole view goes to the registry (what the
+   * previous writer had not flushed when it stopped is not lost).
+   */
+  markAllForWriter() {
+    for (const device of this.devices.values()) this.markForWriter(device);
+  }
+
+  /**
+   * An instance that does not write device state follows the registry's online flags and last
+   * seen where the registry knows more: a last seen at least as new as its own, and online flags
+   * of devices whose availability this instance has not heard on the bus.
+   */
+  adoptPresence(rows: readonly Presence[]) {
+    for (const row of rows) {
+      const device = this.devices.get(row.id);
+      if (!device || row.last_seen === null) continue;
+      if (device.last_seen !== null && row.last_seen < device.last_seen) continue;
+      device.last_seen = row.last_seen;
+      if (device.online !== row.online && !this.availabilityKnown.has(device.id)) {
+        device.online = row.online;
+        this.publishUpsert(device);
+      }
+    }
   }
 
   // ── internals ───────────────────────────────────────────────────────────────────────────────
@@ -326,6 +353,15 @@ export class DeviceHubService implements AdapterEvents {
         this.registryFailing = true;
       },
     );
+  }
+
+  private markForWriter(device: Device) {
+    this.options.writer.mark({
+      id: device.id,
+      state: device.state,
+      lastSeen: device.last_seen,
+      online: device.online,
+    });
   }
 
   private track(device: Device) {

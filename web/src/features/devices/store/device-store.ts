@@ -67,8 +67,8 @@ export class DeviceStore {
   getIds = () => this.ids;
   getStats = () => this.stats;
   getStatus = () => this.status;
-  /** Controls are greyed out while the device bus is offline (commands would answer 503). */
-  isBusOffline = () => this.status.bus?.bus === 'offline';
+  /** Controls are greyed out while the device bus or bridge is offline (commands would answer 503). */
+  isBusOffline = () => this.status.bus?.bus === 'offline' || this.status.bus?.bridge === 'offline';
   getDevice = (key: string): DeviceView | undefined => this.devices.get(key);
   isPending = (key: string) => this.pending.has(key);
 
