@@ -15,6 +15,7 @@ import { type Bus, type BusOptions, connectBus } from './bus/bus.js';
 import type { Config } from './config/config.js';
 import { deviceHubModule } from './devicehub/index.js';
 import { type HealthCheck, healthModule } from './health/index.js';
+import { historyModule } from './history/index.js';
 import { clientConfigModule } from './http/client-config.js';
 import { createHttpApp, type HttpApp } from './http/http-app.js';
 import { registerRateLimit } from './http/rate-limit.js';
@@ -184,6 +185,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       devices: deviceHub.devices,
       bus,
       topicPrefix: config.devicehubTopicPrefix,
+    }),
+    historyModule({
+      db,
+      log,
+      guards,
+      devices: deviceHub.feed,
+      heartbeatMs: config.historyHeartbeatMs,
+      retention: config.historyRetention,
     }),
   ];
   const checks = (): HealthCheck[] => [

@@ -47,6 +47,16 @@ export const DEFAULT_MAX_DEVICES = 5000;
 /** How many of the names a warning about skipped devices spells out. */
 const NAMED_IN_WARNING = 10;
 
+/**
+ * Sees the hub's updates as they happen (the history domain records them). Called synchronously on
+ * the stream's path: a listener only notes what it needs and returns; what it throws is logged once.
+ */
+export interface DeviceListener {
+  /** `state` is what arrived (not the merged state); `retained` when the bus replayed it. */
+  stateReported?(device: Device, state: DeviceState, retained: boolean): void;
+  onlineChanged?(device: Device, online: boolean): void;
+}
+
 const metadataDiffers = (device: Device, description: DeviceDescription) =>
   METADATA_KEYS.some((key) => JSON.stringify(device[key]) !== JSON.stringify(description[key]));
 
@@ -76,6 +86,7 @@ export class DeviceHubService implements AdapterEvents {
   private closed = false;
   private registryFailing = false;
   private readonly once: LogOnce;
+  private readonly listeners = new Set<DeviceListener>();
 
   constructor(private readonly options: DeviceHubServiceOptions) {
     this.once = new LogOnce(options.log);
@@ -89,6 +100,12 @@ export class DeviceHubService implements AdapterEvents {
       this.track(device);
     }
     for (const device of this.devices.values()) this.publishState(device);
+  }
+
+  /** Adds a listener of state and availability updates; returns its removal. */
+  listen(listener: DeviceListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   list(): Device[] {
@@ -256,6 +273,7 @@ export class DeviceHubService implements AdapterEvents {
     if (lastSeen) device.last_seen = lastSeen;
     this.options.writer.mark({ id: device.id, state: device.state, lastSeen: device.last_seen });
     this.publishState(device);
+    this.tell((listener) => listener.stateReported?.(device, state, retained));
     // Without availability reports (disabled in Zigbee2MQTT), a fresh message means it is there.
     if (!retained && !device.online && !this.availabilityKnown.has(device.id)) {
       device.online = true;
@@ -274,9 +292,20 @@ export class DeviceHubService implements AdapterEvents {
     if (device.online === online) return;
     device.online = online;
     this.publishUpsert(device);
+    this.tell((listener) => listener.onlineChanged?.(device, online));
   }
 
   // ── internals ───────────────────────────────────────────────────────────────────────────────
+
+  private tell(call: (listener: DeviceListener) => void) {
+    for (const listener of this.listeners) {
+      try {
+        call(listener);
+      } catch (error) {
+        this.once.warn('listener', { err: error }, 'a device update listener failed');
+      }
+    }
+  }
 
   private enqueue(task: () => Promise<void>) {
     this.queue = this.queue.then(task).then(

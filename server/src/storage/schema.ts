@@ -2,6 +2,7 @@ import type { Generated } from 'kysely';
 import type { AccountsTables } from '../accounts/accounts.tables.js';
 import type { IdentityTables } from '../accounts/identities.tables.js';
 import type { DevicehubTables } from '../devicehub/devicehub.tables.js';
+import type { HistoryTables } from '../history/history.tables.js';
 import type { RateLimitTables } from '../http/rate-limit.tables.js';
 import type { RoomsTables } from '../rooms/rooms.tables.js';
 
@@ -37,6 +38,7 @@ export interface Database
     IdentityTables,
     DevicehubTables,
     RateLimitTables,
-    RoomsTables {
+    RoomsTables,
+    HistoryTables {
   users: UsersTable;
 }

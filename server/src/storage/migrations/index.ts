@@ -7,6 +7,7 @@ import { migration as m0005 } from './0005_devicehub_removed.js';
 import { migration as m0006 } from './0006_rate_limits.js';
 import { migration as m0007 } from './0007_sessions_lockout.js';
 import { migration as m0008 } from './0008_rooms.js';
+import { migration as m0009 } from './0009_history.js';
 
 /**
  * Every migration, in order. Names are zero-padded so they sort; never rename or edit one that
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '0006_rate_limits': m0006,
   '0007_sessions_lockout': m0007,
   '0008_rooms': m0008,
+  '0009_history': m0009,
 };
