@@ -11,7 +11,9 @@ export interface Leaf {
   read(value: unknown): HistoryValue | undefined;
 }
 
-const numeric = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+// -0 is stored as 0 by SQLite: recorded as 0 everywhere.
+const numeric = (value: unknown) =>
+  typeof value === 'number' && Number.isFinite(value) ? (value === 0 ? 0 : value) : undefined;
 
 function binaryReader(capability: Capability) {
   const meta = capability.metadata ?? {};
