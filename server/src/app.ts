@@ -16,6 +16,7 @@ import { BusProbe } from './bus/bus-probe.js';
 import type { Config } from './config/config.js';
 import { deviceHubModule } from './devicehub/index.js';
 import { type HealthCheck, healthModule } from './health/index.js';
+import { historyModule } from './history/index.js';
 import { clientConfigModule } from './http/client-config.js';
 import { createHttpApp, type HttpApp } from './http/http-app.js';
 import { registerRateLimit } from './http/rate-limit.js';
@@ -215,6 +216,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       topicPrefix: config.devicehubTopicPrefix,
     }),
     { name: 'bus-probe', start: () => busProbe.start(), close: () => busProbe.close() },
+    historyModule({
+      db,
+      log,
+      guards,
+      devices: deviceHub.feed,
+      heartbeatMs: config.historyHeartbeatMs,
+      retention: config.historyRetention,
+    }),
   ];
   const checks = (): HealthCheck[] => [
     { name: 'database', check: () => storage.ping().then(() => true) },

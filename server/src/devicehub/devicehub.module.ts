@@ -1,3 +1,4 @@
+import type { Device } from '@hearth/contracts';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { TokenReader } from '../accounts/index.js';
@@ -10,7 +11,7 @@ import { Zigbee2mqttAdapter } from './adapters/zigbee2mqtt/zigbee2mqtt.adapter.j
 import { BusWatch } from './bus-watch.js';
 import { DevicesRepository } from './devicehub.repository.js';
 import { registerDevicehubRoutes } from './devicehub.routes.js';
-import { DeviceHubService } from './devicehub.service.js';
+import { DeviceHubService, type DeviceListener } from './devicehub.service.js';
 import { createEdgeBroker, type EdgeBroker } from './edge/edge-broker.js';
 import { Zigbee2mqttSimulator } from './simulator/simulator.js';
 import { StateWriter } from './state-writer.js';
@@ -54,9 +55,19 @@ export interface DeviceDirectory {
   publishEvent(topic: string, payload: unknown): void;
 }
 
+/** What the history domain uses of the hub: a device by id, and its updates as they happen. */
+export interface DeviceFeed {
+  /** The listed device, or undefined (removed or unknown). */
+  find(id: string): Device | undefined;
+  /** Adds a listener of state and availability updates; returns its removal. */
+  listen(listener: DeviceListener): () => void;
+}
+
 export interface DeviceHubModule extends Module {
   /** Usable once the module is registered. */
   devices: DeviceDirectory;
+  /** Usable once the module is registered. */
+  feed: DeviceFeed;
 }
 
 /** The device hub: registry, adapters, simulator, REST routes and the browser edge broker. */
@@ -93,6 +104,10 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
       has: (id) => hub().has(id),
       roomsAssigned: (ids, roomId) => hub().roomsAssigned(ids, roomId),
       publishEvent: (topic, payload) => hub().publishEvent(topic, payload),
+    },
+    feed: {
+      find: (id) => (hub().has(id) ? hub().get(id) : undefined),
+      listen: (listener) => hub().listen(listener),
     },
     async register(app) {
       edge = await createEdgeBroker(app, {

@@ -61,6 +61,16 @@ function displayName(device: Device): string {
 // One collator for every comparison, as the page sorts: numeric, case-insensitive by display name.
 const collator = new Intl.Collator(undefined, { numeric: true });
 
+/**
+ * Sees the hub's updates as they happen (the history domain records them). Called synchronously on
+ * the stream's path: a listener only notes what it needs and returns; what it throws is logged once.
+ */
+export interface DeviceListener {
+  /** `state` is what arrived (not the merged state); `retained` when the bus replayed it. */
+  stateReported?(device: Device, state: DeviceState, retained: boolean): void;
+  onlineChanged?(device: Device, online: boolean): void;
+}
+
 const metadataDiffers = (device: Device, description: DeviceDescription) =>
   METADATA_KEYS.some((key) => JSON.stringify(device[key]) !== JSON.stringify(description[key]));
 
@@ -95,6 +105,7 @@ export class DeviceHubService implements AdapterEvents {
   /** The devices in the page's order, until a device is added, renamed or removed. */
   private ordered: Device[] | undefined;
   private readonly boot = Date.now().toString(36);
+  private readonly listeners = new Set<DeviceListener>();
 
   constructor(private readonly options: DeviceHubServiceOptions) {
     this.once = new LogOnce(options.log);
@@ -108,6 +119,12 @@ export class DeviceHubService implements AdapterEvents {
       this.track(device);
     }
     for (const device of this.devices.values()) this.publishState(device);
+  }
+
+  /** Adds a listener of state and availability updates; returns its removal. */
+  listen(listener: DeviceListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   list(): Device[] {
@@ -292,6 +309,7 @@ export class DeviceHubService implements AdapterEvents {
     this.stateArrived.set(device.id, Date.now());
     if (lastSeen) device.last_seen = lastSeen;
     this.publishState(device);
+    this.tell((listener) => listener.stateReported?.(device, state, retained));
     // Without availability reports (disabled in Zigbee2MQTT), a fresh message means it is there.
     if (!retained && !device.online && !this.availabilityKnown.has(device.id)) {
       device.online = true;
@@ -312,6 +330,7 @@ export class DeviceHubService implements AdapterEvents {
     device.online = online;
     this.markForWriter(device);
     this.publishUpsert(device);
+    this.tell((listener) => listener.onlineChanged?.(device, online));
   }
 
   /**
@@ -341,6 +360,16 @@ export class DeviceHubService implements AdapterEvents {
   }
 
   // ── internals ───────────────────────────────────────────────────────────────────────────────
+
+  private tell(call: (listener: DeviceListener) => void) {
+    for (const listener of this.listeners) {
+      try {
+        call(listener);
+      } catch (error) {
+        this.once.warn('listener', { err: error }, 'a device update listener failed');
+      }
+    }
+  }
 
   private enqueue(task: () => Promise<void>) {
     this.queue = this.queue.then(task).then(
