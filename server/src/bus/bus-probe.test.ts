@@ -124,3 +124,46 @@ describe('the bus probe', () => {
     },
   );
 });
+
+describe.skipIf(!mosquitto)('what Hearth does from its own side against a default Mosquitto', () => {
+  let broker: RestartableBroker;
+  beforeAll(async () => {
+    broker = await startOwnMosquitto({ nodelay: false });
+  });
+  afterAll(async () => {
+    await broker?.stop();
+  });
+
+  /** Median round trip of the second of two messages published back to back, 10 rounds in a row. */
+  async function pairs(bus: Bus) {
+    const topic = `hearth/pairs/${crypto.randomUUID()}`;
+    const waiting = new Map<string, () => void>();
+    const remove = await bus.subscribe(topic, (_topic, payload) => waiting.get(payload.toString())?.());
+    const trips: number[] = [];
+    for (let round = 0; round < 10; round++) {
+      const started = performance.now();
+      const arrived = new Promise<void>((resolve) => waiting.set(`${round}b`, resolve));
+      await Promise.all([bus.publish(topic, `${round}a`), bus.publish(topic, `${round}b`)]);
+      await arrived;
+      trips.push(performance.now() - started);
+    }
+    remove();
+    return trips.sort((a, b) => a - b)[5] ?? 0;
+  }
+
+  it('receives on a connection that never sends, so the broker does not hold messages back', async () => {
+    const log = createLogger('silent');
+    const split = await connectBus({ mqttUrl: broker.url, log });
+    const shared = await connectBus({ mqttUrl: broker.url, log, splitConnections: false });
+    try {
+      const [fast, slow] = [await pairs(split), await pairs(shared)];
+      // One shared connection: Linux delays its ACKs (it waits to piggyback them on Hearth's own
+      // sends) and Mosquitto's Nagle waits for them, about 40 ms per pair.
+      expect(slow, `one connection: ${slow.toFixed(1)} ms`).toBeGreaterThan(20);
+      expect(fast, `two connections: ${fast.toFixed(1)} ms`).toBeLessThan(20);
+    } finally {
+      await split.close();
+      await shared.close();
+    }
+  });
+});

@@ -158,6 +158,9 @@ export class BusProbe {
     const id = `${++this.sequence}`;
     const first = `${id}a`;
     const second = `${id}b`;
+    // On the connection that receives: what a client that both publishes and subscribes gets.
+    const send = (payload: string) =>
+      bus.publishOnReceiver ? bus.publishOnReceiver(topic, payload) : bus.publish(topic, payload);
     const started = performance.now();
     const arrived = new Promise<number | undefined>((resolve) => {
       const timer = setTimeout(() => resolve(undefined), this.options.timeoutMs ?? 2000);
@@ -168,10 +171,7 @@ export class BusProbe {
       });
     });
     try {
-      await Promise.all([
-        bus.publish(topic, first, { qos: 0, retain: false }),
-        bus.publish(topic, second, { qos: 0, retain: false }),
-      ]);
+      await Promise.all([send(first), send(second)]);
       return await arrived;
     } catch {
       return undefined;
