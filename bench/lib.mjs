@@ -18,10 +18,13 @@ export async function freePort() {
   });
 }
 
-/** Starts server/dist/main.js with a fresh DATA_DIR; resolves once it is ready. */
-export async function startHearth(env = {}) {
+/**
+ * Starts server/dist/main.js with a fresh DATA_DIR (or `options.dataDir`, which is then kept on
+ * stop); resolves once it is ready.
+ */
+export async function startHearth(env = {}, options = {}) {
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-'));
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-'));
   // The same V8 flags as `npm start` (package.json), so the figures are those of a real install.
   const child = spawn(process.execPath, ['--max-semi-space-size=2', path.join(root, 'server/dist/main.js')], {
     env: {
@@ -52,7 +55,7 @@ export async function startHearth(env = {}) {
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', () => {
-          fs.rmSync(dataDir, { recursive: true, force: true });
+          if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
           resolve();
         });
         child.kill('SIGTERM');
