@@ -18,10 +18,13 @@ export async function freePort() {
   });
 }
 
-/** Starts server/dist/main.js with a fresh DATA_DIR; resolves once it is ready. */
-export async function startHearth(env = {}) {
+/**
+ * Starts server/dist/main.js with a fresh DATA_DIR (or `options.dataDir`, which is then kept on
+ * stop); resolves once it is ready.
+ */
+export async function startHearth(env = {}, options = {}) {
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-'));
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-'));
   // The same V8 flags as `npm start` (package.json), so the figures are those of a real install.
   // BENCH_NODE_ARGS: flags NODE_OPTIONS refuses, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -58,7 +61,7 @@ export async function startHearth(env = {}) {
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', () => {
-          fs.rmSync(dataDir, { recursive: true, force: true });
+          if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
           resolve();
         });
         child.kill('SIGTERM');
