@@ -179,6 +179,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     simulatorDevices: config.simulator ? config.simulatorDevices : undefined,
     dataDir: config.dataDir,
     dialect: storage.dialect,
+    sharedBus: config.mqttUrl !== undefined,
   });
   const features: Module[] = [
     { name: 'mail', close: () => mailer.close() },
