@@ -91,30 +91,32 @@ export function mergeBounded(current: DeviceState, report: DeviceState): Bounded
     if (value === undefined) delete merged[key];
     else merged[key] = value;
   };
-  const accepted: string[] = [];
-  for (const [key, value] of Object.entries(report)) {
+  /** Keys whose value was dropped whole (never accepted). */
+  let dropped: Set<string> | undefined;
+  for (const key in report) {
+    const value = report[key];
+    const had = merged[key];
     // Zigbee2MQTT sends a device's whole state every time: most values are the ones it has.
-    if (value === merged[key] && (value === null || typeof value !== 'object') && key in merged) {
-      accepted.push(key);
-      continue;
-    }
+    if (value === had && (value === null || typeof value !== 'object')) continue;
     const keySize = sizeOf(key);
     const valueSize = value === undefined ? 0 : sizeOf(value);
     if (keySize + valueSize <= MAX_VALUE_BYTES) {
       put(key, value, value === undefined ? 0 : keySize + 1 + valueSize);
-      accepted.push(key);
     } else if (typeof value === 'string') {
       put(key, cut(value, MAX_VALUE_BYTES - keySize - 16));
-      accepted.push(key);
       trimmed.push(key);
     } else {
       trimmed.push(key);
+      dropped = (dropped ?? new Set()).add(key);
     }
   }
-  while (jsonBytes(size) > MAX_STATE_BYTES && accepted.length > 0) {
-    const key = accepted.pop() as string;
-    put(key, key in current ? current[key] : undefined);
-    if (!trimmed.includes(key)) trimmed.push(key);
+  if (jsonBytes(size) > MAX_STATE_BYTES) {
+    const accepted = Object.keys(report).filter((key) => !dropped?.has(key));
+    while (jsonBytes(size) > MAX_STATE_BYTES && accepted.length > 0) {
+      const key = accepted.pop() as string;
+      put(key, key in current ? current[key] : undefined);
+      if (!trimmed.includes(key)) trimmed.push(key);
+    }
   }
   // A state that was already too large (stored before these limits) loses its largest values.
   if (jsonBytes(size) > MAX_STATE_BYTES) {

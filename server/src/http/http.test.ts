@@ -1,9 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { useTestApp } from '../../test/app.js';
+
+const BIG_ASSET = Array.from({ length: 800 }, (_, i) => `export const tile${i} = "device ${i}";`).join('\n');
 
 /** A built web app in miniature: the shell, one hashed asset and a favicon. */
 function fakeWebRoot() {
@@ -11,6 +14,7 @@ function fakeWebRoot() {
   fs.mkdirSync(path.join(webRoot, 'assets'));
   fs.writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><div id="root">app shell</div>');
   fs.writeFileSync(path.join(webRoot, 'assets', 'index-abc123.js'), 'console.log("app")');
+  fs.writeFileSync(path.join(webRoot, 'assets', 'page-def456.js'), BIG_ASSET);
   fs.writeFileSync(path.join(webRoot, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   return webRoot;
 }
@@ -70,6 +74,24 @@ describe('HTTP surface', () => {
       expect(csp).toContain("connect-src 'self' ws://localhost:8080");
       expect(csp).toContain("frame-ancestors 'none'");
     }
+  });
+
+  it('sends the web app files compressed to browsers that accept it, and JSON under 1 KB as it is', async () => {
+    const big = await t.app.inject({
+      url: '/assets/page-def456.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(big.statusCode).toBe(200);
+    expect(big.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(big.rawPayload).toString('utf8')).toBe(BIG_ASSET);
+    const gzipped = await t.app.inject({
+      url: '/assets/page-def456.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(zlib.gunzipSync(gzipped.rawPayload).toString('utf8')).toBe(BIG_ASSET);
+    const small = await t.app.inject({ url: '/healthz', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.json()).toHaveProperty('status');
   });
 
   it('serves the app at / and falls back to index.html for app routes, never cached', async () => {
