@@ -123,6 +123,11 @@ export interface DevicehubStatus {
   bus_round_trip_ms?: number | null;
   /** GET /api/devicehub/status for admins only: the broker holds small messages back (docs/api.md#health). */
   bus_delay_warning?: boolean;
+  /**
+   * Zigbee2MQTT's own `bridge/state` (null: it has not said). While `offline`, commands and
+   * renames answer 503 "Device bridge offline".
+   */
+  bridge?: 'online' | 'offline' | null;
 }
 
 /** `events/device.removed`. */

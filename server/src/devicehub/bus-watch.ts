@@ -29,26 +29,29 @@ export class BusWatch {
   private settle: NodeJS.Timeout | undefined;
   private pacer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
+  private unsubscribeBridge: (() => void) | undefined;
 
   constructor(private readonly options: BusWatchOptions) {}
 
   start() {
     this.publish(this.status());
     this.unsubscribe = this.options.bus.onStatus((status) => this.changed(status));
+    this.unsubscribeBridge = this.options.adapter.onBridgeState?.(() => this.publish(this.status()));
   }
 
   status(): DevicehubStatus {
     const { bus, since } = this.options.bus.status();
-    return { bus, since };
+    return { bus, since, bridge: this.options.adapter.bridgeState?.() ?? null };
   }
 
   stop() {
     this.unsubscribe?.();
+    this.unsubscribeBridge?.();
     this.cancelRequests();
   }
 
   private changed(status: BusStatus) {
-    this.publish({ bus: status.bus, since: status.since });
+    this.publish({ ...this.status(), bus: status.bus, since: status.since });
     if (status.bus === 'offline') {
       this.offlineSince = Date.parse(status.since);
       this.cancelRequests();

@@ -1,3 +1,4 @@
+import type { Device } from '@hearth/contracts';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { TokenReader } from '../accounts/index.js';
@@ -10,10 +11,11 @@ import { Zigbee2mqttAdapter } from './adapters/zigbee2mqtt/zigbee2mqtt.adapter.j
 import { BusWatch } from './bus-watch.js';
 import { DevicesRepository } from './devicehub.repository.js';
 import { registerDevicehubRoutes } from './devicehub.routes.js';
-import { DeviceHubService } from './devicehub.service.js';
+import { DeviceHubService, type DeviceListener } from './devicehub.service.js';
 import { createEdgeBroker, type EdgeBroker } from './edge/edge-broker.js';
 import { Zigbee2mqttSimulator } from './simulator/simulator.js';
 import { StateWriter } from './state-writer.js';
+import { AdvisoryWriterLease, soleWriter } from './writer-lease.js';
 
 export interface DeviceHubModuleDeps {
   db: Kysely<Database>;
@@ -33,7 +35,15 @@ export interface DeviceHubModuleDeps {
   dataDir: string;
   /** The bus probe's latest result, which GET /api/devicehub/status adds for admins. */
   busProbe?: { readonly latest: BusProbeResult };
+  /**
+   * PostgreSQL: several instances may share the registry, so one at a time writes device state
+   * (an advisory lock) and the others follow the registry's online flags and last seen.
+   */
+  dialect?: 'sqlite' | 'postgres';
 }
+
+/** How often an instance that does not write device state reads online flags and last seen. */
+const PRESENCE_SYNC_MS = 2000;
 
 /** What the rooms domain uses of the hub (docs/rooms.md#assignment, docs/rooms.md#events). */
 export interface DeviceDirectory {
@@ -45,9 +55,19 @@ export interface DeviceDirectory {
   publishEvent(topic: string, payload: unknown): void;
 }
 
+/** What the history domain uses of the hub: a device by id, and its updates as they happen. */
+export interface DeviceFeed {
+  /** The listed device, or undefined (removed or unknown). */
+  find(id: string): Device | undefined;
+  /** Adds a listener of state and availability updates; returns its removal. */
+  listen(listener: DeviceListener): () => void;
+}
+
 export interface DeviceHubModule extends Module {
   /** Usable once the module is registered. */
   devices: DeviceDirectory;
+  /** Usable once the module is registered. */
+  feed: DeviceFeed;
 }
 
 /** The device hub: registry, adapters, simulator, REST routes and the browser edge broker. */
@@ -55,7 +75,9 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
   const { bus, zigbee2mqttBaseTopic: baseTopic } = deps;
   const log = deps.log.child({ domain: 'devicehub' });
   const repository = new DevicesRepository(deps.db);
-  const writer = new StateWriter(repository, log);
+  const lease = deps.dialect === 'postgres' ? new AdvisoryWriterLease(deps.db, log) : soleWriter();
+  const writer = new StateWriter(repository, log, 1000, lease);
+  let presenceSync: NodeJS.Timeout | undefined;
   const adapter = new Zigbee2mqttAdapter({ bus, baseTopic, log });
   const simulator =
     deps.simulatorDevices === undefined
@@ -83,6 +105,10 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
       roomsAssigned: (ids, roomId) => hub().roomsAssigned(ids, roomId),
       publishEvent: (topic, payload) => hub().publishEvent(topic, payload),
     },
+    feed: {
+      find: (id) => (hub().has(id) ? hub().get(id) : undefined),
+      listen: (listener) => hub().listen(listener),
+    },
     async register(app) {
       edge = await createEdgeBroker(app, {
         auth: deps.auth,
@@ -108,6 +134,26 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
     async start() {
       if (!service) throw new Error('the device hub starts after it is registered');
       await service.load();
+      const hub = service;
+      lease.onChange((holder) => {
+        if (holder) hub.markAllForWriter();
+      });
+      lease.start();
+      if (deps.dialect === 'postgres') {
+        let syncing = false;
+        presenceSync = setInterval(() => {
+          if (lease.isHolder() || syncing) return;
+          syncing = true;
+          repository
+            .presence()
+            .then((rows) => hub.adoptPresence(rows))
+            .catch((error) => log.debug({ err: error }, 'reading device presence failed'))
+            .finally(() => {
+              syncing = false;
+            });
+        }, PRESENCE_SYNC_MS);
+        presenceSync.unref();
+      }
       watch?.start();
       // Subscribing waits for the bus; an upstream broker that is still down must not hold up the
       // start (the bus retries and /healthz reports "devicehub" until the adapter is listening).
@@ -129,7 +175,10 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
       await adapter.stop();
       service?.stop();
       await service?.settled();
+      clearInterval(presenceSync);
       await writer.close();
+      // After the last flush: another instance takes over from what is stored.
+      await lease.stop();
       await edge?.close();
     },
   };

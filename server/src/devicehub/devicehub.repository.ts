@@ -25,9 +25,12 @@ function* chunks<T>(items: T[], size: number): Generator<T[]> {
   for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
 }
 
-type RoomColumns = 'room_id' | 'room_assigned';
+type RoomColumns = 'room_id' | 'room_assigned' | 'online';
 
-/** A registry row as a device; nobody has said it is online since the start. */
+/**
+ * A registry row as a device; nobody has said it is online since the start (an instance that does
+ * not write device state adopts the stored flag, see DeviceHubService.adoptPresence).
+ */
 export function toDevice(
   row: Omit<Selectable<DevicesTable>, RoomColumns> & Partial<Pick<Selectable<DevicesTable>, RoomColumns>>,
 ): Device {
@@ -71,6 +74,15 @@ export interface StateEntry {
   id: string;
   state: Record<string, unknown>;
   lastSeen: string | null;
+  /** The online flag to store with it (unchanged when absent). */
+  online?: boolean;
+}
+
+/** What instances that do not write learn from the registry: online and last seen. */
+export interface Presence {
+  id: string;
+  online: boolean;
+  last_seen: string | null;
 }
 
 /** The device registry: stable ids, names, metadata and last state (SQL lives here only). */
@@ -198,6 +210,14 @@ export class DevicesRepository {
         .set({
           state: sql<string>`case id ${cases((e) => JSON.stringify(e.state))} else state end`,
           last_seen: sql<string | null>`case id ${cases((e) => e.lastSeen)} else last_seen end`,
+          online: sql<number>`case id ${sql.join(
+            chunk.map((e) =>
+              e.online === undefined
+                ? sql`when ${e.id} then online`
+                : sql`when ${e.id} then ${e.online ? 1 : 0}`,
+            ),
+            sql` `,
+          )} else online end`,
         })
         .where(
           'id',
@@ -207,5 +227,15 @@ export class DevicesRepository {
         .execute();
       await yieldToEventLoop();
     }
+  }
+
+  /** Every listed device's online flag and last seen, as the state writer stored them. */
+  async presence(): Promise<Presence[]> {
+    const rows = await this.db
+      .selectFrom('devicehub_devices')
+      .select(['id', 'online', 'last_seen'])
+      .where('removed_at', 'is', null)
+      .execute();
+    return rows.map((row) => ({ id: row.id, online: Boolean(row.online), last_seen: row.last_seen }));
   }
 }

@@ -13,7 +13,7 @@ import { nowIso } from '../storage/columns.js';
 import type { UserRecord } from '../users/index.js';
 import type { AdapterEvents, DeviceAdapter, DeviceDescription } from './adapters/adapter.js';
 import { DevicehubMessages } from './devicehub.errors.js';
-import type { DevicesRepository } from './devicehub.repository.js';
+import type { DevicesRepository, Presence } from './devicehub.repository.js';
 import { deviceRenameCommand, deviceSetCommand } from './devicehub.schemas.js';
 import type { EdgeBroker, EdgeCommand } from './edge/edge-broker.js';
 import { LogOnce } from './log-once.js';
@@ -47,6 +47,30 @@ export const DEFAULT_MAX_DEVICES = 5000;
 /** How many of the names a warning about skipped devices spells out. */
 const NAMED_IN_WARNING = 10;
 
+/** The name the Devices page shows and sorts by (web: model/device.model.ts displayName). */
+function displayName(device: Device): string {
+  const name = device.name?.trim();
+  if (name) return name;
+  const makeAndModel = [device.manufacturer, device.model]
+    .map((part) => part?.trim())
+    .filter(Boolean)
+    .join(' ');
+  return makeAndModel || device.external_id || device.id;
+}
+
+// One collator for every comparison, as the page sorts: numeric, case-insensitive by display name.
+const collator = new Intl.Collator(undefined, { numeric: true });
+
+/**
+ * Sees the hub's updates as they happen (the history domain records them). Called synchronously on
+ * the stream's path: a listener only notes what it needs and returns; what it throws is logged once.
+ */
+export interface DeviceListener {
+  /** `state` is what arrived (not the merged state); `retained` when the bus replayed it. */
+  stateReported?(device: Device, state: DeviceState, retained: boolean): void;
+  onlineChanged?(device: Device, online: boolean): void;
+}
+
 const metadataDiffers = (device: Device, description: DeviceDescription) =>
   METADATA_KEYS.some((key) => JSON.stringify(device[key]) !== JSON.stringify(description[key]));
 
@@ -76,12 +100,18 @@ export class DeviceHubService implements AdapterEvents {
   private closed = false;
   private registryFailing = false;
   private readonly once: LogOnce;
+  /** Bumped on every change browsers are told of: the device list's ETag (GET /api/devicehub/devices). */
+  private version = 0;
+  /** The devices in the page's order, until a device is added, renamed or removed. */
+  private ordered: Device[] | undefined;
+  private readonly boot = Date.now().toString(36);
+  private readonly listeners = new Set<DeviceListener>();
 
   constructor(private readonly options: DeviceHubServiceOptions) {
     this.once = new LogOnce(options.log);
   }
 
-  /** Loads the registry: the last known state is served, every device offline until the bus says otherwise. */
+  /** Loads the registry: the last known state is served, every device offline until the bus (or, for an instance that does not write device state, the registry) says otherwise. */
   async load() {
     for (const device of await this.options.repository.all()) {
       // State stored before the limits existed may be too large: it is cut once, here.
@@ -91,8 +121,32 @@ export class DeviceHubService implements AdapterEvents {
     for (const device of this.devices.values()) this.publishState(device);
   }
 
+  /** Adds a listener of state and availability updates; returns its removal. */
+  listen(listener: DeviceListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   list(): Device[] {
     return [...this.devices.values()];
+  }
+
+  /** The first `count` devices in the order the Devices page shows them (by name). */
+  firstByName(count: number): Device[] {
+    if (!this.ordered) {
+      const named = this.list().map((device) => ({ device, key: displayName(device).toLowerCase() }));
+      named.sort((a, b) => {
+        const byName = collator.compare(a.key, b.key);
+        return byName !== 0 ? byName : a.device.id < b.device.id ? -1 : a.device.id > b.device.id ? 1 : 0;
+      });
+      this.ordered = named.map((entry) => entry.device);
+    }
+    return this.ordered.slice(0, count);
+  }
+
+  /** Changes whenever the device list would read differently (a weak ETag, new for each start). */
+  listTag(): string {
+    return `${this.boot}-${this.version}`;
   }
 
   get(id: string): Device {
@@ -254,13 +308,14 @@ export class DeviceHubService implements AdapterEvents {
     device.state = merged.state;
     this.stateArrived.set(device.id, Date.now());
     if (lastSeen) device.last_seen = lastSeen;
-    this.options.writer.mark({ id: device.id, state: device.state, lastSeen: device.last_seen });
     this.publishState(device);
+    this.tell((listener) => listener.stateReported?.(device, state, retained));
     // Without availability reports (disabled in Zigbee2MQTT), a fresh message means it is there.
     if (!retained && !device.online && !this.availabilityKnown.has(device.id)) {
       device.online = true;
       this.publishUpsert(device);
     }
+    this.markForWriter(device);
   }
 
   availabilityChanged(externalId: string, online: boolean) {
@@ -273,10 +328,48 @@ export class DeviceHubService implements AdapterEvents {
     this.availabilityKnown.add(device.id);
     if (device.online === online) return;
     device.online = online;
+    this.markForWriter(device);
     this.publishUpsert(device);
+    this.tell((listener) => listener.onlineChanged?.(device, online));
+  }
+
+  /**
+   * This instance has become the state writer: its whole view goes to the registry (what the
+   * previous writer had not flushed when it stopped is not lost).
+   */
+  markAllForWriter() {
+    for (const device of this.devices.values()) this.markForWriter(device);
+  }
+
+  /**
+   * An instance that does not write device state follows the registry's online flags and last
+   * seen where the registry knows more: a last seen at least as new as its own, and online flags
+   * of devices whose availability this instance has not heard on the bus.
+   */
+  adoptPresence(rows: readonly Presence[]) {
+    for (const row of rows) {
+      const device = this.devices.get(row.id);
+      if (!device || row.last_seen === null) continue;
+      if (device.last_seen !== null && row.last_seen < device.last_seen) continue;
+      device.last_seen = row.last_seen;
+      if (device.online !== row.online && !this.availabilityKnown.has(device.id)) {
+        device.online = row.online;
+        this.publishUpsert(device);
+      }
+    }
   }
 
   // ── internals ───────────────────────────────────────────────────────────────────────────────
+
+  private tell(call: (listener: DeviceListener) => void) {
+    for (const listener of this.listeners) {
+      try {
+        call(listener);
+      } catch (error) {
+        this.once.warn('listener', { err: error }, 'a device update listener failed');
+      }
+    }
+  }
 
   private enqueue(task: () => Promise<void>) {
     this.queue = this.queue.then(task).then(
@@ -291,10 +384,25 @@ export class DeviceHubService implements AdapterEvents {
     );
   }
 
+  private markForWriter(device: Device) {
+    this.options.writer.mark({
+      id: device.id,
+      state: device.state,
+      lastSeen: device.last_seen,
+      online: device.online,
+    });
+  }
+
   private track(device: Device) {
     if (this.placed.has(device.id) || device.room_id !== null) device.suggested_room = null;
     this.devices.set(device.id, device);
     this.idByExternal.set(device.external_id, device.id);
+    this.changed(true);
+  }
+
+  private changed(order = false) {
+    this.version++;
+    if (order) this.ordered = undefined;
   }
 
   /**
@@ -402,6 +510,7 @@ export class DeviceHubService implements AdapterEvents {
     this.idByExternal.delete(device.external_id);
     this.availabilityKnown.delete(id);
     this.stateArrived.delete(id);
+    this.changed(true);
     const event: DeviceRemovedEvent = { id, external_id: device.external_id };
     this.publish(devicehubTopics.removed, JSON.stringify(event), false);
     // An empty retained message clears the device's retained state for late subscribers.
@@ -409,10 +518,13 @@ export class DeviceHubService implements AdapterEvents {
   }
 
   private publishUpsert(device: Device) {
+    // A rename, a room or metadata: the order may change too.
+    this.changed(true);
     this.publish(devicehubTopics.upsert, JSON.stringify(device), false);
   }
 
   private publishState(device: Device) {
+    this.changed();
     this.publish(devicehubTopics.device(device.id), JSON.stringify(device.state), true);
   }
 

@@ -21,6 +21,8 @@ export interface DevicesTable {
   room_id: Generated<string | null>;
   /** 1 once someone has assigned it to a room or out of one: its name no longer suggests a room. */
   room_assigned: Generated<number>;
+  /** 1 while the device is online as the state writer last saw it (migration 0011). */
+  online: Generated<number>;
 }
 
 export interface DevicehubTables {

@@ -1,9 +1,12 @@
 import type { Logger } from 'pino';
 import type { DevicesRepository, StateEntry } from './devicehub.repository.js';
+import type { WriterLease } from './writer-lease.js';
 
 /**
  * Keeps the registry's last state without a write per message: updates are coalesced per
- * device and flushed together, in one transaction, every `intervalMs`.
+ * device and flushed together, in one transaction, every `intervalMs`. With a lease (several
+ * instances on PostgreSQL), only the instance holding it writes; the others drop what they mark
+ * (the holder hears the same bus).
  */
 export class StateWriter {
   private dirty = new Map<string, StateEntry>();
@@ -16,6 +19,7 @@ export class StateWriter {
     private readonly repository: DevicesRepository,
     private readonly log: Logger,
     intervalMs = 1000,
+    private readonly lease?: WriterLease,
   ) {
     this.timer = setInterval(() => void this.flush(), intervalMs);
     this.timer.unref();
@@ -32,6 +36,10 @@ export class StateWriter {
   /** Writes what is pending; a flush already running is awaited, not doubled. */
   async flush(): Promise<void> {
     if (this.flushing) return this.flushing;
+    if (this.lease && !this.lease.isHolder()) {
+      this.dirty.clear();
+      return;
+    }
     if (this.dirty.size === 0) return;
     const batch = [...this.dirty.values()];
     this.dirty = new Map();

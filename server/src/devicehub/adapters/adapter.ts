@@ -42,4 +42,7 @@ export interface DeviceAdapter {
   rename(device: Device, name: string): Promise<string>;
   /** Asks the device for a fresh state report; resolves false when it has nothing to ask for. */
   requestState(device: Device): Promise<boolean>;
+  /** Whether the ecosystem's bridge says it runs (null: it has not said); commands answer 503 while offline. */
+  bridgeState?(): 'online' | 'offline' | null;
+  onBridgeState?(listener: (state: 'online' | 'offline' | null) => void): () => void;
 }

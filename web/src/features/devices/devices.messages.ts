@@ -36,5 +36,7 @@ export const busOfflineSince = (time: string) => `Device bus offline since ${tim
 
 export const busHoldsMessagesBack = (ms: number) =>
   `The MQTT broker holds messages back (${ms} ms per round trip). With Mosquitto, add "set_tcp_nodelay true" to its configuration.`;
+/** Zigbee2MQTT's bridge/state is offline (commands answer 503 with the same words). */
+export const BRIDGE_OFFLINE = 'Device bridge offline';
 
 export const requestFailed = (status: number) => `request failed with status ${status}`;

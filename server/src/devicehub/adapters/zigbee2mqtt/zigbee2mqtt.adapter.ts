@@ -29,6 +29,8 @@ export const MAX_DEVICE_LIST_PAYLOAD = 64 * 1024 * 1024;
 
 type Raw = JsonObject;
 
+export type BridgeState = 'online' | 'offline' | null;
+
 interface PendingRename {
   from: string;
   to: string;
@@ -59,6 +61,9 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
   private readonly log: Logger;
   private events: AdapterEvents | undefined;
   private unsubscribe: (() => void) | undefined;
+  /** Zigbee2MQTT's retained `bridge/state`; null until it has said (or after it was cleared). */
+  private bridge: BridgeState = null;
+  private readonly bridgeListeners = new Set<(state: BridgeState) => void>();
 
   constructor(private readonly options: Zigbee2mqttAdapterOptions) {
     this.log = options.log.child({ adapter: 'zigbee2mqtt' });
@@ -83,6 +88,16 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
 
   ready() {
     return this.unsubscribe !== undefined;
+  }
+
+  /** Whether Zigbee2MQTT says it is running (`bridge/state`); null when it has not said. */
+  bridgeState(): BridgeState {
+    return this.bridge;
+  }
+
+  onBridgeState(listener: (state: BridgeState) => void): () => void {
+    this.bridgeListeners.add(listener);
+    return () => this.bridgeListeners.delete(listener);
   }
 
   /** Handles one bus message; never throws (bad input is logged once per topic and skipped). */
@@ -148,6 +163,7 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
   }
 
   private onBridge(rest: string, payload: Buffer) {
+    if (rest === 'bridge/state') return this.onBridgeStateMessage(rest, payload);
     if (payload.length === 0) return;
     if (rest === 'bridge/devices') {
       const list = this.parseJson(rest, payload, MAX_DEVICE_LIST_PAYLOAD);
@@ -200,15 +216,40 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
     }
   }
 
+  /** `online`/`offline`, plain (before Zigbee2MQTT 1.29) or `{"state":"online"}`; empty: unknown. */
+  private onBridgeStateMessage(topic: string, payload: Buffer) {
+    let state: BridgeState = null;
+    if (payload.length > 0) {
+      const value = this.availabilityValue(topic, payload);
+      if (value !== 'online' && value !== 'offline') {
+        this.once.warn(
+          `bridge-state:${topic}`,
+          { topic },
+          'zigbee2mqtt bridge/state not understood; skipped',
+        );
+        return;
+      }
+      state = value;
+    }
+    if (state === this.bridge) return;
+    this.bridge = state;
+    this.log.info({ bridge: state ?? 'unknown' }, 'zigbee2mqtt bridge state');
+    for (const listener of this.bridgeListeners) listener(state);
+  }
+
+  /** An availability-style payload: plain text, or JSON with `state`. */
+  private availabilityValue(topic: string, payload: Buffer): unknown {
+    if (payload.length > MAX_STATE_PAYLOAD) return undefined;
+    const raw = payload.toString('utf8').trim();
+    if (!raw.startsWith('{')) return raw;
+    const parsed = this.parseJson(topic, payload, MAX_STATE_PAYLOAD);
+    return isObject(parsed) ? parsed.state : undefined;
+  }
+
   private onAvailability(topic: string, ieee: string, payload: Buffer) {
     // Empty clears the retained topic (Zigbee2MQTT does so for the old name after a rename).
     if (payload.length === 0 || payload.length > MAX_STATE_PAYLOAD) return;
-    const raw = payload.toString('utf8').trim();
-    let value: unknown = raw;
-    if (raw.startsWith('{')) {
-      const parsed = this.parseJson(topic, payload, MAX_STATE_PAYLOAD);
-      value = isObject(parsed) ? parsed.state : undefined;
-    }
+    const value = this.availabilityValue(topic, payload);
     if (value === 'online' || value === 'offline') this.events?.availabilityChanged(ieee, value === 'online');
     else
       this.once.warn(`availability:${topic}`, { topic }, 'zigbee2mqtt availability not understood; skipped');
@@ -250,6 +291,8 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
   async command(device: Device, request: DeviceCommandRequest) {
     const payload = buildSetPayload(device.capabilities, request);
     if (!this.options.bus.connected) throw new HttpError(503, DevicehubMessages.busDown);
+    // Nobody would act on it: say so rather than answer "sent".
+    if (this.bridge === 'offline') throw new HttpError(503, DevicehubMessages.bridgeOffline);
     await this.options.bus.publish(
       `${this.options.baseTopic}/${this.friendlyName(device)}/set`,
       JSON.stringify(payload),
@@ -273,6 +316,7 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
       throw new HttpError(400, DevicehubMessages.invalidName);
     }
     if (!this.options.bus.connected) throw new HttpError(503, DevicehubMessages.busDown);
+    if (this.bridge === 'offline') throw new HttpError(503, DevicehubMessages.bridgeOffline);
     const from = this.friendlyName(device);
     const transaction = crypto.randomUUID();
     const request: RenameRequest = { from, to: name, homeassistant_rename: false, transaction };

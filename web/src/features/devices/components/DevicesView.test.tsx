@@ -30,4 +30,15 @@ describe('DevicesView and the device bus', () => {
     act(() => store.setStatus({ bus: { bus: 'online', since: new Date().toISOString() } }));
     expect(screen.queryByText(/Device bus offline/)).toBeNull();
   });
+
+  it('says "Device bridge offline" while Zigbee2MQTT says so, and disables the controls', () => {
+    const store = setup();
+    const since = new Date().toISOString();
+    act(() => store.setStatus({ bus: { bus: 'online', since, bridge: 'offline' } }));
+    expect(screen.getByRole('status').textContent).toBe('Device bridge offline');
+    expect(store.isBusOffline()).toBe(true);
+    act(() => store.setStatus({ bus: { bus: 'online', since, bridge: 'online' } }));
+    expect(screen.queryByText('Device bridge offline')).toBeNull();
+    expect(store.isBusOffline()).toBe(false);
+  });
 });

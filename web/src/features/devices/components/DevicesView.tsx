@@ -1,4 +1,4 @@
-import { busOfflineSince, MESSAGES } from '../devices.messages.js';
+import { BRIDGE_OFFLINE, busOfflineSince, MESSAGES } from '../devices.messages.js';
 import { useDeviceIds, useDeviceStats, useHubStatus } from '../hooks/use-device-store.js';
 import { clockTime } from '../model/format.js';
 import { BusDelayNotice } from './BusDelayNotice.js';
@@ -44,6 +44,11 @@ function Header() {
         </div>
       )}
       <BusDelayNotice />
+      {status.bus?.bus === 'online' && status.bus.bridge === 'offline' && (
+        <div className="notice-card" role="status">
+          {BRIDGE_OFFLINE}
+        </div>
+      )}
       {status.error && (
         <div className="error-card" role="alert">
           {status.error}

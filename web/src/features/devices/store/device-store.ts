@@ -67,8 +67,8 @@ export class DeviceStore {
   getIds = () => this.ids;
   getStats = () => this.stats;
   getStatus = () => this.status;
-  /** Controls are greyed out while the device bus is offline (commands would answer 503). */
-  isBusOffline = () => this.status.bus?.bus === 'offline';
+  /** Controls are greyed out while the device bus or bridge is offline (commands would answer 503). */
+  isBusOffline = () => this.status.bus?.bus === 'offline' || this.status.bus?.bridge === 'offline';
   getDevice = (key: string): DeviceView | undefined => this.devices.get(key);
   isPending = (key: string) => this.pending.has(key);
 
@@ -93,6 +93,15 @@ export class DeviceStore {
     const at = this.now();
     for (const raw of list) this.mergeMetadata(raw, at);
     this.setStatus({ loading: false, metadata: { connected: true, source: 'rest' } });
+  }
+
+  /**
+   * The first screen's devices (`?first=N`), ahead of the whole list: merged in like the list's,
+   * while the list itself is still loading (no source yet).
+   */
+  loadFirst(list: Json[]) {
+    const at = this.now();
+    for (const raw of list) this.mergeMetadata(raw, at);
   }
 
   /** docs/screens.md#device-list-and-stream upsert: merged into the stored device, which now has metadata. */

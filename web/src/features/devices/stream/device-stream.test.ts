@@ -144,7 +144,15 @@ describe('DeviceStream (docs/devicehub.md#stream, docs/strings.md#constants-and-
     });
     last().deliver('hearth/devicehub/events/hub.status', { bus: 'sleepy', since: 'x' });
     last().deliver('hearth/devicehub/events/hub.status', { bus: 'online', since: 3 });
-    expect(handlers.hubStatus.mock.calls).toEqual([[{ bus: 'offline', since: '2026-01-05T09:07:00.000Z' }]]);
+    last().deliver('hearth/devicehub/events/hub.status', {
+      bus: 'online',
+      since: '2026-01-05T09:08:00.000Z',
+      bridge: 'offline',
+    });
+    expect(handlers.hubStatus.mock.calls).toEqual([
+      [{ bus: 'offline', since: '2026-01-05T09:07:00.000Z' }],
+      [{ bus: 'online', since: '2026-01-05T09:08:00.000Z', bridge: 'offline' }],
+    ]);
   });
 
   it('reconnects 1500 ms after a connection loss', () => {

@@ -193,9 +193,13 @@ export class DeviceStream {
     if (topic === this.topics.upsert) handlers.upsert(body);
     else if (topic === this.topics.removed) handlers.removed(body);
     else if (topic === this.topics.hubStatus) {
-      const { bus, since } = body;
+      const { bus, since, bridge } = body;
       if ((bus === 'online' || bus === 'offline') && typeof since === 'string')
-        handlers.hubStatus({ bus, since });
+        handlers.hubStatus({
+          bus,
+          since,
+          ...(bridge === 'online' || bridge === 'offline' ? { bridge } : {}),
+        });
     }
   }
 }
