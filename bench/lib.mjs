@@ -18,25 +18,34 @@ export async function freePort() {
   });
 }
 
-/** Starts server/dist/main.js with a fresh DATA_DIR; resolves once it is ready. */
-export async function startHearth(env = {}) {
+/**
+ * Starts server/dist/main.js with a fresh DATA_DIR (or `options.dataDir`, which is then kept on
+ * stop); resolves once it is ready.
+ */
+export async function startHearth(env = {}, options = {}) {
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-'));
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-'));
   // The same V8 flags as `npm start` (package.json), so the figures are those of a real install.
-  const child = spawn(process.execPath, ['--max-semi-space-size=2', path.join(root, 'server/dist/main.js')], {
-    env: {
-      PATH: process.env.PATH,
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      AUTH_RATE_LIMIT: '0',
-      // e.g. BENCH_NODE_OPTIONS=--import=<profiler preload> to look inside Hearth during a run.
-      ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
-      ...env,
-      PORT: String(port),
-      DATA_DIR: dataDir,
+  // BENCH_NODE_ARGS: flags NODE_OPTIONS refuses, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(
+    process.execPath,
+    ['--max-semi-space-size=2', ...nodeArgs, path.join(root, 'server/dist/main.js')],
+    {
+      env: {
+        PATH: process.env.PATH,
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        AUTH_RATE_LIMIT: '0',
+        // e.g. BENCH_NODE_OPTIONS=--import=<profiler preload> to look inside Hearth during a run.
+        ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+        ...env,
+        PORT: String(port),
+        DATA_DIR: dataDir,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  );
   await new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk) => {
@@ -52,7 +61,7 @@ export async function startHearth(env = {}) {
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', () => {
-          fs.rmSync(dataDir, { recursive: true, force: true });
+          if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
           resolve();
         });
         child.kill('SIGTERM');

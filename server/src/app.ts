@@ -188,6 +188,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     dataDir: config.dataDir,
     busProbe,
     dialect: storage.dialect,
+    sharedBus: config.mqttUrl !== undefined,
   });
   const features: Module[] = [
     { name: 'mail', close: () => mailer.close() },

@@ -40,6 +40,8 @@ export interface DeviceHubModuleDeps {
    * (an advisory lock) and the others follow the registry's online flags and last seen.
    */
   dialect?: 'sqlite' | 'postgres';
+  /** MQTT_URL is set: other instances may share the bus (one simulator publishes on it). */
+  sharedBus?: boolean;
 }
 
 /** How often an instance that does not write device state reads online flags and last seen. */
@@ -88,6 +90,8 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
           devices: deps.simulatorDevices,
           log,
           dataDir: deps.dataDir,
+          storedNames: () => repository.namesByExternalId(adapter.protocol),
+          sharedBus: deps.sharedBus ?? false,
         });
   let edge: EdgeBroker | undefined;
   let service: DeviceHubService | undefined;

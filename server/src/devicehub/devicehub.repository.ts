@@ -238,4 +238,14 @@ export class DevicesRepository {
       .execute();
     return rows.map((row) => ({ id: row.id, online: Boolean(row.online), last_seen: row.last_seen }));
   }
+
+  /** The registry's name of each device of a protocol, by external id (the simulator keeps its names here). */
+  async namesByExternalId(protocol: string): Promise<Record<string, string>> {
+    const rows = await this.db
+      .selectFrom('devicehub_devices')
+      .select(['external_id', 'name'])
+      .where('protocol', '=', protocol)
+      .execute();
+    return Object.fromEntries(rows.map((row) => [row.external_id, row.name]));
+  }
 }

@@ -45,7 +45,9 @@ describe('bounded device state', () => {
   it('keeps every state within the limit over any run of reports, measuring only what changed', () => {
     const value = fc.oneof(
       fc.integer(),
+      fc.double(),
       fc.boolean(),
+      fc.string({ unit: 'binary', maxLength: 20 }),
       fc.constant(null),
       fc.string({ maxLength: 40 }),
       fc.string({ unit: 'grapheme', minLength: 500, maxLength: 3000 }),

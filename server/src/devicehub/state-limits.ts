@@ -5,7 +5,24 @@ export const MAX_STATE_BYTES = 16 * 1024;
 /** Most JSON bytes one value may take; longer strings are cut, other values dropped. */
 export const MAX_VALUE_BYTES = 4 * 1024;
 
-const sizeOf = (value: unknown): number => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+// Printable ASCII without `"` or `\`: JSON adds only the quotes.
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/** JSON bytes of a value; numbers, booleans and plain strings without serialising them. */
+function sizeOf(value: unknown): number {
+  switch (typeof value) {
+    case 'number':
+      return Number.isFinite(value) ? String(value).length : 4;
+    case 'boolean':
+      return value ? 4 : 5;
+    case 'string':
+      if (value.length < 256 && PLAIN.test(value)) return value.length + 2;
+      break;
+    default:
+      if (value === null) return 4;
+  }
+  return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+}
 
 /** JSON bytes of `"key":value` in an object (0 for undefined, which JSON leaves out). */
 const entrySize = (key: string, value: unknown): number =>
@@ -76,6 +93,11 @@ export function mergeBounded(current: DeviceState, report: DeviceState): Bounded
   };
   const accepted: string[] = [];
   for (const [key, value] of Object.entries(report)) {
+    // Zigbee2MQTT sends a device's whole state every time: most values are the ones it has.
+    if (value === merged[key] && (value === null || typeof value !== 'object') && key in merged) {
+      accepted.push(key);
+      continue;
+    }
     const keySize = sizeOf(key);
     const valueSize = value === undefined ? 0 : sizeOf(value);
     if (keySize + valueSize <= MAX_VALUE_BYTES) {

@@ -1,5 +1,5 @@
 import type { HistoryValue } from '@hearth/contracts';
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { Bucket, Reading, SeriesType } from './history.buckets.js';
 import type { HistoryBucketTable } from './history.tables.js';
@@ -178,6 +178,60 @@ export class HistoryRepository {
       .orderBy('t')
       .execute();
     return rows.map(toBucket);
+  }
+
+  /**
+   * Buckets of a table merged into wider ones of `width` (a multiple of the table's) in SQL, so
+   * a year of hourly buckets leaves the database as a thousand rows.
+   */
+  async bucketsMerged(
+    table: BucketTable,
+    seriesId: number,
+    from: number,
+    to: number,
+    width: number,
+  ): Promise<Bucket[]> {
+    // An integer literal: integer division on both databases.
+    const group = sql<number>`(t / ${sql.lit(width)}) * ${sql.lit(width)}`;
+    const rows = await this.db
+      .selectFrom(table)
+      .select((eb) => [
+        group.as('g'),
+        eb.fn.min('min').as('min'),
+        eb.fn.max('max').as('max'),
+        eb.fn.sum<number | null>(sql`mean * count`).as('weighted'),
+        eb.fn.sum<number>('count').as('count'),
+        eb.fn.max('t').as('last_t'),
+      ])
+      .where('series_id', '=', seriesId)
+      .where('t', '>=', from)
+      .where('t', '<', to)
+      .groupBy(group)
+      .orderBy(group)
+      .execute();
+    const lasts = new Map<number, HistoryValue | null>();
+    const times = rows.map((row) => Number(row.last_t));
+    for (let i = 0; i < times.length; i += CHUNK) {
+      const found = await this.db
+        .selectFrom(table)
+        .select(['t', 'last_num', 'last_bool', 'last_text'])
+        .where('series_id', '=', seriesId)
+        .where('t', 'in', times.slice(i, i + CHUNK))
+        .execute();
+      for (const row of found)
+        lasts.set(Number(row.t), readValue(row.last_num, row.last_bool, row.last_text));
+    }
+    return rows.map((row) => {
+      const count = Number(row.count);
+      return {
+        t: Number(row.g),
+        min: row.min === null ? null : Number(row.min),
+        max: row.max === null ? null : Number(row.max),
+        mean: row.weighted === null || count === 0 ? null : Number(row.weighted) / count,
+        last: lasts.get(Number(row.last_t)) ?? null,
+        count,
+      };
+    });
   }
 
   async bucketsOfAll(

@@ -114,15 +114,16 @@ export class HistoryService {
           buckets.map((b) => this.shape(b, type)),
         );
     }
-    const hourly = await this.buckets(series.id, '1h', from, to);
     // A range of more hours than points: hours merged n at a time, n as small as fits.
-    for (let n = Math.max(1, Math.ceil((to - from) / HOUR / points)); ; n++) {
-      const merged = n === 1 ? hourly : combine(hourly, n * HOUR);
-      const buckets = withGaps(merged, gaps, gapBucket);
+    const n = Math.max(1, Math.ceil((to - from) / HOUR / points));
+    const hourly = await this.buckets(series.id, '1h', from, to, n * HOUR);
+    for (let k = 1; ; k++) {
+      const width = k * n * HOUR;
+      const buckets = withGaps(k === 1 ? hourly : combine(hourly, width), gaps, gapBucket);
       if (buckets.length <= points)
         return answer(
           '1h',
-          n * HOUR,
+          width,
           buckets.map((b) => this.shape(b, type)),
         );
     }
@@ -223,16 +224,17 @@ export class HistoryService {
 
   /**
    * Buckets of `resolution` overlapping [from, to): stored ones up to the roll-up's mark, and
-   * beyond it (the last minutes or hour) computed from the finer data, so a chart reaches now.
+   * beyond it (the last minutes or hour) computed from the finer data, so a chart reaches now;
+   * hourly ones merged into `width` (a multiple of an hour).
    */
   private async buckets(
     seriesId: number,
     resolution: '5m' | '1h',
     from: number,
     to: number,
+    width = resolution === '5m' ? FIVE_MINUTES : HOUR,
   ): Promise<Bucket[]> {
     const { repository } = this.options;
-    const width = resolution === '5m' ? FIVE_MINUTES : HOUR;
     const start = bucketStart(from, width);
     const five = (await repository.progress('rollup_5m')) ?? start;
     const fromRaw = async (a: number) =>
@@ -242,13 +244,16 @@ export class HistoryService {
       return [...stored, ...(await fromRaw(Math.max(start, five)))];
     }
     const hour = Math.min((await repository.progress('rollup_1h')) ?? start, bucketStart(five, HOUR));
-    const stored = await repository.buckets('history_1h', seriesId, start, Math.min(to, hour));
+    const stored =
+      width === HOUR
+        ? await repository.buckets('history_1h', seriesId, start, Math.min(to, hour))
+        : await repository.bucketsMerged('history_1h', seriesId, start, Math.min(to, hour), width);
     const fromFive =
       hour < Math.min(to, five)
         ? await repository.buckets('history_5m', seriesId, Math.max(start, hour), Math.min(to, five))
         : [];
     const tail = await fromRaw(Math.max(start, hour, five));
-    return [...stored, ...combine([...fromFive, ...tail], HOUR)];
+    return combine([...stored, ...fromFive, ...tail], width);
   }
 
   private shape(bucket: Bucket, type: SeriesType): HistoryPoint {

@@ -208,6 +208,14 @@ describe.each(testDatabases())('history storage on $name', ({ create }) => {
         const times = answer.points.map((p) => p.t);
         expect(times, name).toEqual([...times].sort((a, b) => a - b));
       }
+      // Merged hours keep every reading: counts add up, min and max span the values, the last is the last.
+      const year = (await ask(end - 365 * DAY, end)).points as HistoryNumericBucket[];
+      expect(year.reduce((sum, p) => sum + p.count, 0)).toBe(100 * 48 + 2 * 24 * 60);
+      expect(Math.min(...year.map((p) => p.min!))).toBe(0);
+      expect(Math.max(...year.map((p) => p.max!))).toBe(20);
+      expect(year.at(-1)!.last).toBe(((end - MINUTE) / MINUTE) % 7);
+      const oldest = year.find((p) => p.count > 0)!;
+      expect([oldest.min, oldest.mean, oldest.max]).toEqual([20, 20, 20]);
       const raw = (await ask(end - 6 * HOUR, end)).points as HistoryRawPoint[];
       expect(raw.length).toBe(360);
       expect(raw[0]).toEqual({ t: end - 6 * HOUR, v: ((end - 6 * HOUR) / MINUTE) % 7 });

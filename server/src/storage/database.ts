@@ -7,6 +7,7 @@ import type PG from 'pg';
 import { ensurePrivateFile, PRIVATE_DIR_MODE } from './data-dir.js';
 import type { Database } from './schema.js';
 import { StatementCache } from './statement-cache.js';
+import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpoint.js';
 
 // Each driver loads only when its database is chosen (pg alone is ~16 MB resident on a SQLite box).
 const require = createRequire(import.meta.url);
@@ -31,7 +32,11 @@ export interface StorageOptions {
   sqliteFile?: string;
   /** PostgreSQL schema to use instead of "public" (tests isolate themselves this way). */
   pgSchema?: string;
+  /** How often a SQLite file's log is checkpointed off the event loop (ms; wal-checkpoint.ts). */
+  walCheckpointMs?: number;
 }
+
+const WAL_CHECKPOINT_MS = 2000;
 
 export function openStorage(options: StorageOptions): Storage {
   if (options.databaseUrl) {
@@ -78,6 +83,17 @@ export function openStorage(options: StorageOptions): Storage {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  let checkpointer: WalCheckpointer | undefined;
+  if (file !== ':memory:') {
+    // Checkpoints run in a worker, not inside whichever write crosses 1000 pages.
+    sqlite.pragma('wal_autocheckpoint = 0');
+    checkpointer = startWalCheckpointer({
+      file,
+      driver: require.resolve('better-sqlite3'),
+      intervalMs: options.walCheckpointMs ?? WAL_CHECKPOINT_MS,
+      onError: (message) => process.emitWarning(`SQLite checkpoint failed: ${message}`),
+    });
+  }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new StatementCache(sqlite) }) });
   return {
     db,
@@ -85,6 +101,10 @@ export function openStorage(options: StorageOptions): Storage {
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    close: () => db.destroy(),
+    // The worker's connection goes first: the last connection to close checkpoints the whole log.
+    close: async () => {
+      await checkpointer?.close();
+      await db.destroy();
+    },
   };
 }

@@ -20,12 +20,37 @@ export interface SimulatorOptions {
   /** Chance per second that some device drops off the network for a while. */
   availabilityFlipsPerSecond?: number;
   random?: () => number;
-  /** Where renames are kept across restarts (DATA_DIR), as Zigbee2MQTT keeps its configuration. */
+  /** Where an earlier version kept renames (DATA_DIR); read when the registry has no name. */
   dataDir?: string;
+  /**
+   * The names the device registry holds, by IEEE address: a rename is stored there by whichever
+   * instance made it, so a restart (of any instance) keeps it.
+   */
+  storedNames?: () => Promise<Record<string, string>>;
+  /**
+   * MQTT_URL: other instances may share the bus. Then only one simulator publishes: it keeps a
+   * retained marker (bridge/hearth/simulator) fresh; another stands by until the marker is
+   * cleared (a clean stop) or stale (a killed instance).
+   */
+  sharedBus?: boolean;
+  /** How long to listen for another simulator's marker before publishing (shared bus). */
+  claimWaitMs?: number;
+  /** How often the marker is refreshed; it is stale after three of these. */
+  heartbeatMs?: number;
 }
 
-/** The simulator's own file in DATA_DIR: friendly names by IEEE address. */
+/** The simulator's own file in DATA_DIR (before names were kept in the registry). */
 export const NAMES_FILE = 'simulator-names.json';
+/** Under the base topic; Zigbee2MQTT's adapter ignores bridge topics it does not know. */
+export const SIMULATOR_MARKER = 'bridge/hearth/simulator';
+
+interface Marker {
+  instance: string;
+  /** When that simulator started publishing (ms); the earlier one keeps the bus. */
+  since: number;
+  /** Its last heartbeat (ms). */
+  at: number;
+}
 
 interface VirtualDevice {
   ieee: string;
@@ -68,10 +93,19 @@ export class Zigbee2mqttSimulator {
   private readonly random: () => number;
   private timer: NodeJS.Timeout | undefined;
   private unsubscribers: (() => void)[] = [];
+  private runUnsubscribers: (() => void)[] = [];
   private readonly namesFile: string | undefined;
   private updatesPerSecond: number;
   private budget = 0;
   private cursor = 0;
+  private readonly instance = crypto.randomUUID();
+  /** Publishing (not standing by, not stopped). */
+  private running = false;
+  private since = 0;
+  private stopped = false;
+  private other: Marker | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private watch: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: SimulatorOptions) {
     this.random = options.random ?? Math.random;
@@ -101,9 +135,91 @@ export class Zigbee2mqttSimulator {
     return `${this.options.baseTopic}/${suffix}`;
   }
 
+  /**
+   * Starts publishing; on a shared bus first listens for another simulator's marker and, if one
+   * is fresh, stands by instead (resolves either way; `isRunning()` tells which).
+   */
   async start() {
     const { bus } = this.options;
+    if (!this.options.sharedBus) return this.run();
     this.unsubscribers.push(
+      await bus.subscribe(this.topic(SIMULATOR_MARKER), (_topic, payload) => this.onMarker(payload)),
+    );
+    await new Promise((resolve) => setTimeout(resolve, this.options.claimWaitMs ?? 1000));
+    if (this.stopped) return;
+    if (this.otherIsFresh()) {
+      this.options.log.warn(
+        { other: this.other?.instance },
+        "another Hearth instance's simulator is already publishing on this bus; this one stands by",
+      );
+      this.standBy();
+      return;
+    }
+    await this.run();
+  }
+
+  isRunning() {
+    return this.running;
+  }
+
+  private otherIsFresh(now = Date.now()) {
+    return this.other !== undefined && now - this.other.at < 3 * this.heartbeatMs();
+  }
+
+  private heartbeatMs() {
+    return this.options.heartbeatMs ?? 5000;
+  }
+
+  private onMarker(payload: Buffer) {
+    let marker: unknown;
+    try {
+      marker = payload.length === 0 ? undefined : JSON.parse(payload.toString('utf8'));
+    } catch {
+      return;
+    }
+    if (marker === undefined) {
+      this.other = undefined;
+      return;
+    }
+    if (!isObject(marker) || typeof marker.instance !== 'string' || marker.instance === this.instance) return;
+    const since = Number(marker.since);
+    this.other = { instance: marker.instance, since, at: Number(marker.at) };
+    // Two started at once: the earlier one (then the smaller id) keeps the bus.
+    if (this.running && (since < this.since || (since === this.since && marker.instance < this.instance))) {
+      this.options.log.warn(
+        { other: marker.instance },
+        "another Hearth instance's simulator started first on this bus; this one stands by",
+      );
+      void this.pause().then(() => this.standBy());
+    }
+  }
+
+  /** Checks now and then whether the other simulator has gone (cleared or stale marker). */
+  private standBy() {
+    clearInterval(this.watch);
+    this.watch = setInterval(
+      () => {
+        if (this.stopped || this.running || this.otherIsFresh()) return;
+        clearInterval(this.watch);
+        this.options.log.info('the other simulator has gone; this one takes over');
+        void this.run().catch((error) => this.options.log.error({ err: error }, 'simulator failed to start'));
+      },
+      Math.min(1000, this.heartbeatMs()),
+    );
+    this.watch.unref();
+  }
+
+  private async run() {
+    const { bus } = this.options;
+    this.running = true;
+    this.since = Date.now();
+    await this.applyStoredNames();
+    if (this.options.sharedBus) {
+      await this.publishMarker();
+      this.heartbeat = setInterval(() => void this.publishMarker(), this.heartbeatMs());
+      this.heartbeat.unref();
+    }
+    this.runUnsubscribers.push(
       await bus.subscribe(this.topic('+/set'), (topic, payload) => this.onSet(topic, payload)),
       await bus.subscribe(this.topic('bridge/request/device/rename'), (_topic, payload) =>
         this.onRename(payload),
@@ -122,6 +238,39 @@ export class Zigbee2mqttSimulator {
     );
   }
 
+  private publishMarker() {
+    const marker: Marker = { instance: this.instance, since: this.since, at: Date.now() };
+    return this.send(SIMULATOR_MARKER, JSON.stringify(marker), true);
+  }
+
+  /** Stops publishing (the subscriptions of start() stay). */
+  private async pause() {
+    if (!this.running) return;
+    this.running = false;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    clearInterval(this.heartbeat);
+    for (const unsubscribe of this.runUnsubscribers) unsubscribe();
+    this.runUnsubscribers = [];
+  }
+
+  /** Names the registry holds (a rename made through any instance), else an old names file. */
+  private async applyStoredNames() {
+    let stored: Record<string, string> = {};
+    try {
+      stored = (await this.options.storedNames?.()) ?? {};
+    } catch (error) {
+      this.options.log.warn({ err: error }, 'simulator could not read its names from the registry');
+    }
+    for (const device of this.devices) {
+      const name = stored[device.ieee];
+      if (!name || name === device.name || this.byName.has(name)) continue;
+      this.byName.delete(device.name);
+      device.name = name;
+      this.byName.set(name, device);
+    }
+  }
+
   /** Changes the update rate while running (the benchmark drives ~1000 updates/s this way). */
   setRate(updatesPerSecond: number) {
     this.updatesPerSecond = updatesPerSecond;
@@ -129,10 +278,18 @@ export class Zigbee2mqttSimulator {
   }
 
   async stop() {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+    this.stopped = true;
+    clearInterval(this.watch);
+    const wasRunning = this.running;
+    await this.pause();
     for (const unsubscribe of this.unsubscribers) unsubscribe();
     this.unsubscribers = [];
+    if (wasRunning && this.options.sharedBus) {
+      // Nobody answers commands now: say so, as Zigbee2MQTT's last will would, and let another
+      // instance's simulator take over.
+      await this.send('bridge/state', JSON.stringify({ state: 'offline' }), true);
+      await this.send(SIMULATOR_MARKER, '', true);
+    }
   }
 
   private schedule() {
@@ -331,21 +488,6 @@ export class Zigbee2mqttSimulator {
     }
   }
 
-  private saveNames() {
-    if (!this.namesFile) return;
-    const renamed = Object.fromEntries(
-      this.devices.filter((d) => d.name !== d.defaultName).map((d) => [d.ieee, d.name]),
-    );
-    try {
-      // Written aside and moved over, so a crash mid-write never leaves half a file.
-      fs.mkdirSync(path.dirname(this.namesFile), { recursive: true, mode: 0o700 });
-      fs.writeFileSync(`${this.namesFile}.tmp`, JSON.stringify(renamed, null, 2), { mode: 0o600 });
-      fs.renameSync(`${this.namesFile}.tmp`, this.namesFile);
-    } catch (error) {
-      this.options.log.warn({ err: error, file: this.namesFile }, 'simulator could not keep its names');
-    }
-  }
-
   private onRename(payload: Buffer) {
     let request: unknown;
     try {
@@ -372,7 +514,6 @@ export class Zigbee2mqttSimulator {
     void this.send(`${device.name}/availability`, '', true);
     device.name = to;
     this.byName.set(to, device);
-    this.saveNames();
     void (async () => {
       await this.publishDeviceList();
       await this.publishAvailability(device, device.offlineUntil === 0);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Bus, MessageHandler } from '../../bus/bus.js';
-import { Zigbee2mqttSimulator } from './simulator.js';
+import { NAMES_FILE, SIMULATOR_MARKER, Zigbee2mqttSimulator } from './simulator.js';
 
 function recordingBus() {
   const published: { topic: string; payload: string; retain: boolean }[] = [];
@@ -77,34 +77,90 @@ describe('simulator at scale', () => {
     await simulator.stop();
   });
 
-  it('keeps renames in its data directory, so a restart keeps them (as Zigbee2MQTT does)', async () => {
+  it('takes its names from the registry (a rename made through any instance), else from an old names file', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-sim-'));
-    const names = async () => {
+    const names = async (storedNames?: () => Promise<Record<string, string>>) => {
       const { bus, published } = recordingBus();
-      const simulator = new Zigbee2mqttSimulator({ bus, baseTopic: 'z2m', devices: 3, log: silent, dataDir });
+      const simulator = new Zigbee2mqttSimulator({
+        bus,
+        baseTopic: 'z2m',
+        devices: 3,
+        log: silent,
+        dataDir,
+        ...(storedNames ? { storedNames } : {}),
+      });
       await simulator.start();
       const list = JSON.parse(published.find((p) => p.topic === 'z2m/bridge/devices')!.payload);
       await simulator.stop();
       return list.map((d: { friendly_name: string }) => d.friendly_name);
     };
     try {
-      const { bus, published, handlers } = recordingBus();
-      const simulator = new Zigbee2mqttSimulator({ bus, baseTopic: 'z2m', devices: 3, log: silent, dataDir });
-      await simulator.start();
-      const [, first] = JSON.parse(published.find((p) => p.topic === 'z2m/bridge/devices')!.payload);
-      handlers.get('z2m/bridge/request/device/rename')!(
-        'z2m/bridge/request/device/rename',
-        Buffer.from(JSON.stringify({ from: first.friendly_name, to: 'Porch door', transaction: 't1' })),
-        false,
-      );
-      await vi.waitFor(() =>
-        expect(published.some((p) => p.topic === 'z2m/bridge/response/device/rename')).toBe(true),
-      );
-      await simulator.stop();
-      expect(await names()).toContain('Porch door');
-      expect(await names()).not.toContain(first.friendly_name);
+      const [, first, second, third] = await names();
+      expect(await names(async () => ({ '0x00124b0000000001': 'Porch door' }))).toEqual([
+        'Coordinator',
+        'Porch door',
+        second,
+        third,
+      ]);
+      fs.writeFileSync(path.join(dataDir, NAMES_FILE), JSON.stringify({ '0x00124b0000000002': 'Old name' }));
+      expect(await names()).toEqual(['Coordinator', first, 'Old name', third]);
+      // The registry wins over the file.
+      expect(await names(async () => ({ '0x00124b0000000002': 'Registry name' }))).toContain('Registry name');
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('simulator on a shared bus', () => {
+  /** A bus on which another simulator's marker is retained (delivered on subscribe). */
+  function busWithMarker(marker: object | undefined) {
+    const recording = recordingBus();
+    const subscribe = recording.bus.subscribe;
+    recording.bus.subscribe = async (filter, handler) => {
+      const unsubscribe = await subscribe(filter, handler);
+      if (filter === `z2m/${SIMULATOR_MARKER}` && marker)
+        handler(filter, Buffer.from(JSON.stringify(marker)), true);
+      return unsubscribe;
+    };
+    return recording;
+  }
+  const options = {
+    baseTopic: 'z2m',
+    devices: 3,
+    log: silent,
+    sharedBus: true,
+    claimWaitMs: 30,
+    heartbeatMs: 100,
+  };
+
+  it("stands by while another instance's simulator keeps its marker fresh, and takes over once it is cleared", async () => {
+    const { bus, published, handlers } = busWithMarker({ instance: 'other', since: 1, at: Date.now() });
+    const simulator = new Zigbee2mqttSimulator({ bus, ...options });
+    await simulator.start();
+    expect(simulator.isRunning()).toBe(false);
+    expect(published.filter((p) => p.topic === 'z2m/bridge/devices')).toEqual([]);
+    // The other one stops cleanly: its marker is cleared.
+    handlers.get(`z2m/${SIMULATOR_MARKER}`)!(`z2m/${SIMULATOR_MARKER}`, Buffer.alloc(0), true);
+    await vi.waitFor(() => expect(simulator.isRunning()).toBe(true), { timeout: 2000 });
+    expect(published.some((p) => p.topic === 'z2m/bridge/devices' && p.retain)).toBe(true);
+    const marker = published.find((p) => p.topic === `z2m/${SIMULATOR_MARKER}`);
+    expect(marker?.retain).toBe(true);
+    expect(JSON.parse(marker!.payload).instance).not.toBe('other');
+    published.length = 0;
+    await simulator.stop();
+    expect(published).toEqual([
+      { topic: 'z2m/bridge/state', payload: '{"state":"offline"}', retain: true },
+      { topic: `z2m/${SIMULATOR_MARKER}`, payload: '', retain: true },
+    ]);
+  });
+
+  it('runs when the marker is stale (an instance killed without clearing it)', async () => {
+    const { bus, published } = busWithMarker({ instance: 'other', since: 1, at: Date.now() - 10_000 });
+    const simulator = new Zigbee2mqttSimulator({ bus, ...options });
+    await simulator.start();
+    expect(simulator.isRunning()).toBe(true);
+    expect(published.some((p) => p.topic === 'z2m/bridge/devices')).toBe(true);
+    await simulator.stop();
   });
 });

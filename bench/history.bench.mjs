@@ -1,0 +1,485 @@
+// History (docs/history.md), in two parts.
+// A. A year of one sensor at one reading a minute (525 600 rows) stored through Hearth's own
+//    repository and rolled up by its own maintenance, then the API's answer time through the
+//    running server for 1 year, 30 days, 7 days, 24 hours and 6 hours on SQLite, and the database
+//    size per device-year (all year raw, and at the default retention).
+// B. Ingest: 1000 state updates a second from a Mosquitto bus, the device stream's publish →
+//    browser latency with recording on beside recording off (every device excluded), in
+//    alternating halves of BENCH_HISTORY_SECONDS (default 60) per mode.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import mqtt from 'mqtt';
+import { tsImport } from 'tsx/esm/api';
+import { freePort, percentile, report, startHearth } from './lib.mjs';
+
+const root = path.resolve(import.meta.dirname, '..');
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const YEAR_ROWS = 525_600;
+const QUERY_RUNS = 50;
+const INGEST_RATE = 1000;
+const INGEST_SECONDS = Number(process.env.BENCH_HISTORY_SECONDS ?? 60);
+const INGEST_DEVICES = 200;
+const SUBSCRIBERS = 5;
+const BASE = 'zigbee2mqtt';
+const P = 'hearth/devicehub';
+const admin = { email: 'bench@example.com', password: 'bench-password-1' };
+
+const now = () => performance.timeOrigin + performance.now();
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const round = (value) => (Number.isFinite(value) ? Math.round(value * 100) / 100 : value);
+const mb = (bytes) => Math.round((bytes / 1024 / 1024) * 100) / 100;
+/** The server's TypeScript, loaded as it is (the repository and roll-up that Hearth runs). */
+const server = (file) => tsImport(pathToFileURL(path.join(root, 'server/src', file)).href, import.meta.url);
+
+// ---- worker: stream subscribers ---------------------------------------------------------------
+
+async function runSubscribers({ url, password, count }) {
+  const latencies = [];
+  let received = 0;
+  const clients = await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      mqtt.connectAsync(url, {
+        protocolVersion: 4,
+        clean: true,
+        reconnectPeriod: 0,
+        clientId: `hist-${Date.now()}-${i}`,
+        username: 'bench',
+        password,
+      }),
+    ),
+  );
+  for (const client of clients) {
+    client.on('message', (_topic, payload, packet) => {
+      if (packet.retain) return;
+      const text = payload.toString('latin1');
+      const at = text.lastIndexOf('"bench_ts":');
+      if (at < 0) return;
+      received++;
+      latencies.push(now() - Number.parseFloat(text.slice(at + 11)));
+    });
+    await client.subscribeAsync(`${P}/devices/+`, { qos: 0 });
+  }
+  parentPort.on('message', async (message) => {
+    if (message === 'collect') {
+      parentPort.postMessage({ received, latencies: Float64Array.from(latencies) });
+      await Promise.all(clients.map((client) => client.endAsync(true)));
+      process.exit(0);
+    }
+  });
+  await sleep(1000);
+  parentPort.postMessage('ready');
+}
+
+// ---- shared helpers ---------------------------------------------------------------------------
+
+const numeric = (property, unit) => ({ type: 'numeric', name: property, property, access: 1, unit });
+const sensor = (i, name) => ({
+  ieee_address: `0x00124b00${i.toString(16).padStart(8, '0')}`,
+  friendly_name: name,
+  type: 'EndDevice',
+  supported: true,
+  disabled: false,
+  interview_completed: true,
+  definition: {
+    model: 'WSDCGQ11LM',
+    vendor: 'Aqara',
+    description: 'Temperature and humidity sensor',
+    exposes: [
+      numeric('temperature', '°C'),
+      numeric('humidity', '%'),
+      numeric('linkquality', 'lqi'),
+      numeric('bench_ts', 'ms'),
+    ],
+  },
+});
+
+async function call(url, token, method = 'GET', body) {
+  const response = await fetch(url, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text}`);
+  return JSON.parse(text);
+}
+
+async function login(url) {
+  const response = await fetch(`${url}/api/auth/login/start`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(admin),
+  });
+  const body = await response.json();
+  if (!body.access_token) throw new Error(`login failed: ${JSON.stringify(body)}`);
+  return body.access_token;
+}
+
+async function devices(url, token, count) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const list = await call(`${url}/api/devicehub/devices`, token).catch(() => []);
+    if (list.length >= count) return list;
+    await sleep(250);
+  }
+  throw new Error(`Hearth did not list ${count} devices in time`);
+}
+
+/** Bytes the SQLite file's live pages take (free pages not counted), after a WAL checkpoint. */
+function liveBytes(file) {
+  const db = new Database(file);
+  try {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const pages = db.pragma('page_count', { simple: true });
+    const free = db.pragma('freelist_count', { simple: true });
+    return (pages - free) * db.pragma('page_size', { simple: true });
+  } finally {
+    db.close();
+  }
+}
+
+// ---- A: a year of one sensor --------------------------------------------------------------------
+
+async function yearOfOneSensor(mosquitto) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-history-'));
+  const file = path.join(dataDir, 'hearth.db');
+  const env = {
+    MQTT_URL: `mqtt://127.0.0.1:${mosquitto.port}`,
+    SIMULATOR: 'off',
+    ADMIN_EMAIL: admin.email,
+    ADMIN_PASSWORD: admin.password,
+  };
+  const publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${mosquitto.port}`, { protocolVersion: 4 });
+  try {
+    // First start: the device gets its id.
+    let hearth = await startHearth(env, { dataDir });
+    await publisher.publishAsync(`${BASE}/bridge/devices`, JSON.stringify([sensor(1, 'year_sensor')]), {
+      retain: true,
+    });
+    let token = await login(hearth.url);
+    const [device] = await devices(hearth.url, token, 1);
+    await hearth.stop();
+
+    const { openStorage } = await server('storage/database.ts');
+    const { HistoryRepository } = await server('history/history.repository.ts');
+    const { HistoryMaintenance } = await server('history/history.maintenance.ts');
+    const before = liveBytes(file);
+    const storage = openStorage({ sqliteFile: file });
+    const repository = new HistoryRepository(storage.db);
+    const [series] = await repository.ensureSeries([
+      { device_id: device.id, property: 'temperature', type: 'number' },
+    ]);
+    const end = Math.floor(Date.now() / MINUTE) * MINUTE;
+    const start = end - YEAR_ROWS * MINUTE;
+    const insertStarted = now();
+    for (let i = 0; i < YEAR_ROWS; i += 10_000) {
+      const rows = [];
+      for (let j = i; j < Math.min(YEAR_ROWS, i + 10_000); j++) {
+        const t = start + j * MINUTE;
+        const daily = Math.sin((2 * Math.PI * (t % DAY)) / DAY);
+        const yearly = Math.sin((2 * Math.PI * (t - start)) / (365 * DAY));
+        rows.push({
+          series_id: series.id,
+          t,
+          v: Math.round((19 + 3 * daily + 4 * yearly + Math.random()) * 10) / 10,
+        });
+      }
+      await repository.insertRaw(rows);
+    }
+    const insertMs = now() - insertStarted;
+    await storage.close();
+    const rawYear = liveBytes(file) - before;
+
+    // Hearth's roll-up and pruning, in larger steps than the server's background ones.
+    const storage2 = openStorage({ sqliteFile: file });
+    const repository2 = new HistoryRepository(storage2.db);
+    const quiet = { info() {}, warn() {}, error() {} };
+    const maintenance = new HistoryMaintenance({
+      repository: repository2,
+      log: quiet,
+      retention: { rawDays: 10, fiveMinuteDays: 90, hourlyDays: undefined },
+      intervalMs: 0,
+      rawSpanMs: 7 * DAY,
+      fiveMinuteSpanMs: 60 * DAY,
+      pruneSpanMs: 30 * DAY,
+    });
+    const rollupStarted = now();
+    const steps = await maintenance.runUntilIdle();
+    const rollupMs = now() - rollupStarted;
+    await storage2.close();
+    const retained = liveBytes(file) - before;
+
+    // The API, through the running server.
+    hearth = await startHearth(env, { dataDir });
+    token = await login(hearth.url);
+    await devices(hearth.url, token, 1);
+    const ranges = [
+      ['1 year', 365 * DAY],
+      ['30 days', 30 * DAY],
+      ['7 days', 7 * DAY],
+      ['24 hours', DAY],
+      ['6 hours', 6 * HOUR],
+    ];
+    const rows = [];
+    for (const [name, span] of ranges) {
+      const to = Date.now();
+      const url = `${hearth.url}/api/history?device_id=${device.id}&property=temperature&from=${to - span}&to=${to}&points=1000`;
+      let answer;
+      for (let i = 0; i < 5; i++) answer = await call(url, token);
+      const times = [];
+      for (let i = 0; i < QUERY_RUNS; i++) {
+        const started = now();
+        answer = await call(url, token);
+        times.push(now() - started);
+      }
+      times.sort((a, b) => a - b);
+      rows.push({
+        range: name,
+        resolution: answer.resolution,
+        'bucket ms': answer.bucket_ms,
+        points: answer.points.length,
+        'p50 ms': round(percentile(times, 50)),
+        'p95 ms': round(percentile(times, 95)),
+        'max ms': round(times[times.length - 1]),
+      });
+    }
+    await hearth.stop();
+    return {
+      rows,
+      storage: {
+        'raw rows inserted': YEAR_ROWS,
+        'insert rows /s': Math.round((YEAR_ROWS * 1000) / insertMs),
+        'roll-up + pruning of the year, s': round(rollupMs / 1000),
+        'roll-up steps': steps,
+        'MB per device-year, every reading kept (raw only)': mb(rawYear),
+        'MB per device-year at the default retention (10 d raw, 90 d 5 min, 1 y hourly)': mb(retained),
+      },
+    };
+  } finally {
+    await publisher.endAsync(true).catch(() => {});
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// ---- B: ingest at 1000 updates/s ----------------------------------------------------------------
+
+async function ingest(mosquitto) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-history-'));
+  const file = path.join(dataDir, 'hearth.db');
+  const publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${mosquitto.port}`, { protocolVersion: 4 });
+  publisher.stream.setNoDelay?.(true);
+  const hearth = await startHearth(
+    {
+      MQTT_URL: `mqtt://127.0.0.1:${mosquitto.port}`,
+      SIMULATOR: 'off',
+      ADMIN_EMAIL: admin.email,
+      ADMIN_PASSWORD: admin.password,
+    },
+    { dataDir },
+  );
+  try {
+    const names = Array.from({ length: INGEST_DEVICES }, (_, i) => `ingest_${String(i).padStart(4, '0')}`);
+    await publisher.publishAsync(
+      `${BASE}/bridge/devices`,
+      JSON.stringify(names.map((n, i) => sensor(i, n))),
+      {
+        retain: true,
+      },
+    );
+    const token = await login(hearth.url);
+    const list = await devices(hearth.url, token, INGEST_DEVICES);
+    const setRecording = async (on) => {
+      for (const device of list) {
+        // bench_ts (the send time, different in every message) is never recorded.
+        await call(`${hearth.url}/api/history/exclusions/${device.id}`, token, 'PUT', {
+          device: !on,
+          properties: ['bench_ts'],
+        });
+      }
+    };
+    const wsUrl = `ws://${hearth.url.slice(7)}/ws/devicehub`;
+    const results = { off: [], on: [] };
+    const recorded = { rows: 0, seconds: 0 };
+    let count = 0;
+    const phase = async (mode, seconds) => {
+      await setRecording(mode === 'on');
+      const rowsBefore = rawRows(file);
+      const worker = new Worker(new URL(import.meta.url), {
+        workerData: { url: wsUrl, password: token, count: SUBSCRIBERS },
+      });
+      const messages = [];
+      let notify;
+      worker.on('message', (message) => {
+        messages.push(message);
+        notify?.();
+      });
+      const next = async () => {
+        while (messages.length === 0) await new Promise((resolve) => (notify = resolve));
+        return messages.shift();
+      };
+      await next();
+      const cpuBefore = cpuMs(hearth.pid);
+      const started = now();
+      let sent = 0;
+      while (now() - started < seconds * 1000) {
+        const due = Math.floor(((now() - started) * INGEST_RATE) / 1000) - sent;
+        for (let i = 0; i < due; i++) {
+          const temperature = (18 + ((count * 7) % 80) / 10).toFixed(1);
+          publisher.publish(
+            `${BASE}/${names[count % INGEST_DEVICES]}`,
+            `{"temperature":${temperature},"humidity":${40 + (count % 20)},"linkquality":${100 + (count % 50)},"bench_ts":${now()}}`,
+          );
+          count++;
+          sent++;
+        }
+        await sleep(2);
+      }
+      await sleep(2000);
+      const cpu = cpuMs(hearth.pid) - cpuBefore;
+      worker.postMessage('collect');
+      const { received, latencies } = await next();
+      if (mode === 'on') {
+        recorded.rows += rawRows(file) - rowsBefore;
+        recorded.seconds += seconds;
+      }
+      results[mode].push({ sent, received, latencies, cpu });
+    };
+    // Warm-up, then the modes in alternating halves so that both meet the same machine.
+    await phase('off', 5);
+    results.off = [];
+    const half = INGEST_SECONDS / 2;
+    for (const mode of ['off', 'on', 'off', 'on']) await phase(mode, half);
+
+    const rows = ['off', 'on'].map((mode) => {
+      const runs = results[mode];
+      const latencies = Float64Array.from(runs.flatMap((r) => [...r.latencies])).sort();
+      const sent = runs.reduce((a, r) => a + r.sent, 0);
+      const received = runs.reduce((a, r) => a + r.received, 0);
+      return {
+        recording: mode,
+        'updates sent': sent,
+        'delivered %': Math.round((received / (sent * SUBSCRIBERS)) * 1000) / 10,
+        'p50 ms': round(percentile(latencies, 50)),
+        'p99 ms': round(percentile(latencies, 99)),
+        'max ms': round(latencies[latencies.length - 1]),
+        'server CPU ms per 1000 updates': round((runs.reduce((a, r) => a + r.cpu, 0) * 1000) / sent),
+        'readings recorded /s': mode === 'on' ? Math.round(recorded.rows / recorded.seconds) : 0,
+      };
+    });
+    return rows;
+  } finally {
+    await publisher.endAsync(true).catch(() => {});
+    await hearth.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function rawRows(file) {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('select count(*) as n from history_raw').get().n;
+  } finally {
+    db.close();
+  }
+}
+
+/** CPU time (user + system) a process has used, in ms (Linux). */
+function cpuMs(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+async function startMosquitto() {
+  const port = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-mosquitto-'));
+  const config = path.join(dir, 'mosquitto.conf');
+  fs.writeFileSync(
+    config,
+    [
+      'allow_anonymous true',
+      'persistence false',
+      'log_dest none',
+      'set_tcp_nodelay true',
+      `listener ${port} 127.0.0.1`,
+      '',
+    ].join('\n'),
+  );
+  const child = spawn('/usr/sbin/mosquitto', ['-c', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      const probe = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, {
+        reconnectPeriod: 0,
+        connectTimeout: 1000,
+      });
+      await probe.endAsync(true);
+      break;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await sleep(100);
+    }
+  }
+  return {
+    port,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => {
+          fs.rmSync(dir, { recursive: true, force: true });
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+async function main() {
+  const mosquitto = await startMosquitto();
+  try {
+    const only = process.env.BENCH_HISTORY_PART;
+    const year = only === 'ingest' ? undefined : await yearOfOneSensor(mosquitto);
+    if (year) {
+      console.log('\nA year of one sensor (SQLite):');
+      console.table([year.storage]);
+      console.table(year.rows);
+    }
+    const streamRows = only === 'year' ? [] : await ingest(mosquitto);
+    const at = (range) => year?.rows.find((r) => r.range === range);
+    const [off, on] = streamRows;
+    const targetsMet = {
+      ...(year
+        ? {
+            '1-year answer p50 <= 50 ms': at('1 year')['p50 ms'] <= 50,
+            '24 h answer p50 <= 20 ms': at('24 hours')['p50 ms'] <= 20,
+          }
+        : {}),
+      ...(on ? { 'stream p99 with recording <= 1.1 x without': on['p99 ms'] <= 1.1 * off['p99 ms'] } : {}),
+    };
+    console.log('\nStream at 1000 updates/s, recording off and on:');
+    report('history', streamRows, {
+      year: year ?? null,
+      ingest: {
+        rate: INGEST_RATE,
+        secondsPerMode: INGEST_SECONDS,
+        devices: INGEST_DEVICES,
+        subscribers: SUBSCRIBERS,
+      },
+      targetsMet,
+    });
+    console.table(targetsMet);
+  } finally {
+    await mosquitto.stop();
+  }
+}
+
+if (!isMainThread) await runSubscribers(workerData);
+else await main();
