@@ -1,6 +1,12 @@
+import mqtt from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LogCapture } from '../../test/app.js';
-import { type RestartableBroker, restartableBrokers } from '../../test/restartable-broker.js';
+import {
+  type RestartableBroker,
+  restartableBrokers,
+  startOwnMosquitto,
+} from '../../test/restartable-broker.js';
+import { serviceUrl } from '../../test/services.js';
 import { createLogger } from '../logging/logger.js';
 import { type BusStatus, connectBus, reconnectDelay } from './bus.js';
 
@@ -62,4 +68,42 @@ describe.each(brokers)('the bus when the $name goes away', ({ start }) => {
       await bus.close();
     }
   }, 40_000);
+});
+
+describe.skipIf(!serviceUrl('TEST_MQTT_URL'))('the bus on two connections (an upstream Mosquitto)', () => {
+  it('is offline while either connection is down, sends and receives on separate ones, and heals both', async () => {
+    const broker = await startOwnMosquitto();
+    const logs = new LogCapture();
+    const bus = await connectBus({
+      mqttUrl: broker.url,
+      log: createLogger('info', logs),
+      clientId: 'hearth-two',
+    });
+    const statuses: BusStatus[] = [];
+    bus.onStatus((status) => statuses.push(status));
+    try {
+      expect(bus.status().bus).toBe('online');
+      const received: string[] = [];
+      await bus.subscribe('two/+', (topic, payload) => received.push(`${topic} ${payload}`));
+      await bus.publish('two/a', 'one');
+      await until(() => received.length === 1, 2000);
+
+      // A client that takes over the sending connection's client id ends that connection alone.
+      const intruder = await mqtt.connectAsync(broker.url, { clientId: 'hearth-two-tx', reconnectPeriod: 0 });
+      await until(() => bus.status().bus === 'offline', 5000);
+      await intruder.endAsync();
+      await until(() => bus.status().bus === 'online', 5000);
+      expect(statuses.map((s) => s.bus)).toEqual(['offline', 'online']);
+
+      await bus.publish('two/b', 'two');
+      await until(() => received.length === 2, 2000);
+      expect(received).toEqual(['two/a one', 'two/b two']);
+      const lines = logs.lines.map((line) => JSON.parse(line));
+      expect(lines.filter((l) => l.msg === 'bus offline; reconnecting')).toHaveLength(1);
+      expect(lines.filter((l) => l.msg === 'bus reconnected')).toHaveLength(1);
+    } finally {
+      await bus.close();
+      await broker.stop();
+    }
+  }, 30_000);
 });

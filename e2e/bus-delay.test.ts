@@ -1,0 +1,77 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RestartableBroker, startOwnMosquitto } from '../server/test/restartable-broker.js';
+import { serviceUrl } from '../server/test/services.js';
+import { launchBrowser } from './support/browser.js';
+import { DevicesPage, eventually } from './support/devices.page.js';
+import { type RunningServer, startServer } from './support/server.js';
+import { type Account, apiCall, signUp } from './support/settings.page.js';
+
+const NOTICE =
+  /^The MQTT broker holds messages back \(\d+ ms per round trip\)\. With Mosquitto, add "set_tcp_nodelay true" to its configuration\.$/;
+
+// The built Hearth against a Mosquitto of the test's own with Mosquitto's default configuration.
+const enabled = Boolean(serviceUrl('TEST_MQTT_URL'));
+if (!enabled)
+  console.warn('[skipped] the slow-broker notice: TEST_MQTT_URL (Mosquitto on this machine) is needed');
+
+describe.skipIf(!enabled)('the slow-broker notice in Chromium, against a default Mosquitto', () => {
+  let broker: RestartableBroker;
+  let server: RunningServer;
+  let browser: Browser;
+  let admin: Account;
+  let resident: Account;
+  const pages: DevicesPage[] = [];
+
+  beforeAll(async () => {
+    broker = await startOwnMosquitto({ nodelay: false });
+    server = await startServer({ MQTT_URL: broker.url, SIMULATOR: 'off', LOG_LEVEL: 'warn' });
+    browser = await launchBrowser();
+    admin = await signUp(server.url, { first_name: 'Ada', last_name: 'Lovelace', user_name: 'ada' });
+    resident = await signUp(server.url, { first_name: 'Rita', last_name: 'Resident', user_name: 'rita' });
+    const promoted = await apiCall(
+      server.url,
+      'PATCH',
+      `/api/auth/users/${resident.id}`,
+      { role: 'resident' },
+      admin.accessToken,
+    );
+    expect(promoted.status).toBe(200);
+    // The probe's verdict (the first probe may come while Hearth is still busy starting).
+    await eventually(
+      async () =>
+        (await apiCall<{ details: { bus_delay_warning: boolean } }>(server.url, 'GET', '/healthz')).data,
+      (health) => health.details?.bus_delay_warning === true,
+      20_000,
+    );
+  }, 60_000);
+  afterAll(async () => {
+    for (const page of pages) await page.close();
+    await browser?.close();
+    await server?.stop();
+    await broker?.stop();
+  });
+
+  it('logs the warning once, naming set_tcp_nodelay', () => {
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('set_tcp_nodelay true'));
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ level: 40, busRoundTripMs: expect.any(Number) });
+  });
+
+  it('shows an admin the notice on the Devices page, and a resident not', async () => {
+    const asAdmin = await DevicesPage.open(browser, server.url, admin);
+    pages.push(asAdmin);
+    await asAdmin.heading().waitFor();
+    await asAdmin.text(NOTICE).waitFor();
+
+    const asResident = await DevicesPage.open(browser, server.url, resident);
+    pages.push(asResident);
+    await asResident.heading().waitFor();
+    await asResident.text('State: connected').waitFor();
+    expect(await asResident.text(NOTICE).count()).toBe(0);
+    expect([...asAdmin.errors, ...asResident.errors]).toEqual([]);
+  }, 30_000);
+});
