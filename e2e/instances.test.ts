@@ -4,8 +4,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedZigbee2mqtt } from '../server/src/devicehub/adapters/zigbee2mqtt/fixtures/scripted-zigbee2mqtt.js';
 import { serviceUrl } from '../server/test/services.js';
+import { launchBrowser } from './support/browser.js';
 import { nginxBinary, type RunningNginx, startNginx } from './support/nginx.js';
 import { freePort, type RunningServer, startServer } from './support/server.js';
+import { type Account, openSignedIn } from './support/settings.page.js';
 
 /**
  * Issue 17 acceptance 1: two built instances on one PostgreSQL database (a fresh one per run) and
@@ -370,6 +372,47 @@ describe.runIf(databaseUrl && mqttUrl && nginx)(
         await stream.endAsync();
       }
     });
+
+    it('answers commands 503 and says "Device bridge offline" on the Devices page while Zigbee2MQTT is offline (acceptance 2)', async () => {
+      const token = await adminToken(proxy.url);
+      const me = (await call(proxy.url, 'GET', '/api/auth/me', { token })).body as unknown as Account;
+      const lamp = (
+        (await call(proxy.url, 'GET', '/api/devicehub/devices', { token })).body as unknown as {
+          id: string;
+          name: string;
+        }[]
+      ).find((device) => device.name === 'Reading lamp')!;
+      const browser = await launchBrowser();
+      try {
+        const { page, errors } = await openSignedIn(
+          browser,
+          proxy.url,
+          { ...me, email: adminEmail, password: adminPassword, accessToken: token },
+          '/devices',
+        );
+        await page.getByText('Reading lamp').first().waitFor({ timeout: 10_000 });
+        expect(await page.getByText('Device bridge offline').count()).toBe(0);
+        await z2m.publish('bridge/state', { state: 'offline' }, true);
+        await page.getByText('Device bridge offline').waitFor({ timeout: 5000 });
+        for (const index of [0, 1]) {
+          const refused = await call(direct(index), 'POST', `/api/devicehub/devices/${lamp.id}/commands`, {
+            token,
+            body: { state: { brightness: 5 } },
+          });
+          expect([refused.status, refused.body.error]).toEqual([503, 'Device bridge offline']);
+        }
+        await z2m.publish('bridge/state', { state: 'online' }, true);
+        await page.getByText('Device bridge offline').waitFor({ state: 'detached', timeout: 5000 });
+        const sent = await call(proxy.url, 'POST', `/api/devicehub/devices/${lamp.id}/commands`, {
+          token,
+          body: { state: { brightness: 6 } },
+        });
+        expect(sent.status).toBe(200);
+        expect(errors).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    }, 60_000);
 
     it('loses nothing when one instance is killed: nginx retries on the other', async () => {
       const token = await adminToken(proxy.url);
