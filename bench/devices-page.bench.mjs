@@ -1,364 +1,429 @@
-// The Devices page at scale (issue 6): 2000 simulated devices in headless Chromium, then 10 s of
+// The Devices page at scale (issue 6): 2000 devices in headless Chromium, then 10 s of
 // 1000 Zigbee2MQTT state messages per second published on the embedded broker. Measures time to
 // first tile and to the full listing, publish → tile DOM latency (marker values found by a
 // MutationObserver), React commits per animation frame (tiles report their renders while
 // window.__HEARTH_PROFILE__ is set; <Profiler> is silent in production builds), dropped frames, the longest task, mounted tiles and JS heap.
+// Two device modes, each on a fresh Hearth (issue 10): "simulator" (the simulator's devices) and
+// "real" (2000 devices cloned from real lights, plugs and sensors of zigbee-herdsman-converters,
+// listed and reporting as Zigbee2MQTT does, from this script). BENCH_MODES=real runs one.
 import mqtt from 'mqtt';
 import { chromium } from 'playwright-core';
 import { freePort, percentile, report, startHearth } from './lib.mjs';
+import { realDevices } from './real-devices.mjs';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 2000);
 const RATE = Number(process.env.BENCH_RATE ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const MARKER_BASE = 100_000_000;
 const FRAME_MS = 1000 / 60;
+const MODES = process.env.BENCH_MODES ? process.env.BENCH_MODES.split(',') : ['simulator', 'real'];
 
 // By default the embedded broker is the bus (exposed on MQTT_LISTEN_PORT so this script can
 // publish on it); BENCH_MQTT_URL runs the hub against an upstream broker such as Mosquitto.
 const upstream = process.env.BENCH_MQTT_URL;
 // The embedded broker's listener refuses anonymous clients; this script signs in as Zigbee2MQTT.
 const BUS_LOGIN = { MQTT_LISTEN_USERNAME: 'zigbee2mqtt', MQTT_LISTEN_PASSWORD: 'bench-bus-password' };
-const mqttPort = await freePort();
-const baseTopic = upstream ? `bench-${process.pid}` : 'zigbee2mqtt';
-const hearth = await startHearth({
-  SIMULATOR: 'on',
-  SIMULATOR_DEVICES: String(DEVICES),
-  ZIGBEE2MQTT_BASE_TOPIC: baseTopic,
-  ...(upstream ? { MQTT_URL: upstream } : { MQTT_LISTEN_PORT: String(mqttPort), ...BUS_LOGIN }),
+const results = {};
+for (const mode of MODES) {
+  console.log(`\n== ${mode} devices ==`);
+  results[mode] = await runMode(mode);
+}
+// One row per measure, the modes side by side; `ok` judges the real mode (issue 10's targets).
+const last = MODES.at(-1);
+const rows = results[last].rows.map((row, index) => ({
+  metric: row.metric,
+  ...Object.fromEntries(MODES.map((mode) => [mode, results[mode].rows[index]?.value])),
+  target: row.target,
+  ok: row.ok,
+}));
+report('devices-page', rows, {
+  devices: DEVICES,
+  rate: RATE,
+  seconds: SECONDS,
+  bus: upstream ? 'upstream' : 'embedded',
+  modes: Object.fromEntries(MODES.map((mode) => [mode, results[mode].extra])),
 });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--enable-precise-memory-info',
-    '--disable-background-timer-throttling',
-  ],
-});
-const bus = await mqtt.connectAsync(upstream ?? `mqtt://127.0.0.1:${mqttPort}`, {
-  protocolVersion: 4,
-  ...(upstream ? {} : { username: BUS_LOGIN.MQTT_LISTEN_USERNAME, password: BUS_LOGIN.MQTT_LISTEN_PASSWORD }),
-});
+console.log(`\nIssue 10 (${last} mode):`);
+console.table(results[last].rows.filter((row) => row.issue10));
 
-try {
-  const json = async (method, route, body, token) => {
-    const response = await fetch(`${hearth.url}${route}`, {
-      method,
-      headers: {
-        ...(body ? { 'Content-Type': 'application/json' } : {}),
-        ...(token ? { Authorization: `Bearer ${token}` } : {}),
-      },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: response.status, data: await response.json().catch(() => null) };
-  };
-  const person = { first_name: 'Bench', last_name: 'Mark', user_name: 'bench', email: 'bench@example.test' };
-  const password = 'Hearth-bench-password-4711';
-  await json('POST', '/api/auth/signup', { ...person, password });
-  const login = async () =>
-    (await json('POST', '/api/auth/login/start', { email: person.email, password })).data;
-  const { access_token: accessToken } = await login();
+async function runMode(mode) {
+  const real = mode === 'real';
+  const mqttPort = await freePort();
+  const baseTopic = upstream ? `bench-${process.pid}-${mode}` : 'zigbee2mqtt';
+  const hearth = await startHearth({
+    ...(real ? { SIMULATOR: 'off' } : { SIMULATOR: 'on', SIMULATOR_DEVICES: String(DEVICES) }),
+    ZIGBEE2MQTT_BASE_TOPIC: baseTopic,
+    ...(upstream ? { MQTT_URL: upstream } : { MQTT_LISTEN_PORT: String(mqttPort), ...BUS_LOGIN }),
+  });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--enable-precise-memory-info',
+      '--disable-background-timer-throttling',
+    ],
+  });
+  const bus = await mqtt.connectAsync(upstream ?? `mqtt://127.0.0.1:${mqttPort}`, {
+    protocolVersion: 4,
+    ...(upstream
+      ? {}
+      : { username: BUS_LOGIN.MQTT_LISTEN_USERNAME, password: BUS_LOGIN.MQTT_LISTEN_PASSWORD }),
+  });
 
-  // Wait until the hub knows every simulated device.
-  let devices = [];
-  for (let tries = 0; tries < 150 && devices.length < DEVICES; tries++) {
-    const answer = await json('GET', '/api/devicehub/devices', undefined, accessToken);
-    if (answer.status !== 200)
-      throw new Error(`GET /api/devicehub/devices answered ${answer.status}: ${JSON.stringify(answer.data)}`);
-    devices = answer.data;
-    if (devices.length < DEVICES) await new Promise((resolve) => setTimeout(resolve, 200));
+  // Real mode: this script is Zigbee2MQTT, with retained list, states and availability.
+  const realName = (i) => `Bench device ${String(i + 1).padStart(4, '0')}`;
+  const fleet = real ? realDevices(DEVICES, { name: realName }) : null;
+  const indexByName = new Map(fleet ? fleet.list.map((device, i) => [device.friendly_name, i]) : []);
+  if (fleet) {
+    await bus.publishAsync(`${baseTopic}/bridge/devices`, JSON.stringify(fleet.list), { retain: true });
+    for (let i = 0; i < DEVICES; i++) {
+      bus.publish(`${baseTopic}/${realName(i)}`, JSON.stringify(fleet.state(i)), { retain: true });
+      bus.publish(`${baseTopic}/${realName(i)}/availability`, '{"state":"online"}', { retain: true });
+    }
   }
-  if (devices.length < DEVICES)
-    throw new Error(
-      `hub lists ${devices.length} of ${DEVICES} devices after 30 s` +
-        (upstream ? '' : ' on the embedded bus (try BENCH_MQTT_URL=mqtt://127.0.0.1:1883)'),
+
+  try {
+    const json = async (method, route, body, token) => {
+      const response = await fetch(`${hearth.url}${route}`, {
+        method,
+        headers: {
+          ...(body ? { 'Content-Type': 'application/json' } : {}),
+          ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return { status: response.status, data: await response.json().catch(() => null) };
+    };
+    const person = {
+      first_name: 'Bench',
+      last_name: 'Mark',
+      user_name: 'bench',
+      email: 'bench@example.test',
+    };
+    const password = 'Hearth-bench-password-4711';
+    await json('POST', '/api/auth/signup', { ...person, password });
+    const login = async () =>
+      (await json('POST', '/api/auth/login/start', { email: person.email, password })).data;
+    const { access_token: accessToken } = await login();
+
+    // Wait until the hub knows every simulated device.
+    let devices = [];
+    for (let tries = 0; tries < 150 && devices.length < DEVICES; tries++) {
+      const answer = await json('GET', '/api/devicehub/devices', undefined, accessToken);
+      if (answer.status !== 200)
+        throw new Error(
+          `GET /api/devicehub/devices answered ${answer.status}: ${JSON.stringify(answer.data)}`,
+        );
+      devices = answer.data;
+      if (devices.length < DEVICES) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    if (devices.length < DEVICES)
+      throw new Error(
+        `hub lists ${devices.length} of ${DEVICES} devices after 30 s` +
+          (upstream ? '' : ' on the embedded bus (try BENCH_MQTT_URL=mqtt://127.0.0.1:1883)'),
+      );
+
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const cdp = await page.context().newCDPSession(page);
+    await page.goto(hearth.url);
+    await page.evaluate(
+      (token) => localStorage.setItem('refreshToken', token),
+      (await login()).refresh_token,
     );
 
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const cdp = await page.context().newCDPSession(page);
-  await page.goto(hearth.url);
-  await page.evaluate((token) => localStorage.setItem('refreshToken', token), (await login()).refresh_token);
-
-  // Instruments installed before the app runs on the Devices page.
-  await page.addInitScript(
-    ({ markerBase }) => {
-      window.__HEARTH_PROFILE__ = { commits: [] };
-      const probe = { firstTile: null, frames: [], longTasks: [], seen: new Map(), recording: false };
-      window.__probe = probe;
-      // performance.now() rather than the frame's begin time: it is taken before this frame's
-      // other callbacks (the store's flush), so every commit falls between two marks.
-      const frame = () => {
-        if (probe.recording) probe.frames.push(performance.now());
+    // Instruments installed before the app runs on the Devices page.
+    await page.addInitScript(
+      ({ markerBase }) => {
+        window.__HEARTH_PROFILE__ = { commits: [] };
+        const probe = { firstTile: null, frames: [], longTasks: [], seen: new Map(), recording: false };
+        window.__probe = probe;
+        // performance.now() rather than the frame's begin time: it is taken before this frame's
+        // other callbacks (the store's flush), so every commit falls between two marks.
+        const frame = () => {
+          if (probe.recording) probe.frames.push(performance.now());
+          requestAnimationFrame(frame);
+        };
         requestAnimationFrame(frame);
-      };
-      requestAnimationFrame(frame);
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries())
-          probe.longTasks.push({ at: entry.startTime, duration: entry.duration });
-      }).observe({ type: 'longtask', buffered: true });
-      const readMarker = (node) => {
-        const element = node.nodeType === 1 ? node : node.parentElement;
-        const metric = element?.closest?.('[data-metric="linkquality"]');
-        if (!metric) return;
-        const value = Number.parseInt(metric.querySelector('dd')?.textContent ?? '', 10);
-        if (value >= markerBase && !probe.seen.has(value))
-          probe.seen.set(value, performance.timeOrigin + performance.now());
-      };
-      const start = () => {
-        new MutationObserver((mutations) => {
-          if (probe.firstTile === null && document.querySelector('article.device-tile'))
-            probe.firstTile = performance.now();
-          if (!probe.recording) return;
-          for (const mutation of mutations) {
-            readMarker(mutation.target);
-            for (const node of mutation.addedNodes) readMarker(node);
-          }
-        }).observe(document.body, { subtree: true, childList: true, characterData: true });
-      };
-      if (document.body) start();
-      else document.addEventListener('DOMContentLoaded', start);
-    },
-    { markerBase: MARKER_BASE },
-  );
-  await page.goto(`${hearth.url}/devices`);
-  await page.locator('article.device-tile').first().waitFor({ timeout: 30_000 });
-  await page.getByText(`· ${DEVICES} discovered`).waitFor({ timeout: 30_000 });
-  const allListedMs = await page.evaluate(() => performance.now());
-  const firstTileMs = await page.evaluate(() => window.__probe.firstTile);
-  // Where the time to first tile goes: when each request the page needed had finished.
-  const loadSteps = await page.evaluate(() =>
-    performance
-      .getEntriesByType('resource')
-      .filter((entry) => /api\/auth\/(refresh|me)|api\/devicehub\/devices|DevicesPage|mqtt/.test(entry.name))
-      .map((entry) => ({
-        request: new URL(entry.name).pathname,
-        startMs: Math.round(entry.startTime),
-        doneMs: Math.round(entry.responseEnd),
-        kB: Math.round(entry.decodedBodySize / 1024),
-      })),
-  );
-  console.table(loadSteps);
-  await page.getByText('State: connected').waitFor({ timeout: 30_000 });
-  await page.waitForTimeout(2000); // retained state of every device has arrived
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries())
+            probe.longTasks.push({ at: entry.startTime, duration: entry.duration });
+        }).observe({ type: 'longtask', buffered: true });
+        const readMarker = (node) => {
+          const element = node.nodeType === 1 ? node : node.parentElement;
+          const metric = element?.closest?.('[data-metric="linkquality"]');
+          if (!metric) return;
+          const value = Number.parseInt(metric.querySelector('dd')?.textContent ?? '', 10);
+          if (value >= markerBase && !probe.seen.has(value))
+            probe.seen.set(value, performance.timeOrigin + performance.now());
+        };
+        const start = () => {
+          new MutationObserver((mutations) => {
+            if (probe.firstTile === null && document.querySelector('article.device-tile'))
+              probe.firstTile = performance.now();
+            if (!probe.recording) return;
+            for (const mutation of mutations) {
+              readMarker(mutation.target);
+              for (const node of mutation.addedNodes) readMarker(node);
+            }
+          }).observe(document.body, { subtree: true, childList: true, characterData: true });
+        };
+        if (document.body) start();
+        else document.addEventListener('DOMContentLoaded', start);
+      },
+      { markerBase: MARKER_BASE },
+    );
+    await page.goto(`${hearth.url}/devices`);
+    await page.locator('article.device-tile').first().waitFor({ timeout: 30_000 });
+    await page.getByText(`· ${DEVICES} discovered`).waitFor({ timeout: 30_000 });
+    const allListedMs = await page.evaluate(() => performance.now());
+    const firstTileMs = await page.evaluate(() => window.__probe.firstTile);
+    // Where the time to first tile goes: when each request the page needed had finished.
+    const loadSteps = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .filter((entry) =>
+          /api\/auth\/(refresh|me)|api\/devicehub\/devices|DevicesPage|mqtt/.test(entry.name),
+        )
+        .map((entry) => ({
+          request: new URL(entry.name).pathname,
+          startMs: Math.round(entry.startTime),
+          doneMs: Math.round(entry.responseEnd),
+          kB: Math.round(entry.decodedBodySize / 1024),
+        })),
+    );
+    console.table(loadSteps);
+    await page.getByText('State: connected').waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(2000); // retained state of every device has arrived
 
-  const heapUsed = async () => {
-    await cdp.send('HeapProfiler.collectGarbage');
-    return (await cdp.send('Runtime.getHeapUsage')).usedSize;
-  };
-  const heapBefore = await heapUsed();
-
-  // Devices whose tiles are mounted and show linkquality carry the markers; others get plain updates.
-  const mountedIds = await page.$$eval('article.device-tile', (tiles) =>
-    tiles
-      .filter((tile) => tile.querySelector('[data-metric="linkquality"]'))
-      .map((tile) => tile.dataset.deviceId),
-  );
-  const byId = new Map(devices.map((device) => [device.id, device]));
-  const watched = mountedIds.map((id) => byId.get(id)).filter(Boolean);
-  if (watched.length === 0) throw new Error('no mounted tile shows linkquality');
-  // The other updates go to the other devices, so no marker is overwritten before it is drawn.
-  const watchedIds = new Set(watched.map((device) => device.id));
-  const others = devices.filter((device) => !watchedIds.has(device.id));
-  const mountedTiles = await page.locator('article.device-tile').count();
-
-  await page.evaluate(() => {
-    window.__HEARTH_PROFILE__.commits.length = 0;
-    window.__probe.recording = true;
-    window.__probe.from = performance.now();
-  });
-  // The same markers as the server hands them to browsers: splits server time from page time.
-  const edge = await mqtt.connectAsync(`${hearth.url.replace('http', 'ws')}/ws/devicehub`, {
-    protocolVersion: 4,
-    username: 'bench',
-    password: (await login()).access_token,
-    wsOptions: { headers: { Origin: hearth.url } },
-  });
-  const edgeSeen = new Map();
-  edge.on('message', (_topic, payload) => {
-    const marker = /"linkquality":(\d+)/.exec(payload.toString())?.[1];
-    if (marker && Number(marker) >= MARKER_BASE && !edgeSeen.has(Number(marker)))
-      edgeSeen.set(Number(marker), Date.now());
-  });
-  await edge.subscribeAsync('hearth/devicehub/devices/#');
-  const publishedAt = new Map();
-  let sequence = 0;
-  const stateOf = (device, extra) =>
-    JSON.stringify({ ...device.state, ...extra, last_seen: new Date().toISOString() });
-  const started = Date.now();
-  await new Promise((resolve) => {
-    let sent = 0;
-    const timer = setInterval(() => {
-      const elapsed = Date.now() - started;
-      const due = Math.min(RATE * SECONDS, Math.floor((elapsed * RATE) / 1000));
-      for (; sent < due; sent++) {
-        if (sent % 10 === 0) {
-          const device = watched[(sent / 10) % watched.length];
-          const marker = MARKER_BASE + ++sequence;
-          publishedAt.set(marker, Date.now());
-          bus.publish(`${baseTopic}/${device.name}`, stateOf(device, { linkquality: marker }));
-        } else {
-          const device = others[Math.floor(Math.random() * others.length)];
-          bus.publish(
-            `${baseTopic}/${device.name}`,
-            stateOf(device, { linkquality: Math.floor(Math.random() * 255) }),
-          );
-        }
-      }
-      if (sent >= RATE * SECONDS) {
-        clearInterval(timer);
-        resolve();
-      }
-    }, 5);
-  });
-  await page.waitForTimeout(1000);
-  const probe = await page.evaluate(() => {
-    window.__probe.recording = false;
-    const from = window.__probe.from;
-    return {
-      frames: window.__probe.frames,
-      longTasks: window.__probe.longTasks.filter((task) => task.at >= from),
-      loadLongTasks: window.__probe.longTasks.filter((task) => task.at < from),
-      seen: [...window.__probe.seen.entries()],
-      commits: window.__HEARTH_PROFILE__.commits,
+    const heapUsed = async () => {
+      await cdp.send('HeapProfiler.collectGarbage');
+      return (await cdp.send('Runtime.getHeapUsage')).usedSize;
     };
-  });
-  const heapAfter = await heapUsed();
-  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight / 2));
-  await page.waitForTimeout(500);
-  const mountedAfterScroll = await page.locator('article.device-tile').count();
+    const heapBefore = await heapUsed();
 
-  // publish → DOM
-  const latencies = probe.seen
-    .filter(([marker]) => publishedAt.has(marker))
-    .map(([marker, at]) => at - publishedAt.get(marker))
-    .sort((a, b) => a - b);
-  const lost = publishedAt.size - latencies.length;
-  const edgeLatencies = [...edgeSeen]
-    .filter(([marker]) => publishedAt.has(marker))
-    .map(([marker, at]) => at - publishedAt.get(marker))
-    .sort((a, b) => a - b);
-  await edge.endAsync().catch(() => {});
+    // Devices whose tiles are mounted and show linkquality carry the markers; others get plain updates.
+    const mountedIds = await page.$$eval('article.device-tile', (tiles) =>
+      tiles
+        .filter((tile) => tile.querySelector('[data-metric="linkquality"]'))
+        .map((tile) => tile.dataset.deviceId),
+    );
+    const byId = new Map(devices.map((device) => [device.id, device]));
+    const watched = mountedIds.map((id) => byId.get(id)).filter(Boolean);
+    if (watched.length === 0) throw new Error('no mounted tile shows linkquality');
+    // The other updates go to the other devices, so no marker is overwritten before it is drawn.
+    const watchedIds = new Set(watched.map((device) => device.id));
+    const others = devices.filter((device) => !watchedIds.has(device.id));
+    const mountedTiles = await page.locator('article.device-tile').count();
 
-  // frames and commits
-  const frames = probe.frames;
-  let dropped = 0;
-  for (let i = 1; i < frames.length; i++)
-    dropped += Math.max(0, Math.round((frames[i] - frames[i - 1]) / FRAME_MS) - 1);
-  const expectedFrames = frames.length > 1 ? Math.round((frames.at(-1) - frames[0]) / FRAME_MS) : 0;
-  const perFrame = new Map();
-  for (const commit of probe.commits) {
-    let index = frames.findIndex((time) => time > commit.at);
-    if (index === -1) index = frames.length;
-    perFrame.set(index, (perFrame.get(index) ?? 0) + 1);
+    await page.evaluate(() => {
+      window.__HEARTH_PROFILE__.commits.length = 0;
+      window.__probe.recording = true;
+      window.__probe.from = performance.now();
+    });
+    // The same markers as the server hands them to browsers: splits server time from page time.
+    const edge = await mqtt.connectAsync(`${hearth.url.replace('http', 'ws')}/ws/devicehub`, {
+      protocolVersion: 4,
+      username: 'bench',
+      password: (await login()).access_token,
+      wsOptions: { headers: { Origin: hearth.url } },
+    });
+    const edgeSeen = new Map();
+    edge.on('message', (_topic, payload) => {
+      const marker = /"linkquality":(\d+)/.exec(payload.toString())?.[1];
+      if (marker && Number(marker) >= MARKER_BASE && !edgeSeen.has(Number(marker)))
+        edgeSeen.set(Number(marker), Date.now());
+    });
+    await edge.subscribeAsync('hearth/devicehub/devices/#');
+    const publishedAt = new Map();
+    let sequence = 0;
+    // Zigbee2MQTT sends a device's whole state in every message.
+    const stateOf = (device, extra) =>
+      JSON.stringify({
+        ...(fleet ? fleet.state(indexByName.get(device.name), sequence) : device.state),
+        ...extra,
+        last_seen: new Date().toISOString(),
+      });
+    const started = Date.now();
+    await new Promise((resolve) => {
+      let sent = 0;
+      const timer = setInterval(() => {
+        const elapsed = Date.now() - started;
+        const due = Math.min(RATE * SECONDS, Math.floor((elapsed * RATE) / 1000));
+        for (; sent < due; sent++) {
+          if (sent % 10 === 0) {
+            const device = watched[(sent / 10) % watched.length];
+            const marker = MARKER_BASE + ++sequence;
+            publishedAt.set(marker, Date.now());
+            bus.publish(`${baseTopic}/${device.name}`, stateOf(device, { linkquality: marker }));
+          } else {
+            const device = others[Math.floor(Math.random() * others.length)];
+            bus.publish(
+              `${baseTopic}/${device.name}`,
+              stateOf(device, { linkquality: Math.floor(Math.random() * 255) }),
+            );
+          }
+        }
+        if (sent >= RATE * SECONDS) {
+          clearInterval(timer);
+          resolve();
+        }
+      }, 5);
+    });
+    await page.waitForTimeout(1000);
+    const probe = await page.evaluate(() => {
+      window.__probe.recording = false;
+      const from = window.__probe.from;
+      return {
+        frames: window.__probe.frames,
+        longTasks: window.__probe.longTasks.filter((task) => task.at >= from),
+        loadLongTasks: window.__probe.longTasks.filter((task) => task.at < from),
+        seen: [...window.__probe.seen.entries()],
+        commits: window.__HEARTH_PROFILE__.commits,
+      };
+    });
+    const heapAfter = await heapUsed();
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight / 2));
+    await page.waitForTimeout(500);
+    const mountedAfterScroll = await page.locator('article.device-tile').count();
+
+    // publish → DOM
+    const latencies = probe.seen
+      .filter(([marker]) => publishedAt.has(marker))
+      .map(([marker, at]) => at - publishedAt.get(marker))
+      .sort((a, b) => a - b);
+    const lost = publishedAt.size - latencies.length;
+    const edgeLatencies = [...edgeSeen]
+      .filter(([marker]) => publishedAt.has(marker))
+      .map(([marker, at]) => at - publishedAt.get(marker))
+      .sort((a, b) => a - b);
+    await edge.endAsync().catch(() => {});
+
+    // frames and commits
+    const frames = probe.frames;
+    let dropped = 0;
+    for (let i = 1; i < frames.length; i++)
+      dropped += Math.max(0, Math.round((frames[i] - frames[i - 1]) / FRAME_MS) - 1);
+    const expectedFrames = frames.length > 1 ? Math.round((frames.at(-1) - frames[0]) / FRAME_MS) : 0;
+    const perFrame = new Map();
+    for (const commit of probe.commits) {
+      let index = frames.findIndex((time) => time > commit.at);
+      if (index === -1) index = frames.length;
+      perFrame.set(index, (perFrame.get(index) ?? 0) + 1);
+    }
+    const maxCommitsPerFrame = Math.max(0, ...perFrame.values());
+    const framesWithManyCommits = [...perFrame.values()].filter((count) => count > 1).length;
+    const durations = probe.commits.map((commit) => commit.duration).sort((a, b) => a - b);
+    const longest = Math.max(0, ...probe.longTasks.map((task) => task.duration));
+
+    const round = (value) => Math.round(value * 10) / 10;
+    const mb = (bytes) => round(bytes / 1024 / 1024);
+    const heapGrowth = ((heapAfter - heapBefore) / heapBefore) * 100;
+    const rows = [
+      {
+        metric: 'time to first tile, cold (ms)',
+        value: round(firstTileMs),
+        target: '≤ 500',
+        ok: firstTileMs <= 500,
+        issue10: true,
+      },
+      { metric: `time to all ${DEVICES} listed (ms)`, value: round(allListedMs), target: '', ok: true },
+      {
+        metric: 'publish → DOM p50 (ms)',
+        value: round(percentile(latencies, 50)),
+        target: '≤ 17',
+        ok: percentile(latencies, 50) <= 17,
+        issue10: true,
+      },
+      {
+        metric: 'publish → DOM p99 (ms)',
+        value: round(percentile(latencies, 99)),
+        target: '≤ 35',
+        ok: percentile(latencies, 99) <= 35,
+        issue10: true,
+      },
+      {
+        metric: 'of which server: publish → /ws/devicehub p50 (ms)',
+        value: round(percentile(edgeLatencies, 50)),
+        target: '',
+        ok: true,
+      },
+      {
+        metric: 'of which server: publish → /ws/devicehub p99 (ms)',
+        value: round(percentile(edgeLatencies, 99)),
+        target: '',
+        ok: true,
+      },
+      {
+        // The simulator keeps updating its devices too, so now and then it overwrites a marker
+        // within the same frame; anything more would be updates the page fails to show.
+        metric: 'markers rendered / published',
+        value: `${latencies.length} / ${publishedAt.size}`,
+        target: '≥ 99 %',
+        ok: lost <= publishedAt.size * 0.01,
+      },
+      { metric: 'React commits (tiles)', value: durations.length, target: '', ok: true },
+      {
+        metric: 'max commits in one frame',
+        value: maxCommitsPerFrame,
+        target: '≤ 1',
+        ok: maxCommitsPerFrame <= 1,
+      },
+      {
+        metric: 'frames with > 1 commit',
+        value: framesWithManyCommits,
+        target: '0',
+        ok: framesWithManyCommits === 0,
+      },
+      { metric: 'commit duration p50 (ms)', value: round(percentile(durations, 50)), target: '', ok: true },
+      {
+        metric: 'commit duration max (ms)',
+        value: round(Math.max(0, ...durations)),
+        target: '≤ 8',
+        ok: Math.max(0, ...durations) <= 8,
+      },
+      {
+        metric: 'dropped frames',
+        value: `${dropped} of ${expectedFrames} (${round((dropped / Math.max(1, expectedFrames)) * 100)} %)`,
+        target: '≤ 1 %',
+        ok: dropped <= expectedFrames * 0.01,
+      },
+      {
+        metric: 'longest task (ms)',
+        value: longest ? round(longest) : '< 50',
+        target: '< 50',
+        ok: longest < 50,
+      },
+      {
+        metric: 'mounted tiles (top / mid-scroll)',
+        value: `${mountedTiles} / ${mountedAfterScroll}`,
+        target: '≤ 150',
+        ok: Math.max(mountedTiles, mountedAfterScroll) <= 150,
+      },
+      {
+        metric: 'JS heap before → after (MB)',
+        value: `${mb(heapBefore)} → ${mb(heapAfter)} (${round(heapGrowth)} %)`,
+        target: '≤ +10 %',
+        ok: heapGrowth <= 10,
+      },
+    ];
+    console.table(rows);
+    return {
+      rows,
+      extra: {
+        watchedTiles: watched.length,
+        loadSteps,
+        tilesPerCommitMax: Math.max(0, ...probe.commits.map((commit) => commit.tiles)),
+        slowCommits: probe.commits.filter((commit) => commit.duration > 8),
+        longTasksDuringUpdates: probe.longTasks,
+        longTasksDuringLoad: probe.loadLongTasks,
+      },
+    };
+  } finally {
+    if (fleet) await bus.publishAsync(`${baseTopic}/bridge/devices`, '', { retain: true }).catch(() => {});
+    await bus.endAsync().catch(() => {});
+    await browser.close();
+    await hearth.stop();
   }
-  const maxCommitsPerFrame = Math.max(0, ...perFrame.values());
-  const framesWithManyCommits = [...perFrame.values()].filter((count) => count > 1).length;
-  const durations = probe.commits.map((commit) => commit.duration).sort((a, b) => a - b);
-  const longest = Math.max(0, ...probe.longTasks.map((task) => task.duration));
-
-  const round = (value) => Math.round(value * 10) / 10;
-  const mb = (bytes) => round(bytes / 1024 / 1024);
-  const heapGrowth = ((heapAfter - heapBefore) / heapBefore) * 100;
-  const rows = [
-    {
-      metric: 'time to first tile (ms)',
-      value: round(firstTileMs),
-      target: '≤ 1000',
-      ok: firstTileMs <= 1000,
-    },
-    { metric: `time to all ${DEVICES} listed (ms)`, value: round(allListedMs), target: '', ok: true },
-    {
-      metric: 'publish → DOM p50 (ms)',
-      value: round(percentile(latencies, 50)),
-      target: '≤ 20',
-      ok: percentile(latencies, 50) <= 20,
-    },
-    {
-      metric: 'publish → DOM p99 (ms)',
-      value: round(percentile(latencies, 99)),
-      target: '≤ 50',
-      ok: percentile(latencies, 99) <= 50,
-    },
-    {
-      metric: 'of which server: publish → /ws/devicehub p50 (ms)',
-      value: round(percentile(edgeLatencies, 50)),
-      target: '',
-      ok: true,
-    },
-    {
-      metric: 'of which server: publish → /ws/devicehub p99 (ms)',
-      value: round(percentile(edgeLatencies, 99)),
-      target: '',
-      ok: true,
-    },
-    {
-      // The simulator keeps updating its devices too, so now and then it overwrites a marker
-      // within the same frame; anything more would be updates the page fails to show.
-      metric: 'markers rendered / published',
-      value: `${latencies.length} / ${publishedAt.size}`,
-      target: '≥ 99 %',
-      ok: lost <= publishedAt.size * 0.01,
-    },
-    { metric: 'React commits (tiles)', value: durations.length, target: '', ok: true },
-    {
-      metric: 'max commits in one frame',
-      value: maxCommitsPerFrame,
-      target: '≤ 1',
-      ok: maxCommitsPerFrame <= 1,
-    },
-    {
-      metric: 'frames with > 1 commit',
-      value: framesWithManyCommits,
-      target: '0',
-      ok: framesWithManyCommits === 0,
-    },
-    { metric: 'commit duration p50 (ms)', value: round(percentile(durations, 50)), target: '', ok: true },
-    {
-      metric: 'commit duration max (ms)',
-      value: round(Math.max(0, ...durations)),
-      target: '≤ 8',
-      ok: Math.max(0, ...durations) <= 8,
-    },
-    {
-      metric: 'dropped frames',
-      value: `${dropped} of ${expectedFrames} (${round((dropped / Math.max(1, expectedFrames)) * 100)} %)`,
-      target: '≤ 1 %',
-      ok: dropped <= expectedFrames * 0.01,
-    },
-    {
-      metric: 'longest task (ms)',
-      value: longest ? round(longest) : '< 50',
-      target: '< 50',
-      ok: longest < 50,
-    },
-    {
-      metric: 'mounted tiles (top / mid-scroll)',
-      value: `${mountedTiles} / ${mountedAfterScroll}`,
-      target: '≤ 150',
-      ok: Math.max(mountedTiles, mountedAfterScroll) <= 150,
-    },
-    {
-      metric: 'JS heap before → after (MB)',
-      value: `${mb(heapBefore)} → ${mb(heapAfter)} (${round(heapGrowth)} %)`,
-      target: '≤ +10 %',
-      ok: heapGrowth <= 10,
-    },
-  ];
-  report('devices-page', rows, {
-    devices: DEVICES,
-    rate: RATE,
-    seconds: SECONDS,
-    bus: upstream ? 'upstream' : 'embedded',
-    watchedTiles: watched.length,
-    loadSteps,
-    tilesPerCommitMax: Math.max(0, ...probe.commits.map((commit) => commit.tiles)),
-    slowCommits: probe.commits.filter((commit) => commit.duration > 8),
-    longTasksDuringUpdates: probe.longTasks,
-    longTasksDuringLoad: probe.loadLongTasks,
-  });
-} finally {
-  await bus.endAsync().catch(() => {});
-  await browser.close();
-  await hearth.stop();
 }

@@ -12,9 +12,11 @@ import {
   type TokenReader,
 } from './accounts/index.js';
 import { type Bus, type BusOptions, connectBus } from './bus/bus.js';
+import { BusProbe } from './bus/bus-probe.js';
 import type { Config } from './config/config.js';
 import { deviceHubModule } from './devicehub/index.js';
 import { type HealthCheck, healthModule } from './health/index.js';
+import { historyModule } from './history/index.js';
 import { clientConfigModule } from './http/client-config.js';
 import { createHttpApp, type HttpApp } from './http/http-app.js';
 import { registerRateLimit } from './http/rate-limit.js';
@@ -166,6 +168,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     limit: limits.auth,
   });
   const guards = accounts.auth;
+  // docs/api.md#health: Hearth's own round trip over the bus, on a topic only this process uses.
+  const busProbe = new BusProbe({
+    bus,
+    topic: `${config.devicehubTopicPrefix}/probe/${crypto.randomUUID()}`,
+    log,
+  });
   const deviceHub = deviceHubModule({
     db,
     bus,
@@ -178,6 +186,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     maxDevices: config.devicehubMaxDevices,
     simulatorDevices: config.simulator ? config.simulatorDevices : undefined,
     dataDir: config.dataDir,
+    busProbe,
     dialect: storage.dialect,
     sharedBus: config.mqttUrl !== undefined,
   });
@@ -207,6 +216,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       bus,
       topicPrefix: config.devicehubTopicPrefix,
     }),
+    { name: 'bus-probe', start: () => busProbe.start(), close: () => busProbe.close() },
+    historyModule({
+      db,
+      log,
+      guards,
+      devices: deviceHub.feed,
+      heartbeatMs: config.historyHeartbeatMs,
+      retention: config.historyRetention,
+    }),
   ];
   const checks = (): HealthCheck[] => [
     { name: 'database', check: () => storage.ping().then(() => true) },
@@ -215,7 +233,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     { name: 'http', check: () => app.server.listening },
   ];
   const lifecycle = new Lifecycle(
-    [...features, healthModule(checks), webAppModule(options.webRoot ?? defaultWebRoot())],
+    [
+      ...features,
+      healthModule(checks, () => busProbe.latest),
+      webAppModule(options.webRoot ?? defaultWebRoot()),
+    ],
     log,
   );
 

@@ -16,9 +16,11 @@ export type RestartableBroker = RestartableService;
 
 /**
  * A Mosquitto of the test's own (own configuration, free port), to kill and restart without
- * touching the machine's shared broker.
+ * touching the machine's shared broker. It sets `set_tcp_nodelay true` unless `nodelay: false`.
  */
-export async function startOwnMosquitto(options: { persistence?: boolean } = {}): Promise<RestartableBroker> {
+export async function startOwnMosquitto(
+  options: { persistence?: boolean; nodelay?: boolean } = {},
+): Promise<RestartableBroker> {
   const port = await freePort();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-mosquitto-'));
   const conf = path.join(dir, 'mosquitto.conf');
@@ -27,7 +29,8 @@ export async function startOwnMosquitto(options: { persistence?: boolean } = {})
     [
       `listener ${port} 127.0.0.1`,
       'allow_anonymous true',
-      'set_tcp_nodelay true',
+      // Mosquitto's default is off (Nagle's algorithm); `nodelay: false` keeps that default.
+      ...(options.nodelay === false ? [] : ['set_tcp_nodelay true']),
       // Run as whoever started it (root in CI) instead of switching to a "mosquitto" user.
       `user ${os.userInfo().username}`,
       `persistence ${options.persistence ? 'true' : 'false'}`,

@@ -119,6 +119,10 @@ export interface DevicehubStatus {
   bus: 'online' | 'offline';
   /** ISO-8601 time of the last change. */
   since: string;
+  /** GET /api/devicehub/status for admins only: the bus probe's latest round trip in ms (null before the first). */
+  bus_round_trip_ms?: number | null;
+  /** GET /api/devicehub/status for admins only: the broker holds small messages back (docs/api.md#health). */
+  bus_delay_warning?: boolean;
   /**
    * Zigbee2MQTT's own `bridge/state` (null: it has not said). While `offline`, commands and
    * renames answer 503 "Device bridge offline".

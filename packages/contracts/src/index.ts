@@ -6,5 +6,6 @@ export * from './auth.js';
 export * from './client-config.js';
 export * from './device-icons.js';
 export * from './devicehub.js';
+export * from './history.js';
 export * from './roles.js';
 export * from './rooms.js';

@@ -37,6 +37,10 @@ export interface Config {
   oidc: { issuer: string; clientId: string; clientSecret: string | undefined; provider: string } | undefined;
   authRateLimit: number;
   trustProxy: string | undefined;
+  /** HISTORY_HEARTBEAT: a repeated value is recorded at most once per this many ms. */
+  historyHeartbeatMs: number;
+  /** HISTORY_RAW_DAYS, HISTORY_5MIN_DAYS, HISTORY_HOURLY_DAYS (undefined: forever). */
+  historyRetention: { rawDays: number; fiveMinuteDays: number; hourlyDays: number | undefined };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -110,6 +114,10 @@ const schemas = {
     .string()
     .regex(/^[0-9a-fA-F.:/,\s]+$|^(true|loopback|linklocal|uniquelocal)$/)
     .describe('an IP address or CIDR (comma-separated), "loopback" or "true"'),
+  HISTORY_HEARTBEAT: integer(1, 1440).describe('a number of minutes 1-1440'),
+  HISTORY_RAW_DAYS: integer(1, 3650).describe('a number of days 1-3650'),
+  HISTORY_5MIN_DAYS: integer(1, 36500).describe('a number of days 1-36500'),
+  HISTORY_HOURLY_DAYS: integer(1, 365000).describe('a number of days 1-365000'),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .describe('one of fatal, error, warn, info, debug, trace, silent'),
@@ -211,6 +219,12 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
         : undefined,
     authRateLimit: values.AUTH_RATE_LIMIT ?? 60,
     trustProxy: values.TRUST_PROXY,
+    historyHeartbeatMs: (values.HISTORY_HEARTBEAT ?? 10) * 60_000,
+    historyRetention: {
+      rawDays: values.HISTORY_RAW_DAYS ?? 10,
+      fiveMinuteDays: values.HISTORY_5MIN_DAYS ?? 90,
+      hourlyDays: values.HISTORY_HOURLY_DAYS,
+    },
     logLevel: values.LOG_LEVEL ?? 'info',
   };
 }

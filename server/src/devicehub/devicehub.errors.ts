@@ -11,6 +11,7 @@ export const DevicehubMessages = {
   renameTimeout: 'Zigbee2MQTT did not answer the rename in time',
   renameFailed: 'Unable to rename device',
   busDown: 'Device bus is not connected',
+  invalidFirst: 'first must be a whole number from 1 to 500',
   /** Zigbee2MQTT's `bridge/state` is offline: nobody would carry a command out. */
   bridgeOffline: 'Device bridge offline',
 } as const;

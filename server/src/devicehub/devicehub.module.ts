@@ -1,7 +1,9 @@
+import type { Device } from '@hearth/contracts';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { TokenReader } from '../accounts/index.js';
 import type { Bus } from '../bus/bus.js';
+import type { BusProbeResult } from '../bus/bus-probe.js';
 import type { Module } from '../lifecycle/module.js';
 import type { Database } from '../storage/schema.js';
 import type { Guards } from '../users/index.js';
@@ -9,7 +11,7 @@ import { Zigbee2mqttAdapter } from './adapters/zigbee2mqtt/zigbee2mqtt.adapter.j
 import { BusWatch } from './bus-watch.js';
 import { DevicesRepository } from './devicehub.repository.js';
 import { registerDevicehubRoutes } from './devicehub.routes.js';
-import { DeviceHubService } from './devicehub.service.js';
+import { DeviceHubService, type DeviceListener } from './devicehub.service.js';
 import { createEdgeBroker, type EdgeBroker } from './edge/edge-broker.js';
 import { Zigbee2mqttSimulator } from './simulator/simulator.js';
 import { StateWriter } from './state-writer.js';
@@ -31,6 +33,8 @@ export interface DeviceHubModuleDeps {
   simulatorDevices: number | undefined;
   /** Where the simulator keeps the names it was given. */
   dataDir: string;
+  /** The bus probe's latest result, which GET /api/devicehub/status adds for admins. */
+  busProbe?: { readonly latest: BusProbeResult };
   /**
    * PostgreSQL: several instances may share the registry, so one at a time writes device state
    * (an advisory lock) and the others follow the registry's online flags and last seen.
@@ -53,9 +57,19 @@ export interface DeviceDirectory {
   publishEvent(topic: string, payload: unknown): void;
 }
 
+/** What the history domain uses of the hub: a device by id, and its updates as they happen. */
+export interface DeviceFeed {
+  /** The listed device, or undefined (removed or unknown). */
+  find(id: string): Device | undefined;
+  /** Adds a listener of state and availability updates; returns its removal. */
+  listen(listener: DeviceListener): () => void;
+}
+
 export interface DeviceHubModule extends Module {
   /** Usable once the module is registered. */
   devices: DeviceDirectory;
+  /** Usable once the module is registered. */
+  feed: DeviceFeed;
 }
 
 /** The device hub: registry, adapters, simulator, REST routes and the browser edge broker. */
@@ -95,6 +109,10 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
       roomsAssigned: (ids, roomId) => hub().roomsAssigned(ids, roomId),
       publishEvent: (topic, payload) => hub().publishEvent(topic, payload),
     },
+    feed: {
+      find: (id) => (hub().has(id) ? hub().get(id) : undefined),
+      listen: (listener) => hub().listen(listener),
+    },
     async register(app) {
       edge = await createEdgeBroker(app, {
         auth: deps.auth,
@@ -113,7 +131,7 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
       });
       const busWatch = new BusWatch({ bus, edge, adapter, hub, log });
       edge.onCommand((command, user) => hub.handleEdgeCommand(command, user));
-      registerDevicehubRoutes(app, deps.guards, hub, busWatch);
+      registerDevicehubRoutes(app, deps.guards, hub, busWatch, deps.busProbe);
       service = hub;
       watch = busWatch;
     },

@@ -1,7 +1,11 @@
 // The device hub as app.ts sees it.
+
+export { readBinary } from './binary.js';
 export {
   type DeviceDirectory,
+  type DeviceFeed,
   type DeviceHubModule,
   type DeviceHubModuleDeps,
   deviceHubModule,
 } from './devicehub.module.js';
+export type { DeviceListener } from './devicehub.service.js';

@@ -42,7 +42,21 @@ describe('HTTP surface', () => {
       response = await t.app.inject('/healthz');
     }
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ status: 'ok' });
+    // "status" as before; "details" beside it carries the bus probe (docs/api.md#health).
+    expect(response.json()).toEqual({
+      status: 'ok',
+      details: { bus_round_trip_ms: expect.toBeOneOf([null, expect.any(Number)]), bus_delay_warning: false },
+    });
+  });
+
+  it('reports the bus round trip in /healthz details, and never warns about the embedded broker', async () => {
+    let details = (await t.app.inject('/healthz')).json().details;
+    for (let tries = 0; details.bus_round_trip_ms === null && tries < 50; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      details = (await t.app.inject('/healthz')).json().details;
+    }
+    expect(details.bus_round_trip_ms).toBeGreaterThan(0);
+    expect(details.bus_delay_warning).toBe(false);
   });
 
   it('sets the security headers on every response', async () => {

@@ -3,6 +3,7 @@ import type { AccountsTables } from '../accounts/accounts.tables.js';
 import type { IdentityTables } from '../accounts/identities.tables.js';
 import type { PicturesTables } from '../accounts/pictures/pictures.tables.js';
 import type { DevicehubTables } from '../devicehub/devicehub.tables.js';
+import type { HistoryTables } from '../history/history.tables.js';
 import type { RateLimitTables } from '../http/rate-limit.tables.js';
 import type { RoomsTables } from '../rooms/rooms.tables.js';
 import type { SecretsTables } from './secrets.tables.js';
@@ -41,6 +42,7 @@ export interface Database
     RateLimitTables,
     RoomsTables,
     PicturesTables,
-    SecretsTables {
+    SecretsTables,
+    HistoryTables {
   users: UsersTable;
 }

@@ -34,6 +34,8 @@ export const MESSAGES = {
 
 export const busOfflineSince = (time: string) => `Device bus offline since ${time}`;
 
+export const busHoldsMessagesBack = (ms: number) =>
+  `The MQTT broker holds messages back (${ms} ms per round trip). With Mosquitto, add "set_tcp_nodelay true" to its configuration.`;
 /** Zigbee2MQTT's bridge/state is offline (commands answer 503 with the same words). */
 export const BRIDGE_OFFLINE = 'Device bridge offline';
 

@@ -1,6 +1,7 @@
 import { BRIDGE_OFFLINE, busOfflineSince, MESSAGES } from '../devices.messages.js';
 import { useDeviceIds, useDeviceStats, useHubStatus } from '../hooks/use-device-store.js';
 import { clockTime } from '../model/format.js';
+import { BusDelayNotice } from './BusDelayNotice.js';
 import { DeviceGrid } from './DeviceGrid.js';
 import { useDevicesContext } from './devices-context.js';
 
@@ -42,6 +43,7 @@ function Header() {
           {busOfflineSince(clockTime(status.bus.since))}
         </div>
       )}
+      <BusDelayNotice />
       {status.bus?.bus === 'online' && status.bus.bridge === 'offline' && (
         <div className="notice-card" role="status">
           {BRIDGE_OFFLINE}

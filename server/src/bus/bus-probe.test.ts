@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LogCapture, useTestApp } from '../../test/app.js';
+import { type RestartableBroker, startOwnMosquitto } from '../../test/restartable-broker.js';
+import { serviceUrl } from '../../test/services.js';
+import { createLogger } from '../logging/logger.js';
+import { type Bus, connectBus } from './bus.js';
+import { BusProbe } from './bus-probe.js';
+
+// Two Mosquittos of the test's own, so that one can keep Mosquitto's default (Nagle's algorithm on).
+const mosquitto = serviceUrl('TEST_MQTT_URL');
+if (!mosquitto) console.warn('[skipped] the bus probe against own Mosquittos: TEST_MQTT_URL is not set');
+const configurations = mosquitto
+  ? [
+      { name: 'a default Mosquitto', nodelay: false, warns: true },
+      { name: 'a Mosquitto with set_tcp_nodelay true', nodelay: true, warns: false },
+    ]
+  : [];
+
+const warnings = (logs: LogCapture) =>
+  logs.lines
+    .map((line) => JSON.parse(line))
+    .filter((entry) => String(entry.msg).includes('set_tcp_nodelay true'));
+
+async function eventually<T>(read: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe.each(configurations)('Hearth against $name', ({ nodelay, warns }) => {
+  let broker: RestartableBroker;
+  beforeAll(async () => {
+    broker = await startOwnMosquitto({ nodelay });
+  });
+  afterAll(async () => {
+    await broker?.stop();
+  });
+  const t = useTestApp({ env: () => ({ MQTT_URL: broker.url }) });
+
+  it(`${warns ? 'warns' : 'does not warn'} about held-back messages in the log, /healthz and the admin's device hub status`, async () => {
+    // The first probe runs as soon as the bus is up; while Hearth is still busy starting, it gives
+    // no verdict and the probe runs again a few seconds later.
+    const healthz = async () => (await t.app.inject('/healthz')).json();
+    await eventually(async () => ((await healthz()).details.bus_round_trip_ms === null ? undefined : true));
+    if (warns) await eventually(async () => ((await healthz()).details.bus_delay_warning ? true : undefined));
+    else await new Promise((resolve) => setTimeout(resolve, 5000));
+    const health = await healthz();
+    expect(health.details.bus_delay_warning).toBe(warns);
+    if (warns) expect(health.details.bus_round_trip_ms).toBeGreaterThan(20);
+    else expect(health.details.bus_round_trip_ms).toBeLessThanOrEqual(20);
+
+    const logged = warnings(t.hearth.logs);
+    expect(logged).toHaveLength(warns ? 1 : 0);
+    if (warns)
+      expect(logged[0]).toMatchObject({ level: 40, busRoundTripMs: health.details.bus_round_trip_ms });
+
+    const admin = await t.call(await t.user('admin'), 'GET', '/api/devicehub/status');
+    expect(admin.status).toBe(200);
+    expect(admin.body).toMatchObject({ bus: 'online', bus_delay_warning: warns });
+    expect(admin.body.bus_round_trip_ms).toEqual(expect.any(Number));
+
+    // Residents see the Devices page but not the broker's configuration.
+    const resident = await t.call(await t.user('resident'), 'GET', '/api/devicehub/status');
+    expect(resident.status).toBe(200);
+    expect(Object.keys(resident.body).sort()).toEqual(['bridge', 'bus', 'since']);
+  }, 30_000);
+});
+
+describe('the bus probe', () => {
+  const started: { bus: Bus; probe: BusProbe; broker?: RestartableBroker }[] = [];
+  afterAll(async () => {
+    for (const { bus, probe, broker } of started) {
+      await probe.close();
+      await bus.close();
+      await broker?.stop();
+    }
+  });
+
+  async function probing(options: { nodelay?: boolean; embedded?: boolean; idleEventLoopMs?: number }) {
+    const logs = new LogCapture();
+    const log = createLogger('info', logs);
+    const broker = options.embedded
+      ? undefined
+      : await startOwnMosquitto({ nodelay: options.nodelay ?? true });
+    const bus = await connectBus({ mqttUrl: broker?.url, log });
+    const probe = new BusProbe({
+      bus,
+      topic: `hearth/probe/${crypto.randomUUID()}`,
+      log,
+      ...(options.idleEventLoopMs === undefined ? {} : { idleEventLoopMs: options.idleEventLoopMs }),
+    });
+    started.push({ bus, probe, ...(broker ? { broker } : {}) });
+    probe.start();
+    await eventually(async () => (probe.latest.bus_round_trip_ms === null ? undefined : true));
+    return { probe, logs };
+  }
+
+  it('never warns about the embedded broker', async () => {
+    const { probe, logs } = await probing({ embedded: true, idleEventLoopMs: Number.POSITIVE_INFINITY });
+    await probe.probe();
+    expect(probe.latest.bus_delay_warning).toBe(false);
+    expect(warnings(logs)).toHaveLength(0);
+  });
+
+  it.skipIf(!mosquitto)('logs its warning once per process, however many probes find the delay', async () => {
+    const { probe, logs } = await probing({ nodelay: false });
+    await probe.probe();
+    await probe.probe();
+    expect(probe.latest).toMatchObject({ bus_delay_warning: true });
+    expect(warnings(logs)).toHaveLength(1);
+  });
+
+  it.skipIf(!mosquitto)(
+    'gives no verdict while the machine is busy (event-loop delay above the limit)',
+    async () => {
+      const { probe, logs } = await probing({ nodelay: false, idleEventLoopMs: 0 });
+      expect(probe.latest.bus_round_trip_ms).toBeGreaterThan(20);
+      expect(probe.latest.bus_delay_warning).toBe(false);
+      expect(warnings(logs)).toHaveLength(0);
+    },
+  );
+});

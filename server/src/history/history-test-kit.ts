@@ -1,0 +1,119 @@
+import type { Device } from '@hearth/contracts';
+import { accessToken, createUser, startTestApp, type TestApp } from '../../test/app.js';
+import type { TestDatabase } from '../../test/databases.js';
+import type { Role } from '../users/index.js';
+
+// Test support for history: a Hearth whose bus carries two Zigbee2MQTT devices, in Zigbee2MQTT's
+// own format, that the test makes report through the bus.
+
+const binary = (property: string, on: unknown, off: unknown) => ({
+  type: 'binary',
+  name: property,
+  property,
+  access: 1,
+  value_on: on,
+  value_off: off,
+});
+const numeric = (property: string, unit?: string) => ({
+  type: 'numeric',
+  name: property,
+  property,
+  access: 1,
+  ...(unit ? { unit } : {}),
+});
+const device = (ieee: string, name: string, exposes: unknown[]) => ({
+  ieee_address: ieee,
+  type: 'EndDevice',
+  friendly_name: name,
+  supported: true,
+  disabled: false,
+  interview_completed: true,
+  definition: { model: 'test', vendor: 'Test', description: name, exposes },
+});
+
+/** A lamp (on/off, brightness, an effect, an x/y colour, link quality) and a door sensor. */
+export const HISTORY_DEVICES = [
+  device('0x0017880104e45517', 'Lamp', [
+    {
+      type: 'light',
+      features: [
+        { ...binary('state', 'ON', 'OFF'), access: 7, value_toggle: 'TOGGLE' },
+        { ...numeric('brightness'), access: 7, value_min: 0, value_max: 254 },
+        {
+          type: 'composite',
+          name: 'color_xy',
+          property: 'color',
+          access: 7,
+          features: [
+            { ...numeric('x'), access: 7 },
+            { ...numeric('y'), access: 7 },
+          ],
+        },
+      ],
+    },
+    { type: 'enum', name: 'effect', property: 'effect', access: 1, values: ['blink', 'breathe'] },
+    numeric('linkquality', 'lqi'),
+  ]),
+  device('0x00158d0001e5a1b2', 'Front door', [
+    binary('contact', false, true),
+    numeric('battery', '%'),
+    numeric('device_temperature', '°C'),
+  ]),
+];
+
+export interface RecordingHousehold {
+  app: TestApp;
+  resident: string;
+  token(role: Role): Promise<string>;
+  list(): Promise<Device[]>;
+  byName(name: string): Promise<Device>;
+  /** Publishes a device's state (or `<name>/availability`) as Zigbee2MQTT would. */
+  report(topic: string, payload: unknown): Promise<void>;
+  /** Waits until the hub shows `check` true of the named device. */
+  until(name: string, check: (device: Device) => boolean): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startRecordingHousehold(
+  database: TestDatabase,
+  env: Record<string, string> = {},
+): Promise<RecordingHousehold> {
+  const base = `z2m-history-${crypto.randomUUID().slice(0, 8)}`;
+  const app = await startTestApp(database, { ZIGBEE2MQTT_BASE_TOPIC: base, ...env });
+  const token = async (role: Role) => accessToken(app, await createUser(app, role));
+  const resident = await token('resident');
+  const list = async (): Promise<Device[]> =>
+    (
+      await app.app.inject({
+        url: '/api/devicehub/devices',
+        headers: { authorization: `Bearer ${resident}` },
+      })
+    ).json();
+  const waitFor = async (probe: () => Promise<boolean>) => {
+    const end = Date.now() + 5000;
+    while (!(await probe())) {
+      if (Date.now() > end) throw new Error('condition not met in time');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  };
+  const byName = async (name: string) => {
+    const found = (await list()).find((d) => d.name === name);
+    if (!found) throw new Error(`no device ${name}`);
+    return found;
+  };
+  await app.bus.publish(`${base}/bridge/devices`, JSON.stringify(HISTORY_DEVICES), { retain: true });
+  await waitFor(async () => (await list()).length === HISTORY_DEVICES.length);
+  return {
+    app,
+    resident,
+    token,
+    list,
+    byName,
+    report: (topic, payload) => app.bus.publish(`${base}/${topic}`, JSON.stringify(payload)),
+    until: (name, check) => waitFor(async () => check(await byName(name))),
+    close: async () => {
+      await app.bus.publish(`${base}/bridge/devices`, '', { retain: true });
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { DeviceFeed } from '../devicehub/index.js';
+import type { Module } from '../lifecycle/module.js';
+import type { Database } from '../storage/schema.js';
+import type { Guards } from '../users/index.js';
+import { HistoryMaintenance, type Retention } from './history.maintenance.js';
+import { HistoryRecorder } from './history.recorder.js';
+import { HistoryRepository } from './history.repository.js';
+import { registerHistoryRoutes } from './history.routes.js';
+import { HistoryService } from './history.service.js';
+
+export interface HistoryModuleDeps {
+  db: Kysely<Database>;
+  log: Logger;
+  guards: Guards;
+  /** The device hub: its devices, and their updates as they happen. */
+  devices: DeviceFeed;
+  /** HISTORY_HEARTBEAT in ms. */
+  heartbeatMs: number;
+  retention: Retention;
+}
+
+/** Every reading kept: recording, roll-ups, retention and the history API (docs/history.md). */
+export function historyModule(deps: HistoryModuleDeps): Module {
+  const log = deps.log.child({ domain: 'history' });
+  const repository = new HistoryRepository(deps.db);
+  const maintenance = new HistoryMaintenance({ repository, log, retention: deps.retention });
+  const recorder = new HistoryRecorder({
+    repository,
+    log,
+    heartbeatMs: deps.heartbeatMs,
+    written: (oldest) => maintenance.written(oldest),
+  });
+  const service = new HistoryService({
+    repository,
+    devices: deps.devices,
+    recorder,
+    retention: deps.retention,
+  });
+  let unlisten: (() => void) | undefined;
+
+  return {
+    name: 'history',
+    register(app) {
+      registerHistoryRoutes(app, deps.guards, service);
+      unlisten = deps.devices.listen(recorder);
+    },
+    async start() {
+      recorder.setExclusions(await repository.exclusions());
+      // docs/history.md#gaps: whatever was recorded before this start ends here.
+      await repository.addGaps([{ device_id: '', t: Date.now() }]);
+      maintenance.start();
+    },
+    async close() {
+      unlisten?.();
+      await maintenance.stop();
+      await recorder.close();
+    },
+  };
+}

@@ -1,0 +1,322 @@
+import type { HistoryValue } from '@hearth/contracts';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import type { Bucket, Reading, SeriesType } from './history.buckets.js';
+import type { HistoryBucketTable } from './history.tables.js';
+
+export type BucketTable = 'history_5m' | 'history_1h';
+export type ProgressName = 'rollup_5m' | 'rollup_1h';
+
+export interface Series {
+  id: number;
+  device_id: string;
+  property: string;
+  type: SeriesType;
+}
+
+/** A reading on its way to the database. */
+export interface RawRow {
+  series_id: number;
+  t: number;
+  v: HistoryValue | null;
+}
+
+/** Rows per INSERT: well under SQLite's and PostgreSQL's bound-parameter limits. */
+const CHUNK = 400;
+
+const valueColumns = (v: HistoryValue | null) => ({
+  num: typeof v === 'number' ? v : null,
+  bool: typeof v === 'boolean' ? (v ? 1 : 0) : null,
+  text: typeof v === 'string' ? v : null,
+});
+
+const readValue = (num: number | null, bool: number | null, text: string | null): HistoryValue | null =>
+  num !== null ? Number(num) : bool !== null ? Boolean(bool) : text;
+
+const toBucket = (row: Omit<HistoryBucketTable, 'series_id'>): Bucket => ({
+  t: Number(row.t),
+  min: row.min,
+  max: row.max,
+  mean: row.mean,
+  last: readValue(row.last_num, row.last_bool, row.last_text),
+  count: Number(row.count),
+});
+
+const BUCKET_COLUMNS = ['t', 'min', 'max', 'mean', 'last_num', 'last_bool', 'last_text', 'count'] as const;
+
+/** SQL of the history domain (docs/history.md#storage); every query runs on SQLite and PostgreSQL. */
+export class HistoryRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async series(deviceId: string, property: string): Promise<Series | undefined> {
+    const row = await this.db
+      .selectFrom('history_series')
+      .selectAll()
+      .where('device_id', '=', deviceId)
+      .where('property', '=', property)
+      .executeTakeFirst();
+    return row && { ...row, id: Number(row.id), type: row.type as SeriesType };
+  }
+
+  async allSeries(): Promise<Series[]> {
+    const rows = await this.db.selectFrom('history_series').selectAll().orderBy('id').execute();
+    return rows.map((row) => ({ ...row, id: Number(row.id), type: row.type as SeriesType }));
+  }
+
+  /** The series of these (device, property) pairs, created where missing. */
+  async ensureSeries(wanted: readonly Omit<Series, 'id'>[]): Promise<Series[]> {
+    const found = new Map<string, Series>();
+    const key = (deviceId: string, property: string) => `${deviceId}\u0000${property}`;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const missing = wanted.filter((w) => !found.has(key(w.device_id, w.property)));
+      if (missing.length === 0) break;
+      try {
+        await this.db.transaction().execute(async (trx) => {
+          const deviceIds = [...new Set(missing.map((w) => w.device_id))];
+          const existing = await trx
+            .selectFrom('history_series')
+            .selectAll()
+            .where('device_id', 'in', deviceIds)
+            .execute();
+          for (const row of existing) {
+            found.set(key(row.device_id, row.property), {
+              ...row,
+              id: Number(row.id),
+              type: row.type as SeriesType,
+            });
+          }
+          const toAdd = missing.filter((w) => !found.has(key(w.device_id, w.property)));
+          if (toAdd.length === 0) return;
+          const { max } = await trx
+            .selectFrom('history_series')
+            .select((eb) => eb.fn.max('id').as('max'))
+            .executeTakeFirstOrThrow();
+          let next = Number(max ?? 0) + 1;
+          for (const w of toAdd) {
+            const row = { id: next++, device_id: w.device_id, property: w.property, type: w.type };
+            await trx.insertInto('history_series').values(row).execute();
+            found.set(key(w.device_id, w.property), row);
+          }
+        });
+      } catch (error) {
+        // Another instance took the same id or pair at the same moment: read again.
+        found.clear();
+        if (attempt === 2) throw error;
+      }
+    }
+    return wanted.map((w) => found.get(key(w.device_id, w.property))!);
+  }
+
+  /** Stores readings in one transaction. */
+  async insertRaw(rows: readonly RawRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < rows.length; i += CHUNK) {
+        await trx
+          .insertInto('history_raw')
+          .values(
+            rows
+              .slice(i, i + CHUNK)
+              .map((row) => ({ series_id: row.series_id, t: row.t, ...valueColumns(row.v) })),
+          )
+          .execute();
+      }
+    });
+  }
+
+  /** Readings of a series in [from, to), oldest first, at most `limit`. */
+  async raw(seriesId: number, from: number, to: number, limit?: number): Promise<Reading[]> {
+    let query = this.db
+      .selectFrom('history_raw')
+      .select(['t', 'num', 'bool', 'text'])
+      .where('series_id', '=', seriesId)
+      .where('t', '>=', from)
+      .where('t', '<', to)
+      .orderBy('t');
+    if (limit !== undefined) query = query.limit(limit);
+    const rows = await query.execute();
+    return rows.map((row) => ({ t: Number(row.t), v: readValue(row.num, row.bool, row.text) }));
+  }
+
+  /** Readings of every series in [from, to), by series then time (for the roll-up). */
+  async rawOfAll(from: number, to: number): Promise<(Reading & { series_id: number })[]> {
+    const rows = await this.db
+      .selectFrom('history_raw')
+      .select(['series_id', 't', 'num', 'bool', 'text'])
+      .where('t', '>=', from)
+      .where('t', '<', to)
+      .orderBy('series_id')
+      .orderBy('t')
+      .execute();
+    return rows.map((row) => ({
+      series_id: Number(row.series_id),
+      t: Number(row.t),
+      v: readValue(row.num, row.bool, row.text),
+    }));
+  }
+
+  /** How many readings a series has in [from, to), counting at most `cap` + 1. */
+  async countRaw(seriesId: number, from: number, to: number, cap: number): Promise<number> {
+    const rows = await this.db
+      .selectFrom('history_raw')
+      .select('t')
+      .where('series_id', '=', seriesId)
+      .where('t', '>=', from)
+      .where('t', '<', to)
+      .limit(cap + 1)
+      .execute();
+    return rows.length;
+  }
+
+  async buckets(table: BucketTable, seriesId: number, from: number, to: number): Promise<Bucket[]> {
+    const rows = await this.db
+      .selectFrom(table)
+      .select(BUCKET_COLUMNS)
+      .where('series_id', '=', seriesId)
+      .where('t', '>=', from)
+      .where('t', '<', to)
+      .orderBy('t')
+      .execute();
+    return rows.map(toBucket);
+  }
+
+  async bucketsOfAll(
+    table: BucketTable,
+    from: number,
+    to: number,
+  ): Promise<(Bucket & { series_id: number })[]> {
+    const rows = await this.db
+      .selectFrom(table)
+      .select(['series_id', ...BUCKET_COLUMNS])
+      .where('t', '>=', from)
+      .where('t', '<', to)
+      .orderBy('series_id')
+      .orderBy('t')
+      .execute();
+    return rows.map((row) => ({ ...toBucket(row), series_id: Number(row.series_id) }));
+  }
+
+  /** Stores buckets, replacing any already stored for the same series and start. */
+  async upsertBuckets(
+    table: BucketTable,
+    buckets: readonly (Bucket & { series_id: number })[],
+  ): Promise<void> {
+    if (buckets.length === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < buckets.length; i += CHUNK) {
+        await trx
+          .insertInto(table)
+          .values(
+            buckets.slice(i, i + CHUNK).map((b) => ({
+              series_id: b.series_id,
+              t: b.t,
+              min: b.min,
+              max: b.max,
+              mean: b.mean,
+              last_num: typeof b.last === 'number' ? b.last : null,
+              last_bool: typeof b.last === 'boolean' ? (b.last ? 1 : 0) : null,
+              last_text: typeof b.last === 'string' ? b.last : null,
+              count: b.count,
+            })),
+          )
+          .onConflict((oc) =>
+            oc.columns(['series_id', 't']).doUpdateSet((eb) => ({
+              min: eb.ref('excluded.min'),
+              max: eb.ref('excluded.max'),
+              mean: eb.ref('excluded.mean'),
+              last_num: eb.ref('excluded.last_num'),
+              last_bool: eb.ref('excluded.last_bool'),
+              last_text: eb.ref('excluded.last_text'),
+              count: eb.ref('excluded.count'),
+            })),
+          )
+          .execute();
+      }
+    });
+  }
+
+  /** The oldest time in a table at or after `from` (all series), or undefined. */
+  async oldest(
+    table: 'history_raw' | BucketTable,
+    from = Number.MIN_SAFE_INTEGER,
+  ): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom(table)
+      .select((eb) => eb.fn.min('t').as('t'))
+      .where('t', '>=', from)
+      .executeTakeFirst();
+    return row?.t === null || row?.t === undefined ? undefined : Number(row.t);
+  }
+
+  /** The oldest time of one series in a table, or undefined. */
+  async oldestOf(table: 'history_raw' | BucketTable, seriesId: number): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom(table)
+      .select('t')
+      .where('series_id', '=', seriesId)
+      .orderBy('t')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? Number(row.t) : undefined;
+  }
+
+  /** Deletes rows older than `before`; returns how many. */
+  async deleteBefore(table: 'history_raw' | BucketTable | 'history_gaps', before: number): Promise<number> {
+    const result = await this.db.deleteFrom(table).where('t', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async progress(name: ProgressName): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('history_progress')
+      .select('t')
+      .where('name', '=', name)
+      .executeTakeFirst();
+    return row ? Number(row.t) : undefined;
+  }
+
+  async setProgress(name: ProgressName, t: number, trx: Transaction<Database> | Kysely<Database> = this.db) {
+    await trx
+      .insertInto('history_progress')
+      .values({ name, t })
+      .onConflict((oc) => oc.column('name').doUpdateSet({ t }))
+      .execute();
+  }
+
+  async addGaps(gaps: readonly { device_id: string; t: number }[]): Promise<void> {
+    if (gaps.length === 0) return;
+    await this.db
+      .insertInto('history_gaps')
+      .values([...gaps])
+      .execute();
+  }
+
+  /** Gap times of a device (its own and Hearth's) in [from, to), oldest first. */
+  async gaps(deviceId: string, from: number, to: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('history_gaps')
+      .select('t')
+      .where('device_id', 'in', [deviceId, ''])
+      .where('t', '>=', from)
+      .where('t', '<', to)
+      .orderBy('t')
+      .execute();
+    return rows.map((row) => Number(row.t));
+  }
+
+  async exclusions(): Promise<{ device_id: string; property: string }[]> {
+    return this.db.selectFrom('history_exclusions').selectAll().execute();
+  }
+
+  /** Replaces a device's exclusions: `device` for the whole device, and these properties. */
+  async setExclusions(deviceId: string, device: boolean, properties: readonly string[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('history_exclusions').where('device_id', '=', deviceId).execute();
+      const rows = [...(device ? [''] : []), ...properties].map((property) => ({
+        device_id: deviceId,
+        property,
+      }));
+      if (rows.length > 0) await trx.insertInto('history_exclusions').values(rows).execute();
+    });
+  }
+}

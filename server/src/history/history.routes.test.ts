@@ -1,0 +1,194 @@
+import type { Device, HistoryAnswer } from '@hearth/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabases } from '../../test/databases.js';
+import { HISTORY_ERRORS as E } from './history.errors.js';
+import { type RecordingHousehold, startRecordingHousehold } from './history-test-kit.js';
+
+// docs/history.md on both databases: a scripted Zigbee2MQTT reports, Hearth records, the API answers.
+describe.each(testDatabases())('history API on $name', ({ create }) => {
+  let h: RecordingHousehold;
+  let resident: string;
+  let lamp: Device;
+  let door: Device;
+
+  const get = async (url: string, token: string | null = resident) => {
+    const response = await h.app.app.inject({
+      url,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+    return { status: response.statusCode, body: response.body, json: () => response.json() };
+  };
+  const history = async (device: Device, property: string, extra = '') => {
+    const answer = await get(`/api/history?device_id=${device.id}&property=${property}${extra}`);
+    expect(answer.status, answer.body).toBe(200);
+    return answer.json() as HistoryAnswer;
+  };
+  const flushed = () => new Promise((resolve) => setTimeout(resolve, 1300));
+
+  beforeAll(async () => {
+    h = await startRecordingHousehold(await create());
+    resident = h.resident;
+    lamp = await h.byName('Lamp');
+    door = await h.byName('Front door');
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('records numbers, on/off, enums and composite leaves, and skips repeats within the heartbeat', async () => {
+    const from = Date.now();
+    await h.report('Lamp', {
+      state: 'ON',
+      brightness: 10,
+      effect: 'blink',
+      color: { x: 0.3, y: 0.4 },
+    });
+    await h.until('Lamp', (d) => d.state.brightness === 10);
+    // A repeat of the same values: nothing new is recorded.
+    await h.report('Lamp', {
+      state: 'ON',
+      brightness: 10,
+      effect: 'blink',
+      color: { x: 0.3, y: 0.4 },
+    });
+    await h.report('Lamp', { state: 'OFF', brightness: 20, color: { x: 0.3, y: 0.5 } });
+    await h.until('Lamp', (d) => d.state.brightness === 20);
+    await flushed();
+    const range = `&from=${from}&to=${Date.now() + 1}`;
+    const brightness = await history(lamp, 'brightness', range);
+    expect(brightness).toMatchObject({
+      device_id: lamp.id,
+      property: 'brightness',
+      resolution: 'raw',
+      type: 'number',
+    });
+    expect(brightness.points.map((p) => ('v' in p ? p.v : undefined))).toEqual([10, 20]);
+    expect((await history(lamp, 'state', range)).points.map((p) => ('v' in p ? p.v : undefined))).toEqual([
+      true,
+      false,
+    ]);
+    expect((await history(lamp, 'effect', range)).points.map((p) => ('v' in p ? p.v : undefined))).toEqual([
+      'blink',
+    ]);
+    expect((await history(lamp, 'color.y', range)).points.map((p) => ('v' in p ? p.v : undefined))).toEqual([
+      0.4, 0.5,
+    ]);
+    const times = brightness.points.map((p) => p.t);
+    expect(times[0]).toBeGreaterThanOrEqual(from);
+    expect(times[1]).toBeGreaterThanOrEqual(times[0]!);
+  });
+
+  it('answers an empty history for a property nothing was recorded of yet, and 404 for unknown ones', async () => {
+    expect((await history(door, 'device_temperature')).points).toEqual([]);
+    const unknownProperty = await get(`/api/history?device_id=${door.id}&property=colour`);
+    expect([unknownProperty.status, unknownProperty.json()]).toEqual([404, { error: E.propertyNotFound }]);
+    const unknownDevice = await get('/api/history?device_id=nope&property=battery');
+    expect([unknownDevice.status, unknownDevice.json()]).toEqual([404, { error: E.deviceNotFound }]);
+  });
+
+  it('refuses bad parameters with 400 and the reason', async () => {
+    const cases: [string, string][] = [
+      [`property=battery`, E.deviceId],
+      [`device_id=${door.id}`, E.property],
+      [`device_id=${door.id}&property=battery&from=yesterday`, E.from],
+      [`device_id=${door.id}&property=battery&to=12:00`, E.to],
+      [`device_id=${door.id}&property=battery&from=2000&to=1000`, E.range],
+      [`device_id=${door.id}&property=battery&from=1000&to=1000`, E.range],
+      [`device_id=${door.id}&property=battery&points=0`, E.points],
+      [`device_id=${door.id}&property=battery&points=1.5`, E.points],
+      [`device_id=${door.id}&property=battery&points=100000`, E.points],
+    ];
+    for (const [query, error] of cases) {
+      const answer = await get(`/api/history?${query}`);
+      expect([answer.status, answer.json()], query).toEqual([400, { error }]);
+    }
+    const exportBad = await get(
+      `/api/history/export?device_id=${door.id}&property=battery&from=2000&to=1000`,
+    );
+    expect([exportBad.status, exportBad.json()]).toEqual([400, { error: E.range }]);
+  });
+
+  it('accepts ISO-8601 and epoch ms alike', async () => {
+    const to = Date.now() + 1000;
+    const from = to - 3_600_000;
+    const iso = await history(
+      lamp,
+      'brightness',
+      `&from=${new Date(from).toISOString()}&to=${new Date(to).toISOString()}`,
+    );
+    const ms = await history(lamp, 'brightness', `&from=${from}&to=${to}`);
+    expect(iso.points).toEqual(ms.points);
+    expect(ms.points.length).toBeGreaterThan(0);
+  });
+
+  it('lets whoever sees devices see history: residents and admins, not the user role or strangers', async () => {
+    const url = `/api/history?device_id=${lamp.id}&property=brightness`;
+    expect((await get(url, null)).status).toBe(401);
+    expect((await get(url, await h.token('user'))).status).toBe(403);
+    expect((await get(url, await h.token('admin'))).status).toBe(200);
+    const exportUrl = `/api/history/export?device_id=${lamp.id}&property=brightness`;
+    expect((await get(exportUrl, null)).status).toBe(401);
+    expect((await get(exportUrl, await h.token('user'))).status).toBe(403);
+    expect((await get(`/api/history/exclusions/${lamp.id}`, await h.token('user'))).status).toBe(403);
+  });
+
+  it('exports CSV: time,value, oldest first', async () => {
+    const answer = await get(`/api/history/export?device_id=${lamp.id}&property=brightness&from=0`);
+    expect(answer.status).toBe(200);
+    const lines = answer.body.trim().split('\n');
+    expect(lines[0]).toBe('time,value');
+    expect(lines.slice(1).map((line) => Number(line.split(',')[1]))).toEqual([10, 20]);
+    expect(Date.parse(lines[1]!.split(',')[0]!)).toBeGreaterThan(0);
+  });
+
+  it('stops recording an excluded property or device, and says so', async () => {
+    const put = (body: unknown) =>
+      h.app.app.inject({
+        method: 'PUT',
+        url: `/api/history/exclusions/${door.id}`,
+        headers: { authorization: `Bearer ${resident}` },
+        payload: body as object,
+      });
+    const excluded = await put({ device: false, properties: ['battery'] });
+    expect([excluded.statusCode, excluded.json()]).toEqual([
+      200,
+      { device_id: door.id, device: false, properties: ['battery'] },
+    ]);
+    const bad = await put({ device: 'yes', properties: [] });
+    expect([bad.statusCode, bad.json()]).toEqual([400, { error: E.exclusionDevice }]);
+    const from = Date.now();
+    await h.report('Front door', { contact: true, battery: 80 });
+    await h.until('Front door', (d) => d.state.battery === 80);
+    await flushed();
+    expect((await history(door, 'battery', `&from=${from}`)).points).toEqual([]);
+    expect((await history(door, 'contact', `&from=${from}`)).points.map((p) => ('v' in p ? p.v : 0))).toEqual(
+      [true],
+    );
+
+    await put({ device: true, properties: [] });
+    expect((await get(`/api/history/exclusions/${door.id}`)).json()).toEqual({
+      device_id: door.id,
+      device: true,
+      properties: [],
+    });
+    const later = Date.now();
+    await h.report('Front door', { contact: false, battery: 70 });
+    await h.until('Front door', (d) => d.state.battery === 70);
+    await flushed();
+    expect((await history(door, 'contact', `&from=${later}`)).points).toEqual([]);
+    await put({ device: false, properties: [] });
+  });
+
+  it('marks a gap where the device went offline, and records its first reading after it', async () => {
+    const from = Date.now();
+    await h.report('Lamp', { brightness: 30 });
+    await h.report('Lamp/availability', { state: 'offline' });
+    await h.until('Lamp', (d) => d.online === false);
+    await h.report('Lamp/availability', { state: 'online' });
+    await h.report('Lamp', { brightness: 30 });
+    await h.until('Lamp', (d) => d.online);
+    await flushed();
+    const points = (await history(lamp, 'brightness', `&from=${from}&to=${Date.now() + 1}`)).points;
+    expect(points.map((p) => ('v' in p ? p.v : undefined))).toEqual([30, null, 30]);
+  });
+});

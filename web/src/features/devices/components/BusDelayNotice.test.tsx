@@ -1,0 +1,83 @@
+import type { Role, User } from '@hearth/contracts';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SessionContext, type SessionValue } from '../../../shared/session/session-context.js';
+import { BusDelayNotice } from './BusDelayNotice.js';
+
+const person = (role: Role): User => ({
+  id: role,
+  first_name: role,
+  last_name: 'Test',
+  user_name: role,
+  name: `${role} Test`,
+  email: `${role}@example.test`,
+  role,
+  email_confirmed: true,
+  lockout_enabled: false,
+  two_factor_enabled: false,
+  profile_picture_url: null,
+});
+
+let status: Record<string, unknown>;
+let calls: string[];
+beforeEach(() => {
+  calls = [];
+  status = {
+    bus: 'online',
+    since: '2026-01-05T09:00:00.000Z',
+    bus_round_trip_ms: 43.6,
+    bus_delay_warning: true,
+  };
+  vi.stubGlobal('fetch', async (input: URL) => {
+    const url = new URL(input);
+    calls.push(url.pathname);
+    // The server answers residents without the probe's fields; the component must not ask anyway.
+    return new Response(JSON.stringify(status), { status: 200 });
+  });
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function renderAs(role: Role) {
+  const session: SessionValue = {
+    user: person(role),
+    accessToken: 'token',
+    loading: false,
+    refreshUser: async () => {},
+    logout: async () => {},
+    openAuthModal: () => {},
+  };
+  render(
+    <SessionContext.Provider value={session}>
+      <BusDelayNotice />
+    </SessionContext.Provider>,
+  );
+}
+
+const NOTICE =
+  'The MQTT broker holds messages back (44 ms per round trip). With Mosquitto, add "set_tcp_nodelay true" to its configuration.';
+
+describe('the slow-broker notice on the Devices page', () => {
+  it('tells an admin that the broker holds messages back, naming the setting', async () => {
+    renderAs('admin');
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe(NOTICE));
+    expect(calls).toEqual(['/api/devicehub/status']);
+  });
+
+  it('says nothing to an admin when the broker sends at once', async () => {
+    status = { ...status, bus_round_trip_ms: 1.2, bus_delay_warning: false };
+    renderAs('admin');
+    await waitFor(() => expect(calls).toEqual(['/api/devicehub/status']));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('says nothing to a resident, who cannot change the broker', async () => {
+    renderAs('resident');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(calls).toEqual([]);
+  });
+});
