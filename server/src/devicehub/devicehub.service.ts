@@ -349,8 +349,10 @@ export class DeviceHubService implements AdapterEvents {
   adoptPresence(rows: readonly Presence[]) {
     for (const row of rows) {
       const device = this.devices.get(row.id);
-      if (!device || row.last_seen === null) continue;
-      if (device.last_seen !== null && row.last_seen < device.last_seen) continue;
+      if (!device) continue;
+      const newer =
+        row.last_seen !== null && (device.last_seen === null || row.last_seen >= device.last_seen);
+      if (!newer && row.last_seen !== device.last_seen) continue;
       device.last_seen = row.last_seen;
       if (device.online !== row.online && !this.availabilityKnown.has(device.id)) {
         device.online = row.online;

@@ -1,0 +1,466 @@
+import fs from 'node:fs';
+import mqtt from 'mqtt';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ScriptedZigbee2mqtt } from '../server/src/devicehub/adapters/zigbee2mqtt/fixtures/scripted-zigbee2mqtt.js';
+import { serviceUrl } from '../server/test/services.js';
+import { launchBrowser } from './support/browser.js';
+import { nginxBinary, type RunningNginx, startNginx } from './support/nginx.js';
+import { freePort, type RunningServer, startServer } from './support/server.js';
+import { type Account, openSignedIn } from './support/settings.page.js';
+
+/**
+ * Issue 17 acceptance 1: two built instances on one PostgreSQL database (a fresh one per run) and
+ * Mosquitto, behind a real nginx that spreads requests over both, as the README's "Running
+ * several instances" section sets them up. Each test poses as its own client address
+ * (X-Forwarded-For, trusted from nginx through TRUST_PROXY) so the auth rate limit of one test
+ * does not spill into another.
+ */
+const databaseUrl = serviceUrl('TEST_DATABASE_URL');
+const mqttUrl = serviceUrl('TEST_MQTT_URL');
+const nginx = nginxBinary();
+if (!nginx && process.env.REQUIRE_SERVICES === '1') {
+  throw new Error('nginx is not installed but REQUIRE_SERVICES=1 (.ci/run installs it)');
+}
+const RATE_LIMIT = 12;
+const unique = crypto.randomUUID().replaceAll('-', '').slice(0, 10);
+const BASE = `z2m-e2e-${unique}`;
+const PREFIX = `hearth-e2e-${unique}`;
+
+type Json = Record<string, unknown> & { error?: string };
+
+describe.runIf(databaseUrl && mqttUrl && nginx)(
+  'two instances behind nginx on one PostgreSQL and Mosquitto',
+  () => {
+    const database = `hearth_e2e_${unique}`;
+    let instanceUrl: string;
+    const ports: number[] = [];
+    const servers: (RunningServer | undefined)[] = [];
+    let proxy: RunningNginx;
+    let z2m: ScriptedZigbee2mqtt;
+    let adminPassword: string;
+    const adminEmail = 'admin@example.test';
+    let clients = 0;
+    /** A client address of its own (see above). */
+    const newClient = () => `198.51.100.${++clients}`;
+
+    const env = () => ({
+      DATABASE_URL: instanceUrl,
+      MQTT_URL: mqttUrl!,
+      SIMULATOR: 'off',
+      ZIGBEE2MQTT_BASE_TOPIC: BASE,
+      DEVICEHUB_TOPIC_PREFIX: PREFIX,
+      TRUST_PROXY: 'loopback',
+      AUTH_RATE_LIMIT: String(RATE_LIMIT),
+      ADMIN_EMAIL: adminEmail,
+      ADMIN_PASSWORD: adminPassword,
+      LOG_LEVEL: 'info',
+      // No AUTH_SECRET: the two must agree through the database.
+    });
+    const startInstance = async (index: number) => {
+      servers[index] = await startServer({ ...env(), PORT: String(ports[index]) });
+      return servers[index];
+    };
+    const direct = (index: number) => `http://127.0.0.1:${ports[index]}`;
+
+    async function call(
+      base: string,
+      method: string,
+      route: string,
+      options: { body?: unknown; token?: string; client?: string } = {},
+    ): Promise<{ status: number; body: Json; headers: Headers }> {
+      const response = await fetch(`${base}${route}`, {
+        method,
+        headers: {
+          ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+          ...(options.client ? { 'x-forwarded-for': options.client } : {}),
+        },
+        ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+      });
+      const text = await response.text();
+      let body: Json = {};
+      try {
+        body = text ? JSON.parse(text) : {};
+      } catch {
+        body = { text };
+      }
+      return { status: response.status, body, headers: response.headers };
+    }
+    const login = async (base: string, email: string, password: string, client = newClient()) =>
+      call(base, 'POST', '/api/auth/login/start', { body: { email, password }, client });
+    const adminToken = async (base: string) => {
+      const answer = await login(base, adminEmail, adminPassword);
+      expect(answer.status).toBe(200);
+      return answer.body.access_token as string;
+    };
+    const waitFor = async <T>(
+      probe: () => Promise<T | undefined | false>,
+      timeoutMs = 10_000,
+    ): Promise<T> => {
+      const end = Date.now() + timeoutMs;
+      for (;;) {
+        const value = await probe();
+        if (value !== undefined && value !== false) return value;
+        if (Date.now() > end) throw new Error('condition not met in time');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+
+    beforeAll(async () => {
+      adminPassword = `Admin-${unique}-Pass`;
+      const admin = new pg.Client({ connectionString: databaseUrl });
+      await admin.connect();
+      await admin.query(`create database ${database}`);
+      await admin.end();
+      const url = new URL(databaseUrl!);
+      url.pathname = `/${database}`;
+      instanceUrl = url.toString();
+      ports.push(await freePort(), await freePort());
+      // Both at once: migrations and the generated AUTH_SECRET race as they would in production.
+      await Promise.all([startInstance(0), startInstance(1)]);
+      proxy = await startNginx(nginx!, await freePort(), ports);
+      z2m = await ScriptedZigbee2mqtt.connect(mqttUrl!, BASE);
+      // Like Zigbee2MQTT: a command's new state comes back on the device's topic.
+      z2m.client.on('message', (topic, payload) => {
+        if (!topic.endsWith('/set')) return;
+        const name = topic.slice(BASE.length + 1, -'/set'.length);
+        void z2m.publish(name, { ...JSON.parse(payload.toString()), last_seen: new Date().toISOString() });
+      });
+      await z2m.publish('bridge/state', { state: 'online' }, true);
+      await z2m.publishDevices();
+    }, 120_000);
+
+    afterAll(async () => {
+      if (z2m) {
+        await z2m.publish('bridge/state', '', true);
+        await z2m.publish('Living room/Lamp/availability', '', true);
+        await z2m.close();
+      }
+      await proxy?.stop();
+      for (const server of servers) {
+        await server?.stop();
+        if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
+      }
+      if (instanceUrl) {
+        const admin = new pg.Client({ connectionString: databaseUrl });
+        await admin.connect();
+        await admin.query(`drop database if exists ${database} with (force)`);
+        await admin.end();
+      }
+    }, 60_000);
+
+    it('spreads requests over both instances', async () => {
+      // Addresses nobody serves (404), each named once: whichever instance answered logs it.
+      const marks = Array.from({ length: 10 }, (_, index) => `/api/spread-${unique}-${index}`);
+      for (const mark of marks) expect((await fetch(`${proxy.url}${mark}`)).status).toBe(404);
+      const served = servers.map((server) => marks.filter((mark) => server!.output().includes(mark)).length);
+      expect(served[0]).toBeGreaterThan(0);
+      expect(served[1]).toBeGreaterThan(0);
+      expect(served[0]! + served[1]!).toBe(marks.length);
+      expect(proxy.errors()).not.toMatch(/\[(error|crit|emerg)\]/);
+    });
+
+    it('signs in on one, refreshes on the other, and a reused refresh token is refused on either', async () => {
+      const client = newClient();
+      const signedIn = await login(direct(0), adminEmail, adminPassword, client);
+      expect(signedIn.status).toBe(200);
+      // Two instances without AUTH_SECRET accept each other's tokens.
+      expect(
+        (await call(direct(1), 'GET', '/api/auth/me', { token: signedIn.body.access_token as string }))
+          .status,
+      ).toBe(200);
+      const refreshed = await call(direct(1), 'POST', '/api/auth/refresh', {
+        body: { refresh_token: signedIn.body.refresh_token },
+        client,
+      });
+      expect(refreshed.status).toBe(200);
+      expect(
+        (await call(direct(0), 'GET', '/api/auth/me', { token: refreshed.body.access_token as string }))
+          .status,
+      ).toBe(200);
+      // The rotated token again at once, on the first instance: two tabs at once get the same answer.
+      const twice = await call(direct(0), 'POST', '/api/auth/refresh', {
+        body: { refresh_token: signedIn.body.refresh_token },
+        client,
+      });
+      expect(twice.status).toBe(200);
+      expect(twice.body.refresh_token).toBe(refreshed.body.refresh_token);
+      // After the 5 s grace it is reuse: the whole family ends, on both instances.
+      await new Promise((resolve) => setTimeout(resolve, 5500));
+      const reused = await call(direct(0), 'POST', '/api/auth/refresh', {
+        body: { refresh_token: signedIn.body.refresh_token },
+        client,
+      });
+      expect(reused.status).toBe(401);
+      const after = await call(direct(1), 'POST', '/api/auth/refresh', {
+        body: { refresh_token: refreshed.body.refresh_token },
+        client,
+      });
+      expect(after.status).toBe(401);
+      expect(
+        (await call(direct(1), 'GET', '/api/auth/me', { token: refreshed.body.access_token as string }))
+          .status,
+      ).toBe(401);
+    }, 20_000);
+
+    it('locks an address after 5 wrong passwords spread over both instances', async () => {
+      const token = await adminToken(proxy.url);
+      const email = `lock-${unique}@example.test`;
+      const password = `Lock-${unique}-Pass`;
+      const created = await call(proxy.url, 'POST', '/api/auth/signup', {
+        body: { email, password, first_name: 'Lock', last_name: 'Test', user_name: `lock${unique}` },
+        client: newClient(),
+      });
+      expect(created.status).toBeLessThan(300);
+      expect(token).toBeTruthy();
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < 5; attempt++) {
+        statuses.push((await login(direct(attempt % 2), email, 'wrong-password-1', newClient())).status);
+      }
+      expect(statuses).toEqual([401, 401, 401, 401, 423]);
+      // The right password, on either instance or through nginx: still locked.
+      for (const base of [direct(0), direct(1), proxy.url]) {
+        expect((await login(base, email, password, newClient())).status).toBe(423);
+      }
+    });
+
+    it('serves a picture uploaded through one instance from the other, and forgets the replaced one', async () => {
+      const token = await adminToken(proxy.url);
+      const generated = await call(direct(0), 'POST', '/api/auth/profile/generate-avatar', { token });
+      expect(generated.status).toBe(200);
+      const picture = generated.body.profile_picture_url as string;
+      const served = await fetch(`${direct(1)}${picture}`);
+      expect(served.status).toBe(200);
+      expect(served.headers.get('content-type')).toBe('image/png');
+      expect(served.headers.get('cache-control')).toBe('private, max-age=86400');
+      const bytes = Buffer.from(await served.arrayBuffer());
+      expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+      // /me on the second instance hands out the same address, which it serves.
+      expect((await call(direct(1), 'GET', '/api/auth/me', { token })).body.profile_picture_url).toBe(
+        picture,
+      );
+      const replaced = await call(direct(1), 'POST', '/api/auth/profile/generate-avatar', { token });
+      expect(replaced.status).toBe(200);
+      for (const base of [direct(0), direct(1)]) {
+        expect((await fetch(`${base}${picture}`)).status).toBe(404);
+        expect((await fetch(`${base}${replaced.body.profile_picture_url}`)).status).toBe(200);
+      }
+    });
+
+    it('counts the auth rate limit across both instances and after a restart of both', async () => {
+      const client = newClient();
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < RATE_LIMIT + 2; attempt++) {
+        // Through nginx (both instances take turns) and directly, alternately.
+        const base = attempt % 3 === 0 ? direct(attempt % 2) : proxy.url;
+        statuses.push(
+          (await login(base, `nobody-${attempt}@example.test`, 'wrong-password-1', client)).status,
+        );
+      }
+      expect(statuses.slice(0, RATE_LIMIT).every((status) => status === 401)).toBe(true);
+      expect(statuses.slice(RATE_LIMIT)).toEqual([429, 429]);
+
+      await Promise.all([servers[0]!.stop(), servers[1]!.stop()]);
+      await Promise.all([startInstance(0), startInstance(1)]);
+      for (const base of [direct(0), direct(1), proxy.url]) {
+        const again = await login(base, 'nobody@example.test', 'wrong-password-1', client);
+        expect(again.status).toBe(429);
+      }
+      // Another client is not held back.
+      expect((await login(proxy.url, 'nobody@example.test', 'wrong-password-1', newClient())).status).toBe(
+        401,
+      );
+    }, 90_000);
+
+    it('shows the same devices, names, online flags and last seen on both instances', async () => {
+      const token = await adminToken(proxy.url);
+      const list = async (index: number) =>
+        (await call(direct(index), 'GET', '/api/devicehub/devices', { token })).body as unknown as {
+          id: string;
+          name: string;
+          online: boolean;
+          last_seen: string | null;
+        }[];
+      const view = async (index: number) =>
+        (await list(index))
+          .map(({ id, name, online, last_seen }) => ({ id, name, online, last_seen }))
+          .sort((a, b) => a.name.localeCompare(b.name));
+      await waitFor(async () => (await list(0)).length === 4 && (await list(1)).length === 4);
+      await z2m.publish('Living room/Lamp/availability', { state: 'online' }, true);
+      // The front door reports no availability: a fresh message is what makes it online.
+      await z2m.publish('Front door', { contact: true, last_seen: '2026-11-24T07:00:00.000Z' });
+      const lamp = (await list(0)).find((device) => device.name === 'Living room/Lamp')!;
+      const renamed = await call(direct(0), 'PATCH', `/api/devicehub/devices/${lamp.id}`, {
+        token,
+        body: { name: 'Reading lamp' },
+      });
+      expect(renamed.status).toBe(200);
+      // As Zigbee2MQTT does after a rename: availability moves to the new name.
+      await z2m.publish('Living room/Lamp/availability', '', true);
+      await z2m.publish('Reading lamp/availability', { state: 'online' }, true);
+      let last: unknown;
+      const agreed = await waitFor(async () => {
+        const [a, b] = [await view(0), await view(1)];
+        last = [a, b];
+        const door = a.find((device) => device.name === 'Front door');
+        return JSON.stringify(a) === JSON.stringify(b) &&
+          door?.online &&
+          b.some((d) => d.name === 'Reading lamp')
+          ? a
+          : undefined;
+      });
+      expect(agreed.find((device) => device.name === 'Front door')).toMatchObject({
+        online: true,
+        last_seen: '2026-11-24T07:00:00.000Z',
+      });
+      expect(agreed.find((device) => device.name === 'Reading lamp')).toMatchObject({
+        id: lamp.id,
+        online: true,
+      });
+
+      // An instance started afterwards heard none of it on the bus: it shows the registry's view.
+      await servers[1]!.stop();
+      await startInstance(1);
+      const late = await waitFor(async () => {
+        const [a, b] = [await view(0), await view(1)];
+        last = [a, b];
+        return JSON.stringify(a) === JSON.stringify(b) ? b : undefined;
+      }).catch((error) => {
+        console.log(JSON.stringify(last, null, 1));
+        throw error;
+      });
+      expect(late.find((device) => device.name === 'Front door')).toMatchObject({
+        online: true,
+        last_seen: '2026-11-24T07:00:00.000Z',
+      });
+    }, 60_000);
+
+    it('delivers a command sent through either instance to a browser stream opened through nginx', async () => {
+      const token = await adminToken(proxy.url);
+      const lamp = (
+        (await call(proxy.url, 'GET', '/api/devicehub/devices', { token })).body as unknown as {
+          id: string;
+          name: string;
+        }[]
+      ).find((device) => device.name === 'Reading lamp')!;
+      const stream = await mqtt.connectAsync(`${proxy.url.replace('http', 'ws')}/ws/devicehub`, {
+        protocolVersion: 4,
+        reconnectPeriod: 0,
+        username: 'browser',
+        password: token,
+        clientId: `e2e-${unique}`,
+      });
+      try {
+        const seen: Record<string, unknown>[] = [];
+        stream.on('message', (_topic, payload) => {
+          if (payload.length) seen.push(JSON.parse(payload.toString()));
+        });
+        await stream.subscribeAsync(`${PREFIX}/devicehub/devices/${lamp.id}`);
+        for (const [index, brightness] of [
+          [0, 11],
+          [1, 22],
+        ] as const) {
+          const sent = await call(direct(index), 'POST', `/api/devicehub/devices/${lamp.id}/commands`, {
+            token,
+            body: { state: { brightness } },
+          });
+          expect(sent.status).toBe(200);
+          await waitFor(async () => seen.some((state) => state.brightness === brightness), 5000);
+        }
+      } finally {
+        await stream.endAsync();
+      }
+    });
+
+    it('answers commands 503 and says "Device bridge offline" on the Devices page while Zigbee2MQTT is offline (acceptance 2)', async () => {
+      const token = await adminToken(proxy.url);
+      const me = (await call(proxy.url, 'GET', '/api/auth/me', { token })).body as unknown as Account;
+      const lamp = (
+        (await call(proxy.url, 'GET', '/api/devicehub/devices', { token })).body as unknown as {
+          id: string;
+          name: string;
+        }[]
+      ).find((device) => device.name === 'Reading lamp')!;
+      const browser = await launchBrowser();
+      try {
+        const { page, errors } = await openSignedIn(
+          browser,
+          proxy.url,
+          { ...me, email: adminEmail, password: adminPassword, accessToken: token },
+          '/devices',
+        );
+        await page.getByText('Reading lamp').first().waitFor({ timeout: 10_000 });
+        expect(await page.getByText('Device bridge offline').count()).toBe(0);
+        await z2m.publish('bridge/state', { state: 'offline' }, true);
+        await page.getByText('Device bridge offline').waitFor({ timeout: 5000 });
+        for (const index of [0, 1]) {
+          const refused = await call(direct(index), 'POST', `/api/devicehub/devices/${lamp.id}/commands`, {
+            token,
+            body: { state: { brightness: 5 } },
+          });
+          expect([refused.status, refused.body.error]).toEqual([503, 'Device bridge offline']);
+        }
+        await z2m.publish('bridge/state', { state: 'online' }, true);
+        await page.getByText('Device bridge offline').waitFor({ state: 'detached', timeout: 5000 });
+        const sent = await call(proxy.url, 'POST', `/api/devicehub/devices/${lamp.id}/commands`, {
+          token,
+          body: { state: { brightness: 6 } },
+        });
+        expect(sent.status).toBe(200);
+        expect(errors).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    }, 60_000);
+
+    it('loses nothing when one instance is killed: nginx retries on the other', async () => {
+      const token = await adminToken(proxy.url);
+      const lamp = (
+        (await call(proxy.url, 'GET', '/api/devicehub/devices', { token })).body as unknown as {
+          id: string;
+          name: string;
+        }[]
+      ).find((device) => device.name === 'Reading lamp')!;
+      const statuses: number[] = [];
+      const people: { email: string; password: string }[] = [];
+      const traffic = (async () => {
+        for (let round = 0; round < 40; round++) {
+          const person = {
+            email: `kill-${round}-${unique}@example.test`,
+            password: `Kill-${round}-${unique}`,
+          };
+          const answers = await Promise.all([
+            call(proxy.url, 'GET', '/api/auth/me', { token }),
+            call(proxy.url, 'GET', '/api/devicehub/devices', { token }),
+            call(proxy.url, 'POST', `/api/devicehub/devices/${lamp.id}/commands`, {
+              token,
+              body: { state: { brightness: round + 1 } },
+            }),
+            round % 4 === 0
+              ? call(proxy.url, 'POST', '/api/auth/signup', {
+                  body: {
+                    ...person,
+                    first_name: 'Kill',
+                    last_name: `Round${round}`,
+                    user_name: `kill${round}${unique}`,
+                  },
+                  client: newClient(),
+                })
+              : Promise.resolve({ status: 200 }),
+          ]);
+          if (round % 4 === 0) people.push(person);
+          statuses.push(...answers.map((answer) => answer.status));
+        }
+      })();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      servers[0]!.process.kill('SIGKILL');
+      await traffic;
+      expect(statuses.filter((status) => status >= 300)).toEqual([]);
+      // Every sign-up made during the kill is there: each signs in through nginx (only the other answers).
+      for (const person of people)
+        expect((await login(proxy.url, person.email, person.password)).status).toBe(200);
+      await servers[0]!.exited;
+    }, 60_000);
+  },
+);
