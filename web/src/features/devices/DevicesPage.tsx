@@ -14,6 +14,7 @@ export default function DevicesPage() {
     enabled: allowed,
     accessToken,
     username: user ? user.user_name || user.email : null,
+    userId: user?.id ?? null,
   });
   if (!allowed) {
     if (loading) {

@@ -25,13 +25,27 @@ const COMMAND_ERRORS = new Set<string>();
  */
 export async function sendCommand(deps: ActionDeps, device: DeviceView, command: DeviceCommand | null) {
   const { store } = deps;
-  const fail = (message: string) => {
-    COMMAND_ERRORS.add(message);
-    store.setStatus({ error: message });
-  };
-  if (!command) return fail(MESSAGES.missingCommand);
-  if (typeof command !== 'object' || typeof command.state !== 'object') return fail(MESSAGES.invalidCommand);
-  if (!device.id) return fail(MESSAGES.missingDeviceId);
+  const error = await deliverCommand(deps, device, command);
+  if (error) {
+    COMMAND_ERRORS.add(error);
+    store.setStatus({ error });
+  } else clearCommandError(store);
+}
+
+/**
+ * The command path of sendCommand (stream first, else REST, pending on the tile meanwhile),
+ * resolving with the failure's message or null, without touching the page's error card: room
+ * actions send many and summarise their failures themselves.
+ */
+export async function deliverCommand(
+  deps: ActionDeps,
+  device: DeviceView,
+  command: DeviceCommand | null,
+): Promise<string | null> {
+  const { store } = deps;
+  if (!command) return MESSAGES.missingCommand;
+  if (typeof command !== 'object' || typeof command.state !== 'object') return MESSAGES.invalidCommand;
+  if (!device.id) return MESSAGES.missingDeviceId;
   store.setPending(device.key, true);
   try {
     if (deps.publish && deps.streamConnected()) {
@@ -41,17 +55,13 @@ export async function sendCommand(deps: ActionDeps, device: DeviceView, command:
           { device_id: device.id, state: command.state } satisfies DeviceSetCommand,
           MESSAGES.notConnectedCommands,
         );
-        clearCommandError(store);
-        return;
+        return null;
       } catch {
         // fall through to REST
       }
     }
     const result = await deps.postCommand(device.id, command);
-    const error =
-      result.status === 0 ? MESSAGES.notConnectedCommands : answerError(result, MESSAGES.commandFailed);
-    if (error) fail(error);
-    else clearCommandError(store);
+    return result.status === 0 ? MESSAGES.notConnectedCommands : answerError(result, MESSAGES.commandFailed);
   } finally {
     store.setPending(device.key, false);
   }

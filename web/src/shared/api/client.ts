@@ -18,7 +18,7 @@ export interface ApiResult<T = unknown> {
 }
 
 export type Query = Record<string, string | number | boolean | undefined>;
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /** Calls whose 401 means "wrong credentials", never "token expired". */
 const NO_REFRESH_PATHS = [
@@ -108,6 +108,7 @@ export const api = {
   post: <T>(path: string, body?: unknown, query?: Query) => request<T>('POST', path, body ?? {}, query),
   patch: <T>(path: string, body?: unknown) => request<T>('PATCH', path, body ?? {}),
   delete: <T>(path: string) => request<T>('DELETE', path),
+  put: <T>(path: string, body?: unknown) => request<T>('PUT', path, body ?? {}),
   /** Multipart upload (e.g. a profile picture): the browser sets the boundary. */
   upload: <T>(path: string, form: FormData, query?: Query) => request<T>('POST', path, form, query),
 };

@@ -16,6 +16,7 @@ function setup(raw: Json) {
   const actions = {
     send: vi.fn(async () => {}),
     rename: vi.fn(async () => ({ status: 'unchanged' as const })),
+    deliver: vi.fn(async () => null),
   } satisfies HubActions;
   store.loadList([raw]);
   store.flush();

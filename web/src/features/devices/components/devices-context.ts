@@ -1,10 +1,13 @@
 import { createContext, useContext } from 'react';
+import type { RoomsHub } from '../../rooms/use-rooms.js';
 import type { HubActions } from '../hooks/use-device-hub.js';
 import type { DeviceStore } from '../store/device-store.js';
 
 export interface DevicesContextValue {
   store: DeviceStore;
   actions: HubActions;
+  /** Rooms, floors and favourites of docs/rooms.md (absent in tests of other parts). */
+  rooms?: RoomsHub;
 }
 
 export const DevicesContext = createContext<DevicesContextValue | null>(null);

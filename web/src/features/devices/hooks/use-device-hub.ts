@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { loadClientConfig } from '../../../shared/api/client-config.js';
+import { createRoomsHub } from '../../rooms/use-rooms.js';
 import { FIRST_SCREEN, fetchDevices, renameDevice as patchRename, postCommand } from '../api/devices.api.js';
-import { type ActionDeps, renameDevice, sendCommand } from '../device-actions.js';
+import { type ActionDeps, deliverCommand, renameDevice, sendCommand } from '../device-actions.js';
 import { MESSAGES } from '../devices.messages.js';
 import type { DeviceCommand } from '../model/commands.js';
 import type { DeviceView } from '../model/device.types.js';
@@ -17,6 +18,8 @@ import { streamUrl } from '../stream/topics.js';
 export interface HubActions {
   send(device: DeviceView, command: DeviceCommand | null): Promise<void>;
   rename(device: DeviceView, name: string): ReturnType<typeof renameDevice>;
+  /** Sends without touching the page's error card; resolves with the failure's message or null. */
+  deliver(device: DeviceView, command: DeviceCommand): Promise<string | null>;
 }
 
 /**
@@ -60,6 +63,8 @@ interface HubViewer {
   enabled: boolean;
   accessToken: string | null;
   username: string | null;
+  /** The signed-in user's id: their browsers re-read favourites on `favourites.changed` naming it. */
+  userId?: string | null;
 }
 
 /**
@@ -67,8 +72,12 @@ interface HubViewer {
  * list, keeps the stream up, reloads the list after a reconnect, and tears everything down and
  * clears it when the viewer signs out or loses the role.
  */
-export function useDeviceHub({ enabled, accessToken, username }: HubViewer) {
+export function useDeviceHub({ enabled, accessToken, username, userId = null }: HubViewer) {
   const [store] = useState(() => new DeviceStore());
+  const userIdRef = useRef(userId);
+  userIdRef.current = userId;
+  // Rooms, floors and favourites (docs/rooms.md), kept live by the same stream.
+  const [rooms] = useState(() => createRoomsHub(() => userIdRef.current));
   const streamRef = useRef<DeviceStream | null>(null);
   const tokenRef = useRef(accessToken);
   tokenRef.current = accessToken;
@@ -126,10 +135,14 @@ export function useDeviceHub({ enabled, accessToken, username }: HubViewer) {
           upsert: (device) => store.upsert(device),
           removed: (payload) => store.remove(payload),
           hubStatus: (bus) => store.setStatus({ bus }),
+          room: (event) => rooms.feed.emit(event),
           status: (connected) => {
             store.setStatus({ stream: { connected } });
             // Whatever changed while we were away (removals, renames) comes back with the list.
-            if (connected && everConnected) void load();
+            if (connected && everConnected) {
+              void load();
+              rooms.feed.emit({ type: 'resync' });
+            }
             if (connected) everConnected = true;
           },
           error: (message) => {
@@ -149,8 +162,10 @@ export function useDeviceHub({ enabled, accessToken, username }: HubViewer) {
       stream?.stop();
       streamRef.current = null;
       store.clear();
+      rooms.rooms.clear();
+      rooms.favourites.clear();
     };
-  }, [enabled, store, username]);
+  }, [enabled, store, username, rooms]);
 
   const actions = useMemo<HubActions>(() => {
     const deps: ActionDeps = {
@@ -167,8 +182,9 @@ export function useDeviceHub({ enabled, accessToken, username }: HubViewer) {
     return {
       send: (device, command) => sendCommand(deps, device, command),
       rename: (device, name) => renameDevice(deps, device, name),
+      deliver: (device, command) => deliverCommand(deps, device, command),
     };
   }, [store]);
 
-  return { store, actions };
+  return { store, actions, rooms };
 }

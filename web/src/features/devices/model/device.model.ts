@@ -151,6 +151,8 @@ export function toDevice(record: DeviceRecord): DeviceView {
     hasToggle: hasToggle(capabilities),
     toggleState: toggleState(state),
     hasMetadata: record.hasMetadata,
+    roomId: text(raw.room_id),
+    suggestedRoom: text(raw.suggested_room),
   };
 }
 

@@ -79,6 +79,10 @@ export interface DeviceView {
   toggleState: boolean | null;
   /** Set once an upsert or a REST list brought the device's metadata. */
   hasMetadata: boolean;
+  /** docs/rooms.md#assignment: the device's room, null when unassigned. */
+  roomId: string | null;
+  /** docs/rooms.md#suggestions: a room name its `room/device` name suggests, null when none. */
+  suggestedRoom: string | null;
 }
 
 export interface DeviceStats {

@@ -52,6 +52,7 @@ function setup(topicPrefix = 'hearth') {
     hubStatus: vi.fn(),
     status: vi.fn(),
     error: vi.fn(),
+    room: vi.fn(),
   } satisfies StreamHandlers;
   const stream = new DeviceStream({
     url: 'ws://home.test/ws/devicehub',
@@ -94,6 +95,11 @@ describe('DeviceStream (docs/devicehub.md#stream, docs/strings.md#constants-and-
       'hearth/devicehub/events/device.upsert',
       'hearth/devicehub/events/device.removed',
       'hearth/devicehub/events/hub.status',
+      'hearth/devicehub/events/room.upsert',
+      'hearth/devicehub/events/room.removed',
+      'hearth/devicehub/events/floor.upsert',
+      'hearth/devicehub/events/floor.removed',
+      'hearth/devicehub/events/favourites.changed',
     ]);
     expect(handlers.status).toHaveBeenLastCalledWith(true);
     expect(handlers.error).toHaveBeenLastCalledWith(null);
@@ -109,6 +115,11 @@ describe('DeviceStream (docs/devicehub.md#stream, docs/strings.md#constants-and-
       'myhome/devicehub/events/device.upsert',
       'myhome/devicehub/events/device.removed',
       'myhome/devicehub/events/hub.status',
+      'myhome/devicehub/events/room.upsert',
+      'myhome/devicehub/events/room.removed',
+      'myhome/devicehub/events/floor.upsert',
+      'myhome/devicehub/events/floor.removed',
+      'myhome/devicehub/events/favourites.changed',
     ]);
     last().deliver('myhome/devicehub/devices/lamp-1', { state: 'ON' });
     last().deliver('hearth/devicehub/devices/lamp-2', { state: 'ON' });
@@ -132,6 +143,27 @@ describe('DeviceStream (docs/devicehub.md#stream, docs/strings.md#constants-and-
     expect(handlers.state.mock.calls).toEqual([['lamp-1', { state: 'ON' }]]);
     expect(handlers.upsert.mock.calls).toEqual([[{ id: 'lamp-1', name: 'Lamp' }]]);
     expect(handlers.removed.mock.calls).toEqual([[{ id: 'lamp-1' }]]);
+  });
+
+  it('routes room, floor and favourites events (docs/rooms.md#events); ignores wrong shapes', () => {
+    const { stream, last, handlers } = setup();
+    stream.start();
+    last().emit('connect');
+    const room = { id: 'r1', name: 'Kitchen', icon: 'house', order: 0, floor_id: null };
+    last().deliver('hearth/devicehub/events/room.upsert', room);
+    last().deliver('hearth/devicehub/events/room.upsert', { ...room, icon: 'rocket' });
+    last().deliver('hearth/devicehub/events/room.removed', { id: 'r1' });
+    last().deliver('hearth/devicehub/events/floor.upsert', { id: 'f1', name: 'Up', order: 0 });
+    last().deliver('hearth/devicehub/events/floor.removed', { id: 'f1' });
+    last().deliver('hearth/devicehub/events/favourites.changed', { user_id: 'u1' });
+    expect(handlers.room.mock.calls.map(([event]) => event)).toEqual([
+      { type: 'room.upsert', room },
+      { type: 'room.removed', id: 'r1' },
+      { type: 'floor.upsert', floor: { id: 'f1', name: 'Up', order: 0 } },
+      { type: 'floor.removed', id: 'f1' },
+      { type: 'favourites.changed', userId: 'u1' },
+    ]);
+    expect(handlers.upsert).not.toHaveBeenCalled();
   });
 
   it('routes the device bus status; ignores ones it does not understand', () => {

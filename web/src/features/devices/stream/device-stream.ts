@@ -1,4 +1,5 @@
 import type { DevicehubStatus } from '@hearth/contracts';
+import { type RoomEvent, readRoomEvent } from '../../rooms/room-events.js';
 import { MESSAGES } from '../devices.messages.js';
 import type { Json } from '../model/device.types.js';
 import { streamTopics } from './topics.js';
@@ -46,6 +47,8 @@ export interface StreamHandlers {
   status(connected: boolean): void;
   /** A connect failure's message, or null once connected again. */
   error(message: string | null): void;
+  /** docs/rooms.md#events: a room, floor or favourites event. */
+  room?(event: RoomEvent): void;
 }
 
 export interface DeviceStreamOptions {
@@ -81,9 +84,16 @@ export class DeviceStream {
   private stopped = true;
   private connected = false;
   private readonly topics;
+  /** Each room topic with its event kind (the topic's last part). */
+  private readonly roomTopics: [string, string][];
 
   constructor(private readonly options: DeviceStreamOptions) {
     this.topics = streamTopics(options.topicPrefix);
+    const { roomUpsert, roomRemoved, floorUpsert, floorRemoved, favouritesChanged } = this.topics;
+    this.roomTopics = [roomUpsert, roomRemoved, floorUpsert, floorRemoved, favouritesChanged].map((topic) => [
+      topic,
+      topic.slice(topic.lastIndexOf('/') + 1),
+    ]);
   }
 
   get isConnected() {
@@ -139,7 +149,13 @@ export class DeviceStream {
       wasConnected = true;
       this.connected = true;
       client.subscribe(
-        [this.topics.devices, this.topics.upsert, this.topics.removed, this.topics.hubStatus],
+        [
+          this.topics.devices,
+          this.topics.upsert,
+          this.topics.removed,
+          this.topics.hubStatus,
+          ...this.roomTopics.map(([topic]) => topic),
+        ],
         {
           qos: 0,
         },
@@ -190,7 +206,11 @@ export class DeviceStream {
     }
     const body = parseJson(payload);
     if (!body) return;
-    if (topic === this.topics.upsert) handlers.upsert(body);
+    const roomKind = this.roomTopics.find(([roomTopic]) => roomTopic === topic)?.[1];
+    if (roomKind) {
+      const event = readRoomEvent(roomKind, body);
+      if (event) handlers.room?.(event);
+    } else if (topic === this.topics.upsert) handlers.upsert(body);
     else if (topic === this.topics.removed) handlers.removed(body);
     else if (topic === this.topics.hubStatus) {
       const { bus, since, bridge } = body;

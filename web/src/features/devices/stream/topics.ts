@@ -1,4 +1,4 @@
-import { devicehubTopic, devicehubTopics } from '@hearth/contracts';
+import { devicehubTopic, devicehubTopics, roomTopics } from '@hearth/contracts';
 
 /**
  * docs/devicehub.md#topics: absolute topics under `{prefix}/devicehub/`, from the shared topic names. The prefix is the
@@ -14,6 +14,12 @@ export function streamTopics(prefix: string) {
     hubStatus: topic(devicehubTopics.hubStatus),
     set: topic(devicehubTopics.set),
     rename: topic(devicehubTopics.rename),
+    /** docs/rooms.md#events: rooms, floors and favourites, applied by features/rooms. */
+    roomUpsert: topic(roomTopics.upsert),
+    roomRemoved: topic(roomTopics.removed),
+    floorUpsert: topic(roomTopics.floorUpsert),
+    floorRemoved: topic(roomTopics.floorRemoved),
+    favouritesChanged: topic(roomTopics.favouritesChanged),
   };
 }
 

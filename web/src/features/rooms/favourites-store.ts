@@ -1,0 +1,106 @@
+import type { Favourites } from '@hearth/contracts';
+import type { ApiResult } from '../../shared/api/client.js';
+import type { RoomFeed } from './room-events.js';
+
+type Listener = () => void;
+
+export interface FavouritesSnapshot {
+  ids: string[];
+  loaded: boolean;
+  /** The last failed read or save, null when it worked. */
+  error: string | null;
+}
+
+export interface FavouritesApi {
+  fetch(): Promise<ApiResult<Favourites>>;
+  save(ids: string[]): Promise<ApiResult<Favourites>>;
+}
+
+const EMPTY: FavouritesSnapshot = { ids: [], loaded: false, error: null };
+
+/** The list with the device added at the end, or taken out. */
+export function toggled(ids: string[], id: string): string[] {
+  return ids.includes(id) ? ids.filter((other) => other !== id) : [...ids, id];
+}
+
+/**
+ * docs/rooms.md#favourites: the signed-in user's starred devices. A toggle shows at once and is
+ * saved with PUT /api/favourites (the server's answer wins; a failure puts the list back). Another
+ * browser of the same user changing the list (`favourites.changed` naming this user) or the stream
+ * coming back reads it again.
+ */
+export class FavouritesStore {
+  private snapshot: FavouritesSnapshot = EMPTY;
+  private listeners = new Set<Listener>();
+  private loading: Promise<void> | null = null;
+  private saving = Promise.resolve();
+  private generation = 0;
+
+  constructor(
+    private readonly api: FavouritesApi,
+    private readonly userId: () => string | null,
+  ) {}
+
+  getSnapshot = () => this.snapshot;
+  subscribe = (listener: Listener) => {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  };
+
+  follow(feed: RoomFeed) {
+    return feed.subscribe((event) => {
+      if (event.type === 'resync' && (this.snapshot.loaded || this.loading)) void this.load(true);
+      if (event.type === 'favourites.changed' && event.userId === this.userId()) void this.load(true);
+    });
+  }
+
+  load(force = false): Promise<void> {
+    if (this.loading && !force) return this.loading;
+    if (this.snapshot.loaded && !force) return Promise.resolve();
+    const generation = ++this.generation;
+    const loading = this.api.fetch().then((result) => {
+      if (this.loading === loading) this.loading = null;
+      if (generation !== this.generation) return;
+      if (!result.success || !Array.isArray(result.data?.device_ids)) {
+        this.set({ ...this.snapshot, error: result.error ?? 'GET failed' });
+        return;
+      }
+      this.set({ ids: result.data.device_ids, loaded: true, error: null });
+    });
+    this.loading = loading;
+    return loading;
+  }
+
+  /** Stars or un-stars a device; resolves with the error message, or null once saved. */
+  toggle(id: string): Promise<string | null> {
+    const before = this.snapshot.ids;
+    const wanted = toggled(before, id);
+    this.generation++;
+    this.set({ ...this.snapshot, ids: wanted });
+    const result = this.saving.then(async () => {
+      const answer = await this.api.save(this.snapshot.ids);
+      if (answer.success && Array.isArray(answer.data?.device_ids)) {
+        this.set({ ids: answer.data.device_ids, loaded: true, error: null });
+        return null;
+      }
+      const error = answer.error ?? 'PUT failed';
+      this.set({ ...this.snapshot, ids: toggled(this.snapshot.ids, id), error });
+      return error;
+    });
+    this.saving = result.then(() => {});
+    return result;
+  }
+
+  clear() {
+    this.generation++;
+    this.loading = null;
+    this.set(EMPTY);
+  }
+
+  private set(snapshot: FavouritesSnapshot) {
+    this.snapshot = snapshot;
+    for (const listener of this.listeners) listener();
+  }
+}
