@@ -28,7 +28,7 @@ import { roomsModule } from './rooms/index.js';
 import { preparePrivateDirectory } from './storage/data-dir.js';
 import { openStorage, type Storage } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
-import { loadOrCreateSecret } from './storage/secrets.js';
+import { loadOrCreateSecret, loadOrCreateSharedSecret } from './storage/secrets.js';
 import { waitForDatabase } from './storage/wait-for-database.js';
 import { UsersRepository, usersModule } from './users/index.js';
 
@@ -88,6 +88,18 @@ function embeddedBusSettings(config: Config, log: Logger): BusOptions['embedded'
   };
 }
 
+/**
+ * AUTH_SECRET when it is not set: one generated secret kept in the database, so that instances on
+ * one database accept each other's tokens (the one an earlier version kept in DATA_DIR moves in).
+ */
+async function generatedAuthSecret(db: Storage['db'], dataDir: string, log: Logger): Promise<string> {
+  const { secret, source } = await loadOrCreateSharedSecret(db, dataDir, 'auth-secret');
+  if (source === 'data-dir')
+    log.info('AUTH_SECRET from DATA_DIR/secrets/auth-secret is now kept in the database');
+  if (source === 'generated') log.info('AUTH_SECRET is not set: generated one and kept it in the database');
+  return secret;
+}
+
 const defaultWebRoot = () => path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
 /**
@@ -104,10 +116,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}),
   });
   let bus: Bus;
+  let authSecret: string;
   try {
     await waitForDatabase(storage, { timeoutMs: config.databaseConnectTimeoutMs, log });
     const applied = await migrateToLatest(storage.db);
     if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
+    authSecret = config.authSecret ?? (await generatedAuthSecret(storage.db, config.dataDir, log));
     bus = await connectBus({
       mqttUrl: config.mqttUrl,
       ...(config.mqttUrl ? {} : { embedded: embeddedBusSettings(config, log) }),
@@ -135,13 +149,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const { db } = storage;
   const users = new UsersRepository(db);
-  const mailer = new Mailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log });
+  const mailer = new Mailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    dataDir: config.dataDir,
+    log,
+    sharedDatabase: storage.dialect === 'postgres',
+  });
   const accounts = accountsModule({
     db,
     log,
     users,
     mailer,
-    authSecret: config.authSecret ?? loadOrCreateSecret(config.dataDir, 'auth-secret'),
+    authSecret,
     publicUrl: config.publicUrl,
     admin: { email: config.adminEmail, password: config.adminPassword },
     limit: limits.auth,

@@ -11,4 +11,5 @@ export const DevicehubMessages = {
   renameTimeout: 'Zigbee2MQTT did not answer the rename in time',
   renameFailed: 'Unable to rename device',
   busDown: 'Device bus is not connected',
+  invalidFirst: 'first must be a whole number from 1 to 500',
 } as const;

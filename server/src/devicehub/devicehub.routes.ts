@@ -4,7 +4,7 @@ import { idParams, noBody, noQuery } from '../http/validation.js';
 import type { Guards } from '../users/index.js';
 import type { BusWatch } from './bus-watch.js';
 import { DevicehubMessages } from './devicehub.errors.js';
-import { deviceCommandBody, deviceRenameBody } from './devicehub.schemas.js';
+import { deviceCommandBody, deviceListQuery, deviceRenameBody } from './devicehub.schemas.js';
 import type { DeviceHubService } from './devicehub.service.js';
 
 const BODY_LIMIT = 64 * 1024;
@@ -32,8 +32,19 @@ export function registerDevicehubRoutes(
   const onRequest = guards.role(...MANAGER_ROLES);
   const adminOnly = guards.role('admin');
 
-  app.get('/api/devicehub/devices', { onRequest, schema: { querystring: noQuery } }, async () =>
-    service.list(),
+  // `?first=N`: the first screen in the page's order, so it can render before the whole list
+  // arrives. A weak ETag from the list's version answers an unchanged list with 304.
+  app.get(
+    '/api/devicehub/devices',
+    { onRequest, schema: { querystring: deviceListQuery } },
+    async (request, reply) => {
+      const { first } = request.query;
+      const etag = `W/"${service.listTag()}${first === undefined ? '' : `-first${first}`}"`;
+      reply.header('etag', etag).header('cache-control', 'private, no-cache');
+      const asked = request.headers['if-none-match'];
+      if (asked?.split(',').some((tag) => tag.trim() === etag)) return reply.status(304).send();
+      return first === undefined ? service.list() : service.firstByName(first);
+    },
   );
   app.get(
     '/api/devicehub/status',

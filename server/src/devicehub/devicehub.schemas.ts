@@ -10,6 +10,16 @@ import { DevicehubMessages as M } from './devicehub.errors.js';
 const missingOrInvalid = (issue: { input?: unknown }) =>
   issue.input === undefined || issue.input === null ? M.missingCommand : M.invalidCommand;
 
+/** GET /api/devicehub/devices?first=N: the first N (1–500) devices in the page's order. */
+export const deviceListQuery = z.object({
+  first: z.coerce
+    .number({ error: M.invalidFirst })
+    .int({ error: M.invalidFirst })
+    .min(1, { error: M.invalidFirst })
+    .max(500, { error: M.invalidFirst })
+    .optional(),
+});
+
 /**
  * POST /api/devicehub/devices/:id/commands: `{input: {id, value}, state?: {on?, …}}` (docs/api.md#devices).
  * What a device can take is the adapter's to judge; this is the shape, with the messages of docs/strings.md#devices.

@@ -47,6 +47,20 @@ export const DEFAULT_MAX_DEVICES = 5000;
 /** How many of the names a warning about skipped devices spells out. */
 const NAMED_IN_WARNING = 10;
 
+/** The name the Devices page shows and sorts by (web: model/device.model.ts displayName). */
+function displayName(device: Device): string {
+  const name = device.name?.trim();
+  if (name) return name;
+  const makeAndModel = [device.manufacturer, device.model]
+    .map((part) => part?.trim())
+    .filter(Boolean)
+    .join(' ');
+  return makeAndModel || device.external_id || device.id;
+}
+
+// One collator for every comparison, as the page sorts: numeric, case-insensitive by display name.
+const collator = new Intl.Collator(undefined, { numeric: true });
+
 /**
  * Sees the hub's updates as they happen (the history domain records them). Called synchronously on
  * the stream's path: a listener only notes what it needs and returns; what it throws is logged once.
@@ -86,6 +100,11 @@ export class DeviceHubService implements AdapterEvents {
   private closed = false;
   private registryFailing = false;
   private readonly once: LogOnce;
+  /** Bumped on every change browsers are told of: the device list's ETag (GET /api/devicehub/devices). */
+  private version = 0;
+  /** The devices in the page's order, until a device is added, renamed or removed. */
+  private ordered: Device[] | undefined;
+  private readonly boot = Date.now().toString(36);
   private readonly listeners = new Set<DeviceListener>();
 
   constructor(private readonly options: DeviceHubServiceOptions) {
@@ -110,6 +129,24 @@ export class DeviceHubService implements AdapterEvents {
 
   list(): Device[] {
     return [...this.devices.values()];
+  }
+
+  /** The first `count` devices in the order the Devices page shows them (by name). */
+  firstByName(count: number): Device[] {
+    if (!this.ordered) {
+      const named = this.list().map((device) => ({ device, key: displayName(device).toLowerCase() }));
+      named.sort((a, b) => {
+        const byName = collator.compare(a.key, b.key);
+        return byName !== 0 ? byName : a.device.id < b.device.id ? -1 : a.device.id > b.device.id ? 1 : 0;
+      });
+      this.ordered = named.map((entry) => entry.device);
+    }
+    return this.ordered.slice(0, count);
+  }
+
+  /** Changes whenever the device list would read differently (a weak ETag, new for each start). */
+  listTag(): string {
+    return `${this.boot}-${this.version}`;
   }
 
   get(id: string): Device {
@@ -324,6 +361,12 @@ export class DeviceHubService implements AdapterEvents {
     if (this.placed.has(device.id) || device.room_id !== null) device.suggested_room = null;
     this.devices.set(device.id, device);
     this.idByExternal.set(device.external_id, device.id);
+    this.changed(true);
+  }
+
+  private changed(order = false) {
+    this.version++;
+    if (order) this.ordered = undefined;
   }
 
   /**
@@ -431,6 +474,7 @@ export class DeviceHubService implements AdapterEvents {
     this.idByExternal.delete(device.external_id);
     this.availabilityKnown.delete(id);
     this.stateArrived.delete(id);
+    this.changed(true);
     const event: DeviceRemovedEvent = { id, external_id: device.external_id };
     this.publish(devicehubTopics.removed, JSON.stringify(event), false);
     // An empty retained message clears the device's retained state for late subscribers.
@@ -438,10 +482,13 @@ export class DeviceHubService implements AdapterEvents {
   }
 
   private publishUpsert(device: Device) {
+    // A rename, a room or metadata: the order may change too.
+    this.changed(true);
     this.publish(devicehubTopics.upsert, JSON.stringify(device), false);
   }
 
   private publishState(device: Device) {
+    this.changed();
     this.publish(devicehubTopics.device(device.id), JSON.stringify(device.state), true);
   }
 

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_STATE_BYTES, MAX_VALUE_BYTES, mergeBounded } from './state-limits.js';
+import { MAX_STATE_BYTES, MAX_VALUE_BYTES, mergeBounded, stateBytes } from './state-limits.js';
 
 const size = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
@@ -39,5 +40,32 @@ describe('bounded device state', () => {
     const merged = mergeBounded({}, stored);
     expect(size(merged.state)).toBeLessThanOrEqual(MAX_STATE_BYTES);
     expect(merged.trimmed.length).toBeGreaterThan(0);
+  });
+
+  it('keeps every state within the limit over any run of reports, measuring only what changed', () => {
+    const value = fc.oneof(
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.string({ maxLength: 40 }),
+      fc.string({ unit: 'grapheme', minLength: 500, maxLength: 3000 }),
+      fc.string({ minLength: 3000, maxLength: 6000 }),
+      fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 900 }), { maxKeys: 4 }),
+    );
+    const report = fc.dictionary(fc.constantFrom(...'abcdefghijklmnop'.split(''), 'é', '"q"'), value, {
+      maxKeys: 6,
+    });
+    fc.assert(
+      fc.property(fc.array(report, { minLength: 1, maxLength: 25 }), (reports) => {
+        let state = {};
+        for (const next of reports) {
+          state = mergeBounded(state, next).state;
+          // The running size is the state's real JSON size, and that stays within the limit.
+          expect(stateBytes(state)).toBe(size(state));
+          expect(size(state)).toBeLessThanOrEqual(MAX_STATE_BYTES);
+        }
+      }),
+      { numRuns: 100 },
+    );
   });
 });

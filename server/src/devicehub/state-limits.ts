@@ -7,6 +7,37 @@ export const MAX_VALUE_BYTES = 4 * 1024;
 
 const sizeOf = (value: unknown): number => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
 
+/** JSON bytes of `"key":value` in an object (0 for undefined, which JSON leaves out). */
+const entrySize = (key: string, value: unknown): number =>
+  value === undefined ? 0 : sizeOf(key) + 1 + sizeOf(value);
+
+/**
+ * The JSON size of each state this module returned, so a report costs the size of what it
+ * changes rather than a serialisation of the whole state (issue 10: 1000 reports a second).
+ */
+const knownSize = new WeakMap<DeviceState, { bytes: number; entries: number }>();
+
+/** Size of a state as JSON: `{` + entries joined by commas + `}`. */
+function measure(state: DeviceState): { bytes: number; entries: number } {
+  const known = knownSize.get(state);
+  if (known) return known;
+  let bytes = 0;
+  let entries = 0;
+  for (const [key, value] of Object.entries(state)) {
+    const size = entrySize(key, value);
+    if (size === 0) continue;
+    bytes += size;
+    entries++;
+  }
+  return { bytes, entries };
+}
+
+const jsonBytes = ({ bytes, entries }: { bytes: number; entries: number }) =>
+  2 + bytes + Math.max(0, entries - 1);
+
+/** The JSON size of a state, as mergeBounded keeps it (exported for tests). */
+export const stateBytes = (state: DeviceState): number => jsonBytes(measure(state));
+
 export interface BoundedState {
   state: DeviceState;
   /** Keys dropped or cut to stay within the limits (for one warning). */
@@ -27,40 +58,51 @@ function cut(text: string, bytes: number): string {
  * Merges a report into a device's state within the limits: a value over MAX_VALUE_BYTES is cut
  * (a string) or dropped; keys that would take the whole state over MAX_STATE_BYTES are dropped,
  * the report's last keys first. What the device had before stays.
+ *
+ * The running size of the state is kept beside it (the state objects this returns are the
+ * device's state until the next report), so each call measures only the report's values.
  */
 export function mergeBounded(current: DeviceState, report: DeviceState): BoundedState {
   const trimmed: string[] = [];
   const merged: DeviceState = { ...current };
+  const size = { ...measure(current) };
+  /** Replaces merged[key] by value (undefined: removes it), keeping `size` true. */
+  const put = (key: string, value: unknown, after = entrySize(key, value)) => {
+    const before = key in merged ? entrySize(key, merged[key]) : 0;
+    size.bytes += after - before;
+    size.entries += (after > 0 ? 1 : 0) - (before > 0 ? 1 : 0);
+    if (value === undefined) delete merged[key];
+    else merged[key] = value;
+  };
   const accepted: string[] = [];
   for (const [key, value] of Object.entries(report)) {
-    if (sizeOf(key) + sizeOf(value) <= MAX_VALUE_BYTES) {
-      merged[key] = value;
+    const keySize = sizeOf(key);
+    const valueSize = value === undefined ? 0 : sizeOf(value);
+    if (keySize + valueSize <= MAX_VALUE_BYTES) {
+      put(key, value, value === undefined ? 0 : keySize + 1 + valueSize);
       accepted.push(key);
     } else if (typeof value === 'string') {
-      merged[key] = cut(value, MAX_VALUE_BYTES - sizeOf(key) - 16);
+      put(key, cut(value, MAX_VALUE_BYTES - keySize - 16));
       accepted.push(key);
       trimmed.push(key);
     } else {
       trimmed.push(key);
     }
   }
-  let size = sizeOf(merged);
-  while (size > MAX_STATE_BYTES && accepted.length > 0) {
+  while (jsonBytes(size) > MAX_STATE_BYTES && accepted.length > 0) {
     const key = accepted.pop() as string;
-    if (key in current) merged[key] = current[key];
-    else delete merged[key];
+    put(key, key in current ? current[key] : undefined);
     if (!trimmed.includes(key)) trimmed.push(key);
-    size = sizeOf(merged);
   }
   // A state that was already too large (stored before these limits) loses its largest values.
-  if (size > MAX_STATE_BYTES) {
+  if (jsonBytes(size) > MAX_STATE_BYTES) {
     const largest = Object.keys(merged).sort((a, b) => sizeOf(merged[b]) - sizeOf(merged[a]));
     for (const key of largest) {
-      if (size <= MAX_STATE_BYTES) break;
-      delete merged[key];
+      if (jsonBytes(size) <= MAX_STATE_BYTES) break;
+      put(key, undefined);
       if (!trimmed.includes(key)) trimmed.push(key);
-      size = sizeOf(merged);
     }
   }
+  knownSize.set(merged, size);
   return { state: merged, trimmed };
 }

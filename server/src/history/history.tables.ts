@@ -1,4 +1,4 @@
-/** Tables of the history domain, added by migration 0009 (docs/history.md#storage). */
+/** Tables of the history domain, added by migration 0011 (docs/history.md#storage). */
 
 /** One recorded property of one device; the other tables refer to it by `id`. */
 export interface HistorySeriesTable {

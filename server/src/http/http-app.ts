@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import zlib from 'node:zlib';
+import fastifyCompress from '@fastify/compress';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -31,7 +33,18 @@ export interface HttpAppOptions {
   onRoute?: (route: RouteOptions) => void;
 }
 
-/** Fastify with Zod validation, the one error serialiser and a 1 MB body limit. */
+/**
+ * Brotli or gzip for JSON and the web app's files over 1 KB (issue 10: the list of 2000 real
+ * devices, 10 MB, goes out as ~0.2 MB). Quality 4 and level 5: most of the gain for little CPU.
+ */
+const COMPRESSION = {
+  threshold: 1024,
+  encodings: ['br', 'gzip'] as ('br' | 'gzip')[],
+  brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+  zlibOptions: { level: 5 },
+};
+
+/** Fastify with Zod validation, the one error serialiser, compression and a 1 MB body limit. */
 export function createHttpApp(options: HttpAppOptions): HttpApp {
   const app = Fastify({
     loggerInstance: options.log as FastifyBaseLogger,
@@ -48,6 +61,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   app.setSerializerCompiler(serializerCompiler);
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   registerErrorHandling(app);
+  void app.register(fastifyCompress, COMPRESSION);
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;

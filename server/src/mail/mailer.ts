@@ -9,7 +9,16 @@ export interface MailerOptions {
   from: string;
   dataDir: string;
   log: Logger;
+  /**
+   * Whether other instances may share this one's database (PostgreSQL): then an outbox in this
+   * instance's DATA_DIR is a trap, and starting without SMTP_URL is warned about.
+   */
+  sharedDatabase?: boolean;
 }
+
+/** Logged at start with PostgreSQL and no SMTP_URL. */
+export const LOCAL_OUTBOX_WARNING =
+  "SMTP_URL is not set: mail stays in this instance's outbox ($DATA_DIR/outbox) and is never delivered; with several instances behind a load balancer, set SMTP_URL";
 
 /**
  * Outgoing mail. With SMTP_URL it is delivered; otherwise each message is written as an .eml
@@ -25,6 +34,7 @@ export class Mailer {
     } else {
       this.transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
       this.outbox = path.join(options.dataDir, 'outbox');
+      if (options.sharedDatabase) options.log.warn({ outbox: this.outbox }, LOCAL_OUTBOX_WARNING);
     }
   }
 

@@ -28,7 +28,7 @@ describe('DATA_DIR is private to Hearth’s user', () => {
     await database.drop();
   });
 
-  it('creates DATA_DIR 0700 and the database, its WAL/SHM, pictures and secrets 0600 (whatever the umask)', async () => {
+  it('creates DATA_DIR 0700 and the database, its WAL/SHM and secrets 0600 (whatever the umask)', async () => {
     const previous = process.umask(0o022);
     const dataDir = path.join(parent, 'fresh', 'data');
     const hearth = await startTestApp(database, {
@@ -43,7 +43,6 @@ describe('DATA_DIR is private to Hearth’s user', () => {
         headers: { authorization: `Bearer ${await accessToken(hearth, user)}` },
       });
       expect(response.statusCode).toBe(200);
-      const picture = path.join('pictures', path.basename(response.json().profile_picture_url));
       const found = modes(dataDir);
       expect(found).toMatchObject({
         '.': '700',
@@ -51,11 +50,8 @@ describe('DATA_DIR is private to Hearth’s user', () => {
         'hearth.db-wal': '600',
         'hearth.db-shm': '600',
         secrets: '700',
-        'secrets/auth-secret': '600',
         'secrets/bus-password': '600',
         'secrets/mqtt-listen-password': '600',
-        pictures: '700',
-        [picture]: '600',
       });
       const open = Object.entries(found).filter(([, mode]) => mode !== '700' && mode !== '600');
       expect(open).toEqual([]);

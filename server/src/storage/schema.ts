@@ -1,10 +1,12 @@
 import type { Generated } from 'kysely';
 import type { AccountsTables } from '../accounts/accounts.tables.js';
 import type { IdentityTables } from '../accounts/identities.tables.js';
+import type { PicturesTables } from '../accounts/pictures/pictures.tables.js';
 import type { DevicehubTables } from '../devicehub/devicehub.tables.js';
 import type { HistoryTables } from '../history/history.tables.js';
 import type { RateLimitTables } from '../http/rate-limit.tables.js';
 import type { RoomsTables } from '../rooms/rooms.tables.js';
+import type { SecretsTables } from './secrets.tables.js';
 
 /**
  * Table types shared by both dialects. Booleans are stored as 0/1 integers and timestamps as
@@ -39,6 +41,8 @@ export interface Database
     DevicehubTables,
     RateLimitTables,
     RoomsTables,
+    PicturesTables,
+    SecretsTables,
     HistoryTables {
   users: UsersTable;
 }

@@ -11,6 +11,13 @@ const FILE_NAME = /^[0-9a-f]{32}\.(png|webp)$/;
 export const CONTENT_TYPES = { png: 'image/png', webp: 'image/webp' } as const;
 export type StoredExtension = keyof typeof CONTENT_TYPES;
 
+/** A re-encoded picture as the database keeps it. */
+export interface StoredPicture {
+  name: string;
+  contentType: string;
+  bytes: Buffer;
+}
+
 /** An upload received to a temporary file: its path, size and first bytes (for sniffing). */
 export interface IncomingPicture {
   file: string;
@@ -19,7 +26,21 @@ export interface IncomingPicture {
   discard(): Promise<void>;
 }
 
-/** Profile pictures as files under $DATA_DIR/pictures/. */
+export const isValidPictureName = (name: string): boolean => FILE_NAME.test(name);
+
+/** A fresh random name for re-encoded bytes. */
+export function newPicture(bytes: Buffer, extension: StoredExtension): StoredPicture {
+  return {
+    name: `${randomBytes(16).toString('hex')}.${extension}`,
+    contentType: CONTENT_TYPES[extension],
+    bytes,
+  };
+}
+
+/**
+ * $DATA_DIR/pictures: where uploads wait on disk while they are checked (pictures themselves live
+ * in the database), and where pictures were kept before migration 0009 (moved in at start).
+ */
 export class PictureStore {
   readonly directory: string;
 
@@ -27,24 +48,9 @@ export class PictureStore {
     this.directory = path.join(dataDir, 'pictures');
   }
 
-  static isValidName(name: string): boolean {
-    return FILE_NAME.test(name);
-  }
-
-  async save(bytes: Buffer, extension: StoredExtension): Promise<string> {
-    await fs.mkdir(this.directory, { recursive: true, mode: 0o700 });
-    const name = `${randomBytes(16).toString('hex')}.${extension}`;
-    // Write under a temporary name first, so a reader never sees half a picture.
-    const temporary = path.join(this.directory, `.${name}.tmp`);
-    // Only Hearth's own user may read it (DATA_DIR's files are 0600).
-    await fs.writeFile(temporary, bytes, { flag: 'wx', mode: 0o600 });
-    await fs.rename(temporary, path.join(this.directory, name));
-    return name;
-  }
-
   /**
-   * Writes an upload as it arrives to a file of its own beside the pictures (never served: not a
-   * valid name), so that a waiting upload holds disk, not memory. The caller discards it.
+   * Writes an upload as it arrives to a file of its own (never served), so that a waiting upload
+   * holds disk, not memory. The caller discards it.
    */
   async receive(stream: Readable): Promise<IncomingPicture> {
     await fs.mkdir(this.directory, { recursive: true, mode: 0o700 });
@@ -67,20 +73,22 @@ export class PictureStore {
     return { file, size, head, discard };
   }
 
-  /** The picture's bytes and content type, or undefined for an invalid or missing name. */
-  async read(name: string): Promise<{ bytes: Buffer; contentType: string } | undefined> {
-    if (!PictureStore.isValidName(name)) return undefined;
+  /** Pictures kept as files by an earlier version (valid names only). */
+  async legacyNames(): Promise<string[]> {
     try {
-      const bytes = await fs.readFile(path.join(this.directory, name));
-      return { bytes, contentType: CONTENT_TYPES[path.extname(name).slice(1) as StoredExtension] };
+      return (await fs.readdir(this.directory)).filter(isValidPictureName);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw error;
     }
   }
 
-  async remove(name: string | null): Promise<void> {
-    if (!name || !PictureStore.isValidName(name)) return;
+  async readLegacy(name: string): Promise<StoredPicture> {
+    const bytes = await fs.readFile(path.join(this.directory, name));
+    return { name, bytes, contentType: CONTENT_TYPES[path.extname(name).slice(1) as StoredExtension] };
+  }
+
+  async removeLegacy(name: string): Promise<void> {
     await fs.rm(path.join(this.directory, name), { force: true });
   }
 }

@@ -29,5 +29,9 @@ export function picturesModule(deps: PicturesModuleDeps): Module {
   return {
     name: 'pictures',
     register: (app) => registerPicturesRoutes(app, deps.guards, service),
+    async start() {
+      const moved = await service.importLegacyFiles();
+      if (moved.removed > 0) deps.log.info(moved, 'profile picture files moved into the database');
+    },
   };
 }

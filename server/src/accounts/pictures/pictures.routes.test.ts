@@ -180,7 +180,7 @@ describe.each(testDatabases())('profile pictures on $name', ({ create }) => {
     expect((await upload(other, { name: 'a.png', type: 'image/png', data })).status).toBe(200);
   });
 
-  it('replaces the old picture file when a new one is set', async () => {
+  it('replaces the old picture when a new one is set: the old one is gone from the database', async () => {
     const me = await makeUser('user');
     const data = await canvas(50, 50).png().toBuffer();
     const first = await upload(me, { name: 'a.png', type: 'image/png', data });
@@ -188,8 +188,14 @@ describe.each(testDatabases())('profile pictures on $name', ({ create }) => {
     expect(second.body.profile_picture_url).not.toBe(first.body.profile_picture_url);
     expect((await fetchPicture(first.body.profile_picture_url)).statusCode).toBe(404);
     expect((await fetchPicture(second.body.profile_picture_url)).statusCode).toBe(200);
-    const files = fs.readdirSync(path.join(t.hearth.config.dataDir, 'pictures'));
-    expect(files).not.toContain(path.basename(first.body.profile_picture_url));
+    const kept = await t.hearth.storage.db
+      .selectFrom('profile_pictures')
+      .select('name')
+      .where('user_id', '=', me.id)
+      .execute();
+    expect(kept.map((row) => row.name)).toEqual([path.basename(second.body.profile_picture_url)]);
+    // Nothing is written to DATA_DIR any more (only uploads wait there, and are discarded).
+    expect(fs.readdirSync(path.join(t.hearth.config.dataDir, 'pictures'))).toEqual([]);
   });
 
   it('needs a signed-in caller and a file in the field "file"', async () => {

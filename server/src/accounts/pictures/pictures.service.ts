@@ -6,7 +6,13 @@ import { manageDenial, toUserView, type UserRecord, type UsersRepository } from 
 import type { ImageJobs } from './image-jobs.js';
 import { generatePixelAvatar, reencodePicture, TooManyPixels, UnreadablePicture } from './picture-encoder.js';
 import { sniffPictureFormat } from './picture-format.js';
-import type { IncomingPicture, PictureStore, StoredExtension } from './picture-store.js';
+import {
+  type IncomingPicture,
+  isValidPictureName,
+  newPicture,
+  type PictureStore,
+  type StoredExtension,
+} from './picture-store.js';
 import { PICTURE_ERRORS } from './pictures.errors.js';
 import type { PicturesRepository } from './pictures.repository.js';
 
@@ -61,26 +67,31 @@ export class PicturesService {
   }
 
   async read(file: string): Promise<{ bytes: Buffer; contentType: string }> {
-    const picture = await this.deps.store.read(file);
+    const picture = isValidPictureName(file) ? await this.deps.repository.read(file) : undefined;
     if (!picture) throw new HttpError(404, PICTURE_ERRORS.pictureNotFound);
     return picture;
   }
 
-  /** Stores the bytes as the user's picture, removes the old file, answers the updated user. */
-  private async setPicture(userId: string, bytes: Buffer, extension: StoredExtension): Promise<User> {
-    const { store, repository, log } = this.deps;
-    const file = await store.save(bytes, extension);
-    const replaced = await repository.replace(userId, file).catch(async (error) => {
-      await store.remove(file);
-      throw error;
-    });
-    if (!replaced) {
-      await store.remove(file);
-      throw userNotFound();
+  /**
+   * Moves the picture files an earlier version kept in this instance's DATA_DIR into the
+   * database (each for the user whose picture it still is; the others were replaced pictures
+   * left behind) and deletes them. Idempotent; several instances each move their own.
+   */
+  async importLegacyFiles(): Promise<{ imported: number; removed: number }> {
+    const { store, repository } = this.deps;
+    let imported = 0;
+    let removed = 0;
+    for (const name of await store.legacyNames()) {
+      if (await repository.importLegacy(await store.readLegacy(name))) imported++;
+      await store.removeLegacy(name);
+      removed++;
     }
-    await store
-      .remove(replaced.previous)
-      .catch((error) => log.warn({ err: error }, 'could not remove a replaced profile picture'));
+    return { imported, removed };
+  }
+
+  /** Stores the bytes as the user's picture (the old one goes), answers the updated user. */
+  private async setPicture(userId: string, bytes: Buffer, extension: StoredExtension): Promise<User> {
+    if (!(await this.deps.repository.replace(userId, newPicture(bytes, extension)))) throw userNotFound();
     const user = await this.deps.users.findById(userId);
     if (!user) throw userNotFound();
     return toUserView(user);

@@ -7,7 +7,9 @@ import { migration as m0005 } from './0005_devicehub_removed.js';
 import { migration as m0006 } from './0006_rate_limits.js';
 import { migration as m0007 } from './0007_sessions_lockout.js';
 import { migration as m0008 } from './0008_rooms.js';
-import { migration as m0009 } from './0009_history.js';
+import { migration as m0009 } from './0009_profile_pictures.js';
+import { migration as m0010 } from './0010_shared_secrets.js';
+import { migration as m0011 } from './0011_history.js';
 
 /**
  * Every migration, in order. Names are zero-padded so they sort; never rename or edit one that
@@ -22,5 +24,7 @@ export const migrations: Record<string, Migration> = {
   '0006_rate_limits': m0006,
   '0007_sessions_lockout': m0007,
   '0008_rooms': m0008,
-  '0009_history': m0009,
+  '0009_profile_pictures': m0009,
+  '0010_shared_secrets': m0010,
+  '0011_history': m0011,
 };

@@ -12,9 +12,17 @@ export interface HubAnswer {
 
 export type DeviceListResult = { ok: true; devices: Json[] } | { ok: false; reason: string };
 
-/** GET /api/devicehub/devices: a non-array answer or a failed status is an error (docs/strings.md#devices). */
-export async function fetchDevices(): Promise<DeviceListResult> {
-  const result = await api.get<unknown>('/api/devicehub/devices');
+/** How many devices the first screen shows at most (fetched before the whole list). */
+export const FIRST_SCREEN = 30;
+
+/**
+ * GET /api/devicehub/devices (with `first`: only the first devices in the page's order): a
+ * non-array answer or a failed status is an error (docs/strings.md#devices).
+ */
+export async function fetchDevices(first?: number): Promise<DeviceListResult> {
+  const result = await api.get<unknown>(
+    first === undefined ? '/api/devicehub/devices' : `/api/devicehub/devices?first=${first}`,
+  );
   if (!result.success)
     return {
       ok: false,

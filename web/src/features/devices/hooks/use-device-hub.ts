@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { loadClientConfig } from '../../../shared/api/client-config.js';
-import { fetchDevices, renameDevice as patchRename, postCommand } from '../api/devices.api.js';
+import { FIRST_SCREEN, fetchDevices, renameDevice as patchRename, postCommand } from '../api/devices.api.js';
 import { type ActionDeps, renameDevice, sendCommand } from '../device-actions.js';
 import { MESSAGES } from '../devices.messages.js';
 import type { DeviceCommand } from '../model/commands.js';
@@ -78,7 +78,14 @@ export function useDeviceHub({ enabled, accessToken, username }: HubViewer) {
     let active = true;
     // MQTT.js loads while the configuration and the list are being fetched.
     void import('mqtt').catch(() => {});
-    const load = async () => {
+    const load = async (firstScreen = false) => {
+      // The first screen's devices come alone first, so its tiles show before the whole list
+      // (10 MB for 2000 real devices) is fetched; a failure here is the whole list's to report.
+      if (firstScreen) {
+        const first = await fetchDevices(FIRST_SCREEN);
+        if (!active) return;
+        if (first.ok) store.loadFirst(first.devices);
+      }
       const result = await fetchDevices();
       if (!active) return;
       if (result.ok) {
@@ -134,7 +141,7 @@ export function useDeviceHub({ enabled, accessToken, username }: HubViewer) {
       streamRef.current = stream;
       stream.start();
     };
-    void load();
+    void load(true);
     void startStream();
     return () => {
       active = false;

@@ -95,6 +95,15 @@ export class DeviceStore {
     this.setStatus({ loading: false, metadata: { connected: true, source: 'rest' } });
   }
 
+  /**
+   * The first screen's devices (`?first=N`), ahead of the whole list: merged in like the list's,
+   * while the list itself is still loading (no source yet).
+   */
+  loadFirst(list: Json[]) {
+    const at = this.now();
+    for (const raw of list) this.mergeMetadata(raw, at);
+  }
+
   /** docs/screens.md#device-list-and-stream upsert: merged into the stored device, which now has metadata. */
   upsert(raw: Json) {
     this.mergeMetadata(raw, this.now());

@@ -1,0 +1,95 @@
+import zlib from 'node:zlib';
+import type { Device } from '@hearth/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sqliteDatabase } from '../../test/databases.js';
+import { byName, type Household, startHousehold, waitFor } from './devicehub-test-kit.js';
+
+// GET /api/devicehub/devices as the Devices page loads it (issue 10): compressed, answered 304
+// while unchanged, and the first screen by name before the rest.
+describe('the device list over HTTP', () => {
+  const database = sqliteDatabase();
+  let h: Household;
+  let resident: string;
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    h.app.app.inject({ url, headers: { authorization: `Bearer ${resident}`, ...headers } });
+
+  beforeAll(async () => {
+    ({ household: h, resident } = await startHousehold(database, undefined));
+    await h.z2m.publishDevices();
+    await waitFor(async () => (await h.list()).length === 4);
+  });
+  afterAll(async () => {
+    await h?.close();
+    await database.drop();
+  });
+
+  it.each([
+    ['br', (body: Buffer) => zlib.brotliDecompressSync(body)],
+    ['gzip', (body: Buffer) => zlib.gunzipSync(body)],
+  ])('compresses the list with %s to the same JSON', async (encoding, decode) => {
+    const plain = await get('/api/devicehub/devices');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const packed = await get('/api/devicehub/devices', { 'accept-encoding': `${encoding}, identity` });
+    expect(packed.statusCode).toBe(200);
+    expect(packed.headers['content-encoding']).toBe(encoding);
+    expect(packed.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    expect(JSON.parse(decode(packed.rawPayload).toString('utf8'))).toEqual(plain.json());
+  });
+
+  it('answers 304 while the list is unchanged and 200 with the news after a change', async () => {
+    const first = await get('/api/devicehub/devices');
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^W\/".+"$/);
+    const again = await get('/api/devicehub/devices', { 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+    expect(again.rawPayload.length).toBe(0);
+
+    await h.z2m.publish('Front door', { contact: true, battery: 42 });
+    const changed = await waitFor(async () => {
+      const answer = await get('/api/devicehub/devices', { 'if-none-match': etag });
+      return answer.statusCode === 200 ? answer : undefined;
+    });
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(byName(changed.json<Device[]>(), 'Front door')?.state.battery).toBe(42);
+    const unchanged = await get('/api/devicehub/devices', {
+      'if-none-match': changed.headers.etag as string,
+    });
+    expect(unchanged.statusCode).toBe(304);
+  });
+
+  it('gives the first N devices in the order the page shows them (by name)', async () => {
+    const answer = await get('/api/devicehub/devices?first=2');
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json<Device[]>().map((device) => device.name)).toEqual(['Front door', 'Kitchen remote']);
+    const all = await get('/api/devicehub/devices?first=500');
+    expect(all.json<Device[]>().map((device) => device.name)).toEqual([
+      'Front door',
+      'Kitchen remote',
+      'Living room/Lamp',
+      'Stairs switch',
+    ]);
+    // A rename moves the device in that order.
+    const stairs = byName(all.json<Device[]>(), 'Stairs switch')!;
+    await h.app.app.inject({
+      method: 'PATCH',
+      url: `/api/devicehub/devices/${stairs.id}`,
+      headers: { authorization: `Bearer ${resident}` },
+      payload: { name: 'Attic switch' },
+    });
+    const renamed = await waitFor(async () => {
+      const names = (await get('/api/devicehub/devices?first=1')).json<Device[]>().map((d) => d.name);
+      return names[0] === 'Attic switch' ? names : undefined;
+    });
+    expect(renamed).toEqual(['Attic switch']);
+  });
+
+  it.each(['0', '501', '2.5', 'ten', ''])('refuses first=%s with 400', async (value) => {
+    const answer = await get(`/api/devicehub/devices?first=${value}`);
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json()).toEqual({ error: 'first must be a whole number from 1 to 500' });
+  });
+
+  it('refuses first given twice with 400', async () => {
+    expect((await get('/api/devicehub/devices?first=1&first=2')).statusCode).toBe(400);
+  });
+});

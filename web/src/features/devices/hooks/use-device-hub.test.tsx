@@ -1,0 +1,67 @@
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { DeviceListResult } from '../api/devices.api.js';
+import { DevicesView } from '../components/DevicesView.js';
+import { DevicesContext } from '../components/devices-context.js';
+import type { Json } from '../model/device.types.js';
+import { useDeviceHub } from './use-device-hub.js';
+
+const calls: (number | undefined)[] = [];
+let resolveAll: (result: DeviceListResult) => void = () => {};
+
+vi.mock('../api/devices.api.js', async (original) => ({
+  ...(await original<typeof import('../api/devices.api.js')>()),
+  fetchDevices: vi.fn((first?: number) => {
+    calls.push(first);
+    if (first !== undefined) return Promise.resolve({ ok: true, devices: devices(first) });
+    return new Promise<DeviceListResult>((resolve) => {
+      resolveAll = resolve;
+    });
+  }),
+}));
+// The stream is not what this test is about: its configuration never arrives.
+vi.mock('../../../shared/api/client-config.js', () => ({ loadClientConfig: () => new Promise(() => {}) }));
+
+const devices = (count: number): Json[] =>
+  Array.from({ length: count }, (_, i) => ({
+    id: `id-${i}`,
+    name: `Lamp ${String(i + 1).padStart(3, '0')}`,
+    online: true,
+    capabilities: [],
+    inputs: [],
+    state: {},
+  }));
+
+function Page() {
+  const hub = useDeviceHub({ enabled: true, accessToken: 'token', username: 'someone' });
+  return (
+    <DevicesContext.Provider value={hub}>
+      <DevicesView />
+    </DevicesContext.Provider>
+  );
+}
+
+afterEach(cleanup);
+// jsdom has no layout: the virtualised grid of the whole list only needs the observer to exist.
+vi.stubGlobal(
+  'ResizeObserver',
+  class {
+    observe() {}
+    disconnect() {}
+  },
+);
+vi.stubGlobal('scrollTo', () => {});
+
+describe('the Devices page loading 2000 devices', () => {
+  it('shows the first screen of tiles before the whole list has arrived, then the rest', async () => {
+    render(<Page />);
+    // The first screen alone first, then the whole list.
+    await vi.waitFor(() => expect(calls).toEqual([30, undefined]));
+    expect(await screen.findByText('Lamp 001')).toBeTruthy();
+    expect(screen.getByText(/· 30 discovered/)).toBeTruthy();
+    expect(screen.queryByText('Lamp 031')).toBeNull();
+
+    await act(async () => resolveAll({ ok: true, devices: devices(2000) }));
+    expect(await screen.findByText(/· 2000 discovered/)).toBeTruthy();
+  });
+});
