@@ -94,6 +94,14 @@ describe('device history page', () => {
     await page.close();
   });
 
+  it("opens from the tile's History button on the Devices page", async () => {
+    const { page } = await openSignedIn(browser, server.url, admin, '/devices');
+    await page.getByRole('link', { name: 'History of Living room/Lamp' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Living room/Lamp: history' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/devices/${lampId}`);
+    await page.close();
+  });
+
   it('changes the range with the presets and with a drag across a chart', async () => {
     const { page } = await openSignedIn(browser, server.url, admin, `/devices/${lampId}`);
     await page.locator('.history-chart[data-property="brightness"] canvas').waitFor();
