@@ -10,6 +10,8 @@ import { MapPage, MusicPage, ProfilePage } from './Placeholder.js';
 // Loaded only when visited: the Devices page brings the MQTT client with it.
 const DevicesPage = lazy(() => import('../features/devices/DevicesPage.js'));
 const UsersPage = lazy(() => import('../features/users/UsersPage.js'));
+// docs/history.md#device-history-page: uPlot loads with it.
+const DeviceHistoryPage = lazy(() => import('../features/history/DeviceHistoryPage.js'));
 
 /** docs/screens.md#routes: the routes; anything else goes to /. */
 export function App() {
@@ -21,6 +23,7 @@ export function App() {
             <Route element={<Layout />}>
               <Route path="/" element={<HomePage />} />
               <Route path="/devices" element={<DevicesPage />} />
+              <Route path="/devices/:id" element={<DeviceHistoryPage />} />
               <Route path="/users" element={<UsersPage />} />
               <Route path="/profile" element={<ProfilePage />} />
               <Route path="/map" element={<MapPage />} />

@@ -87,6 +87,7 @@ function TileBody({
             name={device.displayName}
             disabled={disabled}
             onRename={(name) => actions.rename(device, name)}
+            historyHref={device.id ? `/devices/${encodeURIComponent(device.id)}` : undefined}
           />
           <p className="tile-meta">{meta}</p>
         </div>

@@ -1,4 +1,4 @@
-import { Pencil } from 'lucide-react';
+import { ChartLine, Pencil } from 'lucide-react';
 import { useState } from 'react';
 
 /** docs/screens.md#devices-page inline rename: "Device name", Enter saves, Escape cancels, Save / Cancel, an error line. */
@@ -6,10 +6,13 @@ export function RenameField({
   name,
   disabled,
   onRename,
+  historyHref,
 }: {
   name: string;
   disabled: boolean;
   onRename(name: string): Promise<unknown>;
+  /** docs/history.md#device-history-page: the device's history, when it has a stable id. */
+  historyHref?: string | undefined;
 }) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(name);
@@ -51,6 +54,11 @@ export function RenameField({
         >
           <Pencil size={14} />
         </button>
+        {historyHref && (
+          <a className="icon-button icon-button--bare" href={historyHref} aria-label={`History of ${name}`}>
+            <ChartLine size={14} />
+          </a>
+        )}
       </div>
     );
   }

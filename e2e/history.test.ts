@@ -1,0 +1,137 @@
+import type { HistoryAnswer, HistoryRawPoint } from '@hearth/contracts';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ScriptedZigbee2mqtt } from '../server/src/devicehub/adapters/zigbee2mqtt/fixtures/scripted-zigbee2mqtt.js';
+import { seriousA11yViolations } from './support/axe.js';
+import { launchBrowser } from './support/browser.js';
+import { eventually, hubDevices } from './support/devices.page.js';
+import { BUS_LOGIN, freePort, type RunningServer, startServer } from './support/server.js';
+import { type Account, openSignedIn, signUp } from './support/settings.page.js';
+
+type Drawn = { x: number[]; y: (number | null)[]; min: number; max: number };
+
+/** What a property's uPlot chart holds: its x (s) and y columns, and the x scale. */
+const drawn = (page: Page, property: string): Promise<Drawn> =>
+  page.locator(`.history-chart[data-property="${property}"]`).evaluate((element) => {
+    const chart = (
+      element as HTMLElement & { uplot: { data: number[][]; scales: { x: { min: number; max: number } } } }
+    ).uplot;
+    return {
+      x: [...chart.data[0]!],
+      y: [...chart.data[1]!],
+      min: chart.scales.x.min,
+      max: chart.scales.x.max,
+    };
+  });
+
+// docs/history.md#device-history-page in Chromium: a lamp reports through a scripted Zigbee2MQTT,
+// goes offline and back; its page draws what the API answers, gaps included.
+describe('device history page', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let z2m: ScriptedZigbee2mqtt;
+  let admin: Account;
+  let lampId: string;
+  const flushed = () => new Promise((resolve) => setTimeout(resolve, 1500));
+
+  beforeAll(async () => {
+    const mqttPort = await freePort();
+    server = await startServer({ SIMULATOR: 'off', MQTT_LISTEN_PORT: String(mqttPort), ...BUS_LOGIN });
+    browser = await launchBrowser();
+    admin = await signUp(server.url, { first_name: 'Ada', last_name: 'Lovelace', user_name: 'ada' });
+    z2m = await ScriptedZigbee2mqtt.connect(
+      `mqtt://${BUS_LOGIN.MQTT_LISTEN_USERNAME}:${BUS_LOGIN.MQTT_LISTEN_PASSWORD}@127.0.0.1:${mqttPort}`,
+      'zigbee2mqtt',
+    );
+    await z2m.publishDevices();
+    const lamp = await eventually(
+      async () => (await hubDevices(server.url, admin)).find((d) => d.name === 'Living room/Lamp'),
+      (device) => device !== undefined,
+    );
+    lampId = lamp!.id;
+    const at = async (brightness: number, state: string) => {
+      await z2m.publish('Living room/Lamp', { state, brightness });
+      await eventually(
+        async () => (await hubDevices(server.url, admin)).find((d) => d.id === lampId)!.state.brightness,
+        (value) => value === brightness,
+      );
+    };
+    // The plug-like toggles: on, off, on; then offline, back, on again.
+    await at(10, 'ON');
+    await at(20, 'OFF');
+    await at(30, 'ON');
+    await z2m.publish('Living room/Lamp/availability', { state: 'offline' });
+    await flushed();
+    await z2m.publish('Living room/Lamp/availability', { state: 'online' });
+    await at(40, 'ON');
+    await flushed();
+  });
+  afterAll(async () => {
+    await z2m?.close();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('draws the points the API answers, the toggles as steps and the offline time as a gap', async () => {
+    const { page, errors } = await openSignedIn(browser, server.url, admin, '/');
+    const answered = page.waitForResponse(
+      (r) => r.url().includes('/api/history?') && r.url().includes('property=brightness'),
+    );
+    await page.goto(`${server.url}/devices/${lampId}`);
+    await page.getByRole('heading', { level: 1, name: 'Living room/Lamp: history' }).waitFor();
+    const answer = (await (await answered).json()) as HistoryAnswer;
+    await page.locator('.history-chart[data-property="brightness"] canvas').waitFor();
+    const points = answer.points as HistoryRawPoint[];
+    expect(answer.resolution).toBe('raw');
+    expect(points.map((p) => p.v)).toEqual([10, 20, 30, null, 40]);
+    const brightness = await drawn(page, 'brightness');
+    expect(brightness.x).toEqual(points.map((p) => p.t / 1000));
+    expect(brightness.y).toEqual([10, 20, 30, null, 40]);
+    await page.locator('.history-chart[data-property="state"] canvas').waitFor();
+    expect((await drawn(page, 'state')).y).toEqual([1, 0, 1, null, 1]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("opens from the tile's History button on the Devices page", async () => {
+    const { page } = await openSignedIn(browser, server.url, admin, '/devices');
+    await page.getByRole('link', { name: 'History of Living room/Lamp' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Living room/Lamp: history' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/devices/${lampId}`);
+    await page.close();
+  });
+
+  it('changes the range with the presets and with a drag across a chart', async () => {
+    const { page } = await openSignedIn(browser, server.url, admin, `/devices/${lampId}`);
+    await page.locator('.history-chart[data-property="brightness"] canvas').waitFor();
+    const day = await drawn(page, 'brightness');
+    expect(day.max - day.min).toBeCloseTo(24 * 3600, -1);
+
+    const week = page.waitForResponse((r) => r.url().includes('property=brightness'));
+    await page.getByRole('button', { name: '7 d' }).click();
+    await week;
+    await eventually(
+      () => drawn(page, 'brightness'),
+      (d) => Math.abs(d.max - d.min - 7 * 24 * 3600) < 60,
+    );
+    expect(await page.getByRole('button', { name: '7 d' }).getAttribute('aria-pressed')).toBe('true');
+
+    const over = page.locator('.history-chart[data-property="brightness"] .u-over');
+    const box = (await over.boundingBox())!;
+    const zoomed = page.waitForResponse((r) => r.url().includes('property=brightness'));
+    // The last quarter of the week: where the readings are.
+    await page.mouse.move(box.x + box.width * 0.75, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width - 1, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.up();
+    await zoomed;
+    const after = await eventually(
+      () => drawn(page, 'brightness'),
+      (d) => d.max - d.min < 7 * 24 * 3600 * 0.3,
+    );
+    expect(after.max - after.min).toBeGreaterThan(7 * 24 * 3600 * 0.2);
+    await page.getByRole('button', { name: 'Reset zoom' }).waitFor();
+    await page.close();
+  });
+});

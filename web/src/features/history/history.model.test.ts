@@ -1,0 +1,83 @@
+import type { Capability } from '@hearth/contracts';
+import { describe, expect, it } from 'vitest';
+import { chartProperties, toChartData } from './history.model.js';
+
+const access = { readOnly: true, write: false, set: false };
+const cap = (property: string, kind: Capability['kind'], extra: Partial<Capability> = {}): Capability => ({
+  id: property,
+  property,
+  name: property,
+  kind,
+  type: kind,
+  value_type: 'number',
+  access,
+  ...extra,
+});
+
+describe('history chart model', () => {
+  it('lists numbers, on/off, enums and composite leaves; not text', () => {
+    const properties = chartProperties([
+      cap('temperature', 'numeric', { unit: '°C' }),
+      cap('state', 'binary'),
+      cap('effect', 'enum', { enum: ['blink', 'breathe'] }),
+      cap('label', 'text'),
+      cap('color', 'composite', { metadata: { features: ['x', 'y'] } }),
+    ]);
+    expect(properties.map((p) => [p.path, p.type])).toEqual([
+      ['temperature', 'number'],
+      ['state', 'boolean'],
+      ['effect', 'string'],
+      ['color.x', 'number'],
+      ['color.y', 'number'],
+    ]);
+  });
+
+  const cases: [string, Parameters<typeof toChartData>[0], ReturnType<typeof toChartData>][] = [
+    [
+      'raw readings, a gap as null',
+      {
+        resolution: 'raw',
+        points: [
+          { t: 1000, v: 1 },
+          { t: 2000, v: null },
+          { t: 3000, v: 2 },
+        ],
+      },
+      { x: [1, 2, 3], y: [1, null, 2], min: undefined, max: undefined },
+    ],
+    [
+      'on/off as 1 and 0',
+      {
+        resolution: 'raw',
+        points: [
+          { t: 1000, v: true },
+          { t: 2000, v: false },
+        ],
+      },
+      { x: [1, 2], y: [1, 0], min: undefined, max: undefined },
+    ],
+    [
+      'numeric buckets: the mean, with min and max; a gap bucket as null',
+      {
+        resolution: '5m',
+        points: [
+          { t: 0, min: 1, max: 3, mean: 2, last: 3, count: 2 },
+          { t: 100_000, min: null, max: null, mean: null, last: null, count: 0 },
+        ],
+      },
+      { x: [0, 100], y: [2, null], min: [1, null], max: [3, null] },
+    ],
+  ];
+  it.each(cases)('%s', (_name, answer, expected) => {
+    expect(toChartData(answer)).toEqual(expected);
+  });
+
+  it('draws an enum value by its position', () => {
+    expect(
+      toChartData(
+        { resolution: '1h', points: [{ t: 0, last: 'breathe', count: 4 }] },
+        { values: ['blink', 'breathe'] },
+      ).y,
+    ).toEqual([1]);
+  });
+});
