@@ -65,7 +65,7 @@ const connect = async (url) => {
   return client;
 };
 
-async function run(url, split) {
+async function run(url, split, qos = 0) {
   const zigbee2mqtt = await connect(url);
   const receiver = await connect(url);
   const sender = split ? await connect(url) : receiver;
@@ -73,7 +73,7 @@ async function run(url, split) {
   receiver.on('message', (_topic, payload) => {
     latencies.push(performance.now() - Number(payload.toString().split(' ')[0]));
   });
-  await receiver.subscribeAsync('zigbee2mqtt/#', { qos: 0 });
+  await receiver.subscribeAsync('zigbee2mqtt/#', { qos });
   const state = ` ${JSON.stringify({ state: 'ON', brightness: 200, linkquality: 100, color: { x: 0.3, y: 0.3 } })}`;
   const commands = setInterval(
     () => sender.publish('zigbee2mqtt/lamp/set', '{"state":"ON"}'),
@@ -100,11 +100,16 @@ async function run(url, split) {
 const rows = [];
 for (const nodelay of [false, true]) {
   const broker = await startMosquitto(nodelay);
-  for (const split of [false, true]) {
+  for (const [split, qos, hearth] of [
+    [false, 0, 'one connection'],
+    // Zigbee2MQTT publishes at QoS 0, so a QoS 1 subscription still receives QoS 0: no PUBACK to carry the ACK.
+    [false, 1, 'one connection, QoS 1 subscription'],
+    [true, 0, 'two connections (receive / send)'],
+  ]) {
     rows.push({
       broker: nodelay ? 'Mosquitto, set_tcp_nodelay true' : 'Mosquitto, default',
-      hearth: split ? 'two connections (receive / send)' : 'one connection',
-      ...(await run(broker.url, split)),
+      hearth,
+      ...(await run(broker.url, split, qos)),
     });
   }
   await broker.stop();
