@@ -172,4 +172,27 @@ describe('the history recorder', () => {
     await r.recorder.flush();
     expect(r.readings().map(({ v }) => v)).toEqual([1, 2]);
   });
+
+  it('keeps at most maxBuffered readings while the database is away, dropping the oldest', async () => {
+    const memory = memoryRepository();
+    let failing = true;
+    const insert = memory.repository.insertRaw.bind(memory.repository);
+    memory.repository.insertRaw = async (rows) => {
+      if (failing) throw new Error('database away');
+      return insert(rows);
+    };
+    recorder = new HistoryRecorder({
+      repository: memory.repository,
+      log: pino({ level: 'silent' }),
+      heartbeatMs: MINUTE,
+      flushIntervalMs: 60_000,
+      maxBuffered: 3,
+    });
+    recorder.setExclusions([]);
+    for (let i = 1; i <= 5; i++) recorder.stateReported(plug, { power: i }, false);
+    await recorder.flush();
+    failing = false;
+    await recorder.flush();
+    expect(memory.readings().map(({ v }) => v)).toEqual([3, 4, 5]);
+  });
 });

@@ -119,6 +119,9 @@ export class HistoryRecorder implements DeviceListener {
     if (this.buffer.length > max) {
       const excess = this.buffer.length - max;
       this.buffer.splice(0, excess);
+      if (this.dropped === 0) {
+        this.options.log.warn({ maxBuffered: max }, 'history buffer full: the oldest readings are dropped');
+      }
       this.dropped += excess;
     }
     if (!this.flushSoon && this.buffer.length >= (this.options.flushRows ?? 5000)) {
@@ -144,6 +147,12 @@ export class HistoryRecorder implements DeviceListener {
           this.options.log.info(
             { failedMs: this.now() - this.failingSince, dropped: this.dropped },
             'history recording works again',
+          );
+        }
+        if (this.dropped > 0 && this.failingSince === undefined) {
+          this.options.log.warn(
+            { dropped: this.dropped },
+            'history readings dropped while the buffer was full',
           );
         }
         this.failingSince = undefined;
