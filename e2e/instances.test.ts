@@ -470,6 +470,23 @@ describe.runIf(databaseUrl && mqttUrl && nginx)(
       for (const person of people)
         expect((await login(proxy.url, person.email, person.password)).status).toBe(200);
       await servers[0]!.exited;
+      // Device state is still written: the survivor holds the writer lock now (the killed one's
+      // session ended with its connection), within 5 s.
+      const killedAt = Date.now();
+      await z2m.publish('Front door', { contact: false, last_seen: '2026-11-24T07:30:00.000Z' });
+      const registry = new pg.Client({ connectionString: instanceUrl });
+      await registry.connect();
+      try {
+        await waitFor(async () => {
+          const { rows } = await registry.query(
+            "select last_seen from devicehub_devices where name = 'Front door'",
+          );
+          return rows[0]?.last_seen === '2026-11-24T07:30:00.000Z';
+        }, 5000);
+        expect(Date.now() - killedAt).toBeLessThan(5000);
+      } finally {
+        await registry.end();
+      }
     }, 60_000);
   },
 );
