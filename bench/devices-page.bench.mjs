@@ -191,6 +191,7 @@ async function runMode(mode) {
           startMs: Math.round(entry.startTime),
           doneMs: Math.round(entry.responseEnd),
           kB: Math.round(entry.decodedBodySize / 1024),
+          'kB sent': Math.round(entry.encodedBodySize / 1024),
         })),
     );
     console.table(loadSteps);

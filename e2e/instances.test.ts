@@ -391,9 +391,17 @@ describe.runIf(databaseUrl && mqttUrl && nginx)(
           '/devices',
         );
         await page.getByText('Reading lamp').first().waitFor({ timeout: 10_000 });
+        // The notice comes over the device stream: wait until it is connected.
+        await page.getByText('State: connected').waitFor({ timeout: 15_000 });
         expect(await page.getByText('Device bridge offline').count()).toBe(0);
         await z2m.publish('bridge/state', { state: 'offline' }, true);
-        await page.getByText('Device bridge offline').waitFor({ timeout: 5000 });
+        await page
+          .getByText('Device bridge offline')
+          .waitFor({ timeout: 10_000 })
+          .catch(async (error) => {
+            console.log(await page.locator('body').innerText(), errors);
+            throw error;
+          });
         for (const index of [0, 1]) {
           const refused = await call(direct(index), 'POST', `/api/devicehub/devices/${lamp.id}/commands`, {
             token,
@@ -402,7 +410,7 @@ describe.runIf(databaseUrl && mqttUrl && nginx)(
           expect([refused.status, refused.body.error]).toEqual([503, 'Device bridge offline']);
         }
         await z2m.publish('bridge/state', { state: 'online' }, true);
-        await page.getByText('Device bridge offline').waitFor({ state: 'detached', timeout: 5000 });
+        await page.getByText('Device bridge offline').waitFor({ state: 'detached', timeout: 10_000 });
         const sent = await call(proxy.url, 'POST', `/api/devicehub/devices/${lamp.id}/commands`, {
           token,
           body: { state: { brightness: 6 } },
@@ -410,6 +418,7 @@ describe.runIf(databaseUrl && mqttUrl && nginx)(
         expect(sent.status).toBe(200);
         expect(errors).toEqual([]);
       } finally {
+        await z2m.publish('bridge/state', { state: 'online' }, true);
         await browser.close();
       }
     }, 60_000);
@@ -461,6 +470,23 @@ describe.runIf(databaseUrl && mqttUrl && nginx)(
       for (const person of people)
         expect((await login(proxy.url, person.email, person.password)).status).toBe(200);
       await servers[0]!.exited;
+      // Device state is still written: the survivor holds the writer lock now (the killed one's
+      // session ended with its connection), within 5 s.
+      const killedAt = Date.now();
+      await z2m.publish('Front door', { contact: false, last_seen: '2026-11-24T07:30:00.000Z' });
+      const registry = new pg.Client({ connectionString: instanceUrl });
+      await registry.connect();
+      try {
+        await waitFor(async () => {
+          const { rows } = await registry.query(
+            "select last_seen from devicehub_devices where name = 'Front door'",
+          );
+          return rows[0]?.last_seen === '2026-11-24T07:30:00.000Z';
+        }, 5000);
+        expect(Date.now() - killedAt).toBeLessThan(5000);
+      } finally {
+        await registry.end();
+      }
     }, 60_000);
   },
 );

@@ -29,6 +29,7 @@ export const soleWriter = (): WriterLease => ({
 export class AdvisoryWriterLease implements WriterLease {
   private holder = false;
   private stopped = false;
+  private failing = false;
   private running: Promise<void> | undefined;
   private wake: (() => void) | undefined;
   private readonly listeners: ((holder: boolean) => void)[] = [];
@@ -84,6 +85,8 @@ export class AdvisoryWriterLease implements WriterLease {
       try {
         await this.db.connection().execute(async (connection) => {
           const key = sql`hashtext(current_schema() || '/hearth/devicehub/state-writer')`;
+          if (this.failing) this.log.info('device state writer lease connected again');
+          this.failing = false;
           while (!this.stopped) {
             if (!this.holder) {
               const { rows } = await sql<{
@@ -100,7 +103,10 @@ export class AdvisoryWriterLease implements WriterLease {
         });
       } catch (error) {
         this.set(false);
-        this.log.warn({ err: error }, 'device state writer lease lost its connection; retrying');
+        // One line per outage, not one a second.
+        if (!this.failing)
+          this.log.warn({ err: error }, 'device state writer lease lost its connection; retrying');
+        this.failing = true;
         if (!this.stopped) await this.pause();
       }
     }

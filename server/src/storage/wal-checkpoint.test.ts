@@ -1,9 +1,11 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStorage } from './database.js';
+import { startWalCheckpointer } from './wal-checkpoint.js';
 
 // SQLite only: PostgreSQL checkpoints on its own, outside Hearth's process.
 describe('the SQLite log, checkpointed off the event loop', () => {
@@ -47,5 +49,44 @@ describe('the SQLite log, checkpointed off the event loop', () => {
     const integrity = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(reopened.db);
     expect(integrity.rows).toEqual([{ integrity_check: 'ok' }]);
     await reopened.close();
+  });
+
+  it('runs its worker only while the database is being written', async () => {
+    const require = createRequire(import.meta.url);
+    const Database = require('better-sqlite3');
+    const other = path.join(dir, 'quiet.db');
+    const db = new Database(other);
+    db.pragma('journal_mode = WAL');
+    db.pragma('wal_autocheckpoint = 0');
+    db.exec('create table t (id integer primary key, body text)');
+    const checkpointer = startWalCheckpointer({
+      file: other,
+      driver: require.resolve('better-sqlite3'),
+      intervalMs: 50,
+      idleMs: 150,
+    });
+    const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const until = async (check: () => boolean) => {
+      for (let i = 0; i < 100 && !check(); i++) await wait(50);
+      return check();
+    };
+    try {
+      const write = db.prepare('insert or replace into t (id, body) values (?, ?)');
+      let writing = true;
+      const writer = (async () => {
+        for (let round = 0; writing; round++) {
+          write.run(round % 50, 'y'.repeat(2000));
+          await wait(5);
+        }
+      })();
+      expect(await until(() => checkpointer.running())).toBe(true);
+      writing = false;
+      await writer;
+      // Nothing more to checkpoint: the worker (about 10 MB) ends.
+      expect(await until(() => !checkpointer.running())).toBe(true);
+    } finally {
+      await checkpointer.close();
+      db.close();
+    }
   });
 });
