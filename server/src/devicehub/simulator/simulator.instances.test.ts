@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Device } from '@hearth/contracts';
 import mqtt from 'mqtt';
 import { describe, expect, it } from 'vitest';
@@ -23,8 +26,15 @@ describe.runIf(databaseUrl && mqttUrl)('the simulator with several instances on 
       DEVICEHUB_TOPIC_PREFIX: `hearth-sim-${unique}-${n}`,
     });
     const apps: TestApp[] = [];
+    const dataDirs: string[] = [];
     const start = async (n: string) => {
-      const app = await startTestApp(database, env(n));
+      // Each instance with a DATA_DIR of its own, as on separate machines.
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `hearth-sim-${n}-`));
+      dataDirs.push(dataDir);
+      const app = await startTestApp(
+        { ...database, appOptions: () => ({ ...database.appOptions(), dataDir }) },
+        env(n),
+      );
       apps.push(app);
       return app;
     };
@@ -80,6 +90,7 @@ describe.runIf(databaseUrl && mqttUrl)('the simulator with several instances on 
         await client.publishAsync(`z2m-sim-${unique}/${suffix}`, '', { retain: true });
       await client.endAsync();
       await database.drop();
+      for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
 });

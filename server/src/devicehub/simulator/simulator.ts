@@ -98,7 +98,8 @@ export class Zigbee2mqttSimulator {
   private updatesPerSecond: number;
   private budget = 0;
   private cursor = 0;
-  private readonly instance = crypto.randomUUID();
+  /** Names this installation in the marker: kept in DATA_DIR, so a restarted instance knows its own. */
+  private readonly instance: string;
   /** Publishing (not standing by, not stopped). */
   private running = false;
   private since = 0;
@@ -111,6 +112,7 @@ export class Zigbee2mqttSimulator {
     this.random = options.random ?? Math.random;
     this.updatesPerSecond = options.updatesPerSecond ?? Math.min(50, Math.max(2, options.devices / 4));
     this.namesFile = options.dataDir ? path.join(options.dataDir, NAMES_FILE) : undefined;
+    this.instance = this.installationId();
     const renamed = this.loadNames();
     for (let index = 0; index < options.devices; index++) {
       const template = TEMPLATES[index % TEMPLATES.length]!;
@@ -467,6 +469,29 @@ export class Zigbee2mqttSimulator {
       default:
         return;
     }
+  }
+
+  /**
+   * A random id kept in DATA_DIR/simulator-id (a fresh one without DATA_DIR): after a crash, the
+   * marker it left is its own and does not hold its restart back.
+   */
+  private installationId(): string {
+    if (!this.options.dataDir) return crypto.randomUUID();
+    const file = path.join(this.options.dataDir, 'simulator-id');
+    try {
+      const existing = fs.readFileSync(file, 'utf8').trim();
+      if (existing) return existing;
+    } catch {
+      // Not there yet.
+    }
+    const id = crypto.randomUUID();
+    try {
+      fs.mkdirSync(this.options.dataDir, { recursive: true, mode: 0o700 });
+      fs.writeFileSync(file, `${id}\n`, { mode: 0o600 });
+    } catch (error) {
+      this.options.log.warn({ err: error, file }, 'simulator could not keep its id');
+    }
+    return id;
   }
 
   /** Renames kept in DATA_DIR; a missing or unreadable file means none. */

@@ -155,6 +155,25 @@ describe('simulator on a shared bus', () => {
     ]);
   });
 
+  it('runs at once after a crash: the fresh marker it finds is its own (same DATA_DIR)', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-sim-'));
+    try {
+      const first = recordingBus();
+      const crashed = new Zigbee2mqttSimulator({ bus: first.bus, ...options, dataDir });
+      await crashed.start();
+      const marker = JSON.parse(first.published.find((p) => p.topic === `z2m/${SIMULATOR_MARKER}`)!.payload);
+      // Killed: no stop(), the marker stays. The restart on the same DATA_DIR finds it.
+      const { bus } = busWithMarker(marker);
+      const restarted = new Zigbee2mqttSimulator({ bus, ...options, dataDir });
+      await restarted.start();
+      expect(restarted.isRunning()).toBe(true);
+      await restarted.stop();
+      await crashed.stop();
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('runs when the marker is stale (an instance killed without clearing it)', async () => {
     const { bus, published } = busWithMarker({ instance: 'other', since: 1, at: Date.now() - 10_000 });
     const simulator = new Zigbee2mqttSimulator({ bus, ...options });
