@@ -68,7 +68,9 @@ function errorBody(request: FastifyRequest, message: string, extra = {}) {
 function describe(error: FastifyError, request: FastifyRequest): { status: number; message: string } {
   if (error instanceof HttpError) return { status: error.statusCode, message: error.message };
   if (hasZodFastifySchemaValidationErrors(error)) {
-    return { status: 400, message: error.validation[0]?.message ?? 'Invalid request' };
+    // A repeated query parameter is named first: it explains the other issues it causes.
+    const repeated = error.validation.find((issue) => issue.message?.endsWith(' must be given once'));
+    return { status: 400, message: (repeated ?? error.validation[0])?.message ?? 'Invalid request' };
   }
   const messages = { ...DEFAULT_MESSAGES, ...request.routeOptions?.config?.messages };
   if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return { status: 400, message: messages.emptyBody };
