@@ -210,6 +210,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     deviceHub,
     roomsModule({
       db,
+      dialect: storage.dialect,
       log,
       guards,
       devices: deviceHub.devices,

@@ -121,6 +121,32 @@ describeWithService('TEST_MQTT_URL', 'room changes across two instances', (mqttU
     expect(messages.filter((m) => m.topic.endsWith(roomTopics.upsert))).toHaveLength(1);
   });
 
+  it('refuses the same new name sent to both instances at once with the rule, not a 500, and keeps orders apart', async () => {
+    const name = `Den ${unique}`;
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        (i % 2 ? a : b).app.inject({
+          method: 'POST',
+          url: '/api/rooms',
+          headers: { authorization: `Bearer ${i % 2 ? tokenA : tokenB}` },
+          payload: { name: i === 0 ? name : name.toUpperCase() },
+        }),
+      ),
+    );
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 400, 400, 400, 400, 400]);
+    for (const refused of answers.filter((r) => r.statusCode === 400)) {
+      expect(refused.json().error).toMatch(/^A room named ".*" already exists without a floor$/);
+    }
+    // Rooms created at once through both instances still take places 0, 1, 2, … without a repeat.
+    await Promise.all(
+      ['Loft', 'Porch', 'Attic', 'Cellar'].map((room, i) =>
+        call(i % 2 ? a : b, i % 2 ? tokenA : tokenB, 'POST', '/api/rooms', { name: `${room} ${unique}` }),
+      ),
+    );
+    const { rooms } = await call(a, tokenA, 'GET', '/api/rooms');
+    expect(rooms.map((room: Room) => room.order)).toEqual(rooms.map((_: Room, i: number) => i));
+  });
+
   it('ignores what is not a room change', async () => {
     const publisher = await mqtt.connectAsync(mqttUrl, { reconnectPeriod: 0 });
     const roomEvents = () => messages.filter((m) => /\/events\/(room|floor)\./.test(m.topic)).length;

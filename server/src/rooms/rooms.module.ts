@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Bus } from '../bus/bus.js';
 import type { DeviceDirectory } from '../devicehub/index.js';
 import type { Module } from '../lifecycle/module.js';
+import type { Dialect } from '../storage/database.js';
 import type { Database } from '../storage/schema.js';
 import type { Guards } from '../users/index.js';
 import { applyChange, type RoomsChange, sharedChange } from './rooms.changes.js';
@@ -12,6 +13,7 @@ import { RoomsService } from './rooms.service.js';
 
 export interface RoomsModuleDeps {
   db: Kysely<Database>;
+  dialect: Dialect;
   log: Logger;
   guards: Guards;
   /** The device hub: which devices exist, their room on the wire, and events to browsers. */
@@ -33,7 +35,7 @@ export function roomsModule(deps: RoomsModuleDeps): Module {
       .catch((error) => log.warn({ err: error }, 'telling the other instances of a room change failed'));
   };
   const service = new RoomsService({
-    repository: new RoomsRepository(deps.db),
+    repository: new RoomsRepository(deps.db, deps.dialect),
     devices: deps.devices,
     share,
   });

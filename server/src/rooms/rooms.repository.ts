@@ -1,5 +1,6 @@
 import type { Floor, Room, RoomIcon } from '@hearth/contracts';
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Dialect } from '../storage/database.js';
 import type { Database } from '../storage/schema.js';
 import type { FloorsTable, RoomsTable } from './rooms.tables.js';
 
@@ -180,11 +181,23 @@ export class RoomsStore {
 
 /** Rooms' storage: plain reads, and transactions in which a change is checked and written at once. */
 export class RoomsRepository extends RoomsStore {
-  constructor(private readonly database: Kysely<Database>) {
+  constructor(
+    private readonly database: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {
     super(database);
   }
 
+  /**
+   * On PostgreSQL, instances sharing the database take their turn on a transaction-scoped advisory
+   * lock: without it two of them could both find a name free (the loser got the unique index's 500)
+   * or give two new rooms the same order. SQLite has one writer anyway.
+   */
   transaction<T>(work: (store: RoomsStore) => Promise<T>): Promise<T> {
-    return this.database.transaction().execute((trx) => work(new RoomsStore(trx)));
+    return this.database.transaction().execute(async (trx) => {
+      if (this.dialect === 'postgres')
+        await sql`select pg_advisory_xact_lock(hashtext(current_schema() || '/hearth/rooms'))`.execute(trx);
+      return work(new RoomsStore(trx));
+    });
   }
 }
