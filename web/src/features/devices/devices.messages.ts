@@ -40,3 +40,42 @@ export const busHoldsMessagesBack = (ms: number) =>
 export const BRIDGE_OFFLINE = 'Device bridge offline';
 
 export const requestFailed = (status: number) => `request failed with status ${status}`;
+
+/** docs/strings.md#rooms-on-the-devices-page: the toolbar, the room sections and their actions. */
+export const TOOLBAR = {
+  label: 'Device filters',
+  search: 'Search devices',
+  searchHint: 'Name, model, manufacturer or room',
+  room: 'Room',
+  allRooms: 'All rooms',
+  unassigned: 'Unassigned',
+  type: 'Type',
+  allTypes: 'All types',
+  status: 'Status',
+  anyStatus: 'Any status',
+  online: 'Online',
+  offline: 'Offline',
+  batteryLow: 'Battery low',
+  groupByRoom: 'Group by room',
+  manageRooms: 'Manage rooms',
+  clearFilters: 'Clear filters',
+  noMatch: 'No devices match these filters.',
+  withoutFloor: 'Without a floor',
+  emptyRoom: 'No devices in this room',
+  allOff: 'All off',
+  allOn: 'All on',
+} as const;
+
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/** A room section's counts: "5 devices · 2 on · 1 offline". */
+export const sectionCounts = (devices: number, on: number, offline: number) =>
+  `${plural(devices, 'device', 'devices')} · ${on} on · ${offline} offline`;
+
+/** The room action buttons' accessible names. */
+export const roomActionLabel = (on: boolean, room: string) =>
+  `${on ? TOOLBAR.allOn : TOOLBAR.allOff} in ${room}`;
+
+/** While a room action runs: "Turning off… 3 of 8". */
+export const roomActionProgress = (on: boolean, done: number, total: number) =>
+  `Turning ${on ? 'on' : 'off'}… ${done} of ${total}`;

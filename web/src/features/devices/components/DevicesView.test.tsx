@@ -1,28 +1,68 @@
-import { act, cleanup, render, screen } from '@testing-library/react';
+import type { Room } from '@hearth/contracts';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FavouritesStore } from '../../rooms/favourites-store.js';
+import { RoomFeed } from '../../rooms/room-events.js';
+import { RoomsStore } from '../../rooms/rooms-store.js';
+import type { RoomsHub } from '../../rooms/use-rooms.js';
 import type { HubActions } from '../hooks/use-device-hub.js';
+import type { Json } from '../model/device.types.js';
 import { DeviceStore } from '../store/device-store.js';
 import { DevicesView } from './DevicesView.js';
 import { DevicesContext } from './devices-context.js';
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+});
 
-function setup() {
+function roomsHub(rooms: Room[]): RoomsHub {
+  const feed = new RoomFeed();
+  const store = new RoomsStore(async () => ({ success: true, status: 200, data: { rooms, floors: [] } }));
+  const favourites = new FavouritesStore(
+    {
+      fetch: async () => ({ success: true, status: 200, data: { device_ids: [] } }),
+      save: async (ids) => ({ success: true, status: 200, data: { device_ids: ids } }),
+    },
+    () => null,
+  );
+  store.follow(feed);
+  return { feed, rooms: store, favourites, dispose: () => {} };
+}
+
+let location = '';
+function Where() {
+  const current = useLocation();
+  location = `${current.pathname}${current.search}`;
+  return null;
+}
+
+function setup(devices: Json[] = [{ id: 'lamp', name: 'Lamp' }], url = '/devices', rooms?: RoomsHub) {
   const store = new DeviceStore((flush) => queueMicrotask(flush));
-  const actions = { send: vi.fn(), rename: vi.fn() } as unknown as HubActions;
-  store.loadList([{ id: 'lamp', name: 'Lamp' }]);
+  const actions = {
+    send: vi.fn(),
+    rename: vi.fn(),
+    deliver: vi.fn(async () => null),
+  } as unknown as HubActions;
+  store.loadList(devices);
   store.flush();
   render(
-    <DevicesContext.Provider value={{ store, actions }}>
-      <DevicesView />
-    </DevicesContext.Provider>,
+    <MemoryRouter initialEntries={[url]}>
+      <DevicesContext.Provider value={{ store, actions, rooms }}>
+        <DevicesView />
+        <Where />
+      </DevicesContext.Provider>
+    </MemoryRouter>,
   );
-  return store;
+  return { store, actions };
 }
+
+const tileNames = () => screen.queryAllByRole('article').map((tile) => tile.getAttribute('aria-label'));
 
 describe('DevicesView and the device bus', () => {
   it('says since when the device bus is offline, and nothing once it is back', () => {
-    const store = setup();
+    const { store } = setup();
     expect(screen.queryByText(/Device bus offline/)).toBeNull();
     const since = new Date(2026, 0, 5, 9, 7, 30).toISOString();
     act(() => store.setStatus({ bus: { bus: 'offline', since } }));
@@ -32,7 +72,7 @@ describe('DevicesView and the device bus', () => {
   });
 
   it('says "Device bridge offline" while Zigbee2MQTT says so, and disables the controls', () => {
-    const store = setup();
+    const { store } = setup();
     const since = new Date().toISOString();
     act(() => store.setStatus({ bus: { bus: 'online', since, bridge: 'offline' } }));
     expect(screen.getByRole('status').textContent).toBe('Device bridge offline');
@@ -40,5 +80,94 @@ describe('DevicesView and the device bus', () => {
     act(() => store.setStatus({ bus: { bus: 'online', since, bridge: 'online' } }));
     expect(screen.queryByText('Device bridge offline')).toBeNull();
     expect(store.isBusOffline()).toBe(false);
+  });
+});
+
+const kitchen: Room = { id: 'r1', name: 'Kitchen', icon: 'cooking-pot', order: 0, floor_id: null };
+const hall: Room = { id: 'r2', name: 'Hall', icon: 'door-open', order: 1, floor_id: null };
+const power = { id: 'state', type: 'toggle', property: 'state', access: { write: true, set: true } };
+const fleet: Json[] = [
+  {
+    id: 'lamp',
+    name: 'Kitchen lamp',
+    type: 'light',
+    room_id: 'r1',
+    online: true,
+    inputs: [power],
+    state: { state: 'ON' },
+  },
+  { id: 'plug', name: 'Kettle plug', type: 'switch', room_id: 'r1', online: false, inputs: [power] },
+  { id: 'door', name: 'Front door', type: 'sensor', room_id: null, online: true, state: { battery: 5 } },
+  { id: 'hall-lamp', name: 'Hall lamp', type: 'light', room_id: 'r2', online: true, inputs: [power] },
+];
+
+describe('DevicesView toolbar and rooms', () => {
+  it('filters from the URL and shows the filtered counts beside the totals', async () => {
+    setup(fleet, '/devices?status=offline', roomsHub([kitchen, hall]));
+    expect(tileNames()).toEqual(['Kettle plug']);
+    expect(screen.getByText('Total devices').previousElementSibling?.textContent).toBe('1 of 4');
+    expect((screen.getByLabelText('Status') as HTMLSelectElement).value).toBe('offline');
+  });
+
+  it('searches by room name and writes the search to the URL; nothing matching offers Clear filters', async () => {
+    setup(fleet, '/devices', roomsHub([kitchen, hall]));
+    await act(async () => {});
+    fireEvent.change(screen.getByLabelText('Search devices'), { target: { value: 'kitchen' } });
+    expect(tileNames()).toEqual(['Kettle plug', 'Kitchen lamp']);
+    expect(location).toBe('/devices?q=kitchen');
+    fireEvent.click(screen.getByLabelText('Battery low'));
+    expect(location).toBe('/devices?q=kitchen&battery=low');
+    expect(screen.getByText('No devices match these filters.')).toBeTruthy();
+    fireEvent.click(screen.getAllByRole('button', { name: 'Clear filters' })[0] as HTMLElement);
+    expect(location).toBe('/devices');
+    expect(tileNames()).toHaveLength(4);
+  });
+
+  it('writes a room as its slug and finds it again', async () => {
+    setup(fleet, '/devices', roomsHub([kitchen, hall]));
+    await act(async () => {});
+    fireEvent.change(screen.getByLabelText('Room'), { target: { value: 'r2' } });
+    expect(location).toBe('/devices?room=hall');
+    expect(tileNames()).toEqual(['Hall lamp']);
+    fireEvent.change(screen.getByLabelText('Room'), { target: { value: 'unassigned' } });
+    expect(location).toBe('/devices?room=unassigned');
+    expect(tileNames()).toEqual(['Front door']);
+  });
+
+  it('groups by room with counts, collapses a room for good, and follows a device that moves', async () => {
+    const { store } = setup(fleet, '/devices?group=room', roomsHub([kitchen, hall]));
+    await act(async () => {});
+    const headings = () => screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent);
+    expect(headings()).toEqual(['Kitchen', 'Hall', 'Unassigned']);
+    const kitchenSection = screen.getByRole('region', { name: 'Kitchen' });
+    expect(within(kitchenSection).getByText('2 devices · 1 on · 1 offline')).toBeTruthy();
+    fireEvent.click(within(kitchenSection).getByRole('button', { name: 'Kitchen' }));
+    expect(tileNames()).toEqual(['Hall lamp', 'Front door']);
+    expect(localStorage.getItem('hearth.devices.collapsedRooms')).toBe('["r1"]');
+    await act(async () => {
+      store.upsert({ id: 'door', room_id: 'r2' });
+      store.flush();
+    });
+    expect(headings()).toEqual(['Kitchen', 'Hall']);
+    expect(
+      within(screen.getByRole('region', { name: 'Hall' })).getByText('2 devices · 0 on · 0 offline'),
+    ).toBeTruthy();
+  });
+
+  it('"All off" sends one command per light and switch of the room and sums up', async () => {
+    const { actions } = setup(fleet, '/devices?group=room', roomsHub([kitchen, hall]));
+    await act(async () => {});
+    const deliver = actions.deliver as ReturnType<typeof vi.fn>;
+    deliver.mockImplementation(async (device: { id: string }) =>
+      device.id === 'plug' ? 'Device bridge offline' : null,
+    );
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'All off in Kitchen' }));
+    });
+    expect(deliver.mock.calls.map(([device, command]) => [device.id, command.state])).toEqual([
+      ['plug', { on: false }],
+      ['lamp', { on: false }],
+    ]);
+    expect(screen.getByText('Turned off 1 of 2; failed: Kettle plug')).toBeTruthy();
   });
 });

@@ -1,11 +1,21 @@
-import { BRIDGE_OFFLINE, busOfflineSince, MESSAGES } from '../devices.messages.js';
+import type { RoomsResponse } from '@hearth/contracts';
+import { useMemo, useState, useSyncExternalStore } from 'react';
+import { ManageRoomsDialog } from '../../rooms/ManageRoomsDialog.js';
+import type { RoomsStore } from '../../rooms/rooms-store.js';
+import { useRooms } from '../../rooms/use-rooms.js';
+import { BRIDGE_OFFLINE, busOfflineSince, MESSAGES, TOOLBAR } from '../devices.messages.js';
+import { type FilteredDevices, useDeviceFilter, useFilteredDevices } from '../hooks/use-device-filter.js';
 import { useDeviceIds, useDeviceStats, useHubStatus } from '../hooks/use-device-store.js';
+import type { DeviceStats } from '../model/device.types.js';
+import { type DeviceFilter, deviceTypes, NO_FILTER } from '../model/filters.js';
 import { clockTime } from '../model/format.js';
+import { groupByRoom } from '../model/sections.js';
 import { BusDelayNotice } from './BusDelayNotice.js';
 import { DeviceGrid } from './DeviceGrid.js';
+import { DevicesToolbar } from './DevicesToolbar.js';
 import { useDevicesContext } from './devices-context.js';
 
-function Header() {
+function Header({ filtered }: { filtered: FilteredDevices }) {
   const { store } = useDevicesContext();
   const stats = useDeviceStats(store);
   const status = useHubStatus(store);
@@ -33,10 +43,10 @@ function Header() {
         </div>
       </header>
       <section className="summary-card" aria-label="Summary">
-        <Stat label="Total devices" value={stats.total} />
-        <Stat label="Online" value={stats.online} />
-        <Stat label="With state" value={stats.withState} />
-        <Stat label="Sensors" value={stats.sensors} />
+        <Stat label="Total devices" name="total" stats={stats} filtered={filtered} />
+        <Stat label="Online" name="online" stats={stats} filtered={filtered} />
+        <Stat label="With state" name="withState" stats={stats} filtered={filtered} />
+        <Stat label="Sensors" name="sensors" stats={stats} filtered={filtered} />
       </section>
       {status.bus?.bus === 'offline' && (
         <div className="notice-card" role="status">
@@ -58,19 +68,61 @@ function Header() {
   );
 }
 
-function Stat({ label, value }: { label: string; value: number }) {
+interface StatProps {
+  label: string;
+  name: keyof DeviceStats;
+  stats: DeviceStats;
+  filtered: FilteredDevices;
+}
+
+/** One figure of the summary; while a filter narrows the list, the filtered count with the total beside it. */
+function Stat({ label, name, stats, filtered }: StatProps) {
+  const value = stats[name];
   return (
     <div className="stat">
-      <span className="stat-value">{value}</span>
+      {filtered.filtering ? (
+        <span className="stat-value" data-stat={name}>
+          {filtered.stats[name]}
+          <span className="stat-total"> of {value}</span>
+        </span>
+      ) : (
+        <span className="stat-value" data-stat={name}>
+          {value}
+        </span>
+      )}
       <span className="stat-label">{label}</span>
     </div>
   );
 }
 
-function Body() {
+const NO_ROOMS: RoomsResponse = { rooms: [], floors: [] };
+const NO_ROOMS_STORE = {
+  subscribe: () => () => {},
+  getSnapshot: () => NO_ROOMS,
+  load: async () => {},
+} as unknown as RoomsStore;
+
+interface BodyProps {
+  filtered: FilteredDevices;
+  filter: DeviceFilter;
+  clear(): void;
+  rooms: RoomsResponse;
+}
+
+function Body({ filtered, filter, clear, rooms }: BodyProps) {
   const { store } = useDevicesContext();
   const ids = useDeviceIds(store);
   const { loading } = useHubStatus(store);
+  const facets = useSyncExternalStore(store.subscribe, store.getFacetsVersion);
+  const grouped = filter.group === 'room';
+  // biome-ignore lint/correctness/useExhaustiveDependencies: facets says a device moved to another room.
+  const groups = useMemo(
+    () =>
+      grouped
+        ? groupByRoom(filtered.ids, (id) => store.getDevice(id)?.roomId ?? null, rooms, !filtered.filtering)
+        : null,
+    [grouped, filtered, rooms, store, facets],
+  );
   if (ids.length === 0 && loading) {
     return (
       <div className="devices-loading" role="status">
@@ -80,14 +132,49 @@ function Body() {
     );
   }
   if (ids.length === 0) return <p className="devices-empty">{MESSAGES.empty}</p>;
-  return <DeviceGrid ids={ids} />;
+  if (filtered.ids.length === 0) {
+    return (
+      <div className="devices-empty" role="status">
+        <span>{TOOLBAR.noMatch}</span>
+        <button type="button" className="button button--secondary button--small" onClick={clear}>
+          {TOOLBAR.clearFilters}
+        </button>
+      </div>
+    );
+  }
+  return <DeviceGrid ids={filtered.ids} groups={groups} />;
 }
 
 export function DevicesView() {
+  const { store, rooms: roomsHub } = useDevicesContext();
+  const rooms = useRooms(roomsHub?.rooms ?? NO_ROOMS_STORE);
+  const { filter, update } = useDeviceFilter();
+  const filtered = useFilteredDevices(store, filter, rooms.rooms);
+  const ids = useDeviceIds(store);
+  const types = useMemo(
+    () => deviceTypes(ids.map((id) => store.getDevice(id)).filter((device) => device !== undefined)),
+    [ids, store],
+  );
+  const [managing, setManaging] = useState(false);
   return (
     <div className="devices-page">
-      <Header />
-      <Body />
+      <Header filtered={filtered} />
+      <DevicesToolbar
+        filter={filter}
+        update={update}
+        rooms={rooms.rooms}
+        types={types}
+        onManageRooms={roomsHub ? () => setManaging(true) : undefined}
+      />
+      <Body
+        filtered={filtered}
+        filter={filter}
+        clear={() => update({ ...NO_FILTER, group: filter.group })}
+        rooms={rooms}
+      />
+      {managing && roomsHub && (
+        <ManageRoomsDialog rooms={rooms} store={roomsHub.rooms} onClose={() => setManaging(false)} />
+      )}
     </div>
   );
 }

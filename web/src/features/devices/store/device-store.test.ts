@@ -190,4 +190,22 @@ describe('DeviceStore (docs/screens.md#device-list-and-stream)', () => {
     store.clearError('Unable to connect to device stream');
     expect(store.getStatus().error).toBeNull();
   });
+
+  it.each([
+    ['a move to another room', { room_id: 'hall' }, true],
+    ['going offline', { online: false }, true],
+    ['a low battery', { state: { battery: 5 } }, true],
+    ['a brightness change', { state: { brightness: 10 } }, false],
+  ])('tells the page (facets version) about %s: %s', (_name, change, bumped) => {
+    const { store, frame } = setup();
+    store.loadList([{ id: 'lamp', name: 'Lamp', room_id: 'kitchen', online: true, state: { battery: 90 } }]);
+    frame();
+    const before = store.getFacetsVersion();
+    const listener = vi.fn();
+    store.subscribe(listener);
+    store.upsert({ id: 'lamp', ...change });
+    frame();
+    expect(store.getFacetsVersion() > before).toBe(bumped);
+    if (bumped) expect(listener).toHaveBeenCalled();
+  });
 });

@@ -11,6 +11,7 @@ import {
   toDevice,
 } from '../model/device.model.js';
 import type { DeviceStats, DeviceView, Json } from '../model/device.types.js';
+import { filterFacets } from '../model/filters.js';
 
 /** docs/devicehub.md#connection-status plus the page's loading flag, its one error line and the device bus behind the hub. */
 export interface HubStatus {
@@ -53,6 +54,8 @@ export class DeviceStore {
   private scheduled = false;
   private ids: string[] = [];
   private stats: DeviceStats = EMPTY_STATS;
+  /** Bumped when a listed device's room, status, type, battery or make changes (the page's filters look at them). */
+  private facetsVersion = 0;
   private status: HubStatus = INITIAL_STATUS;
   private pending = new Set<string>();
   private deviceListeners = new Map<string, Set<Listener>>();
@@ -66,6 +69,7 @@ export class DeviceStore {
   // --- reading (stable snapshots for useSyncExternalStore) ---
   getIds = () => this.ids;
   getStats = () => this.stats;
+  getFacetsVersion = () => this.facetsVersion;
   getStatus = () => this.status;
   /** Controls are greyed out while the device bus or bridge is offline (commands would answer 503). */
   isBusOffline = () => this.status.bus?.bus === 'offline' || this.status.bus?.bridge === 'offline';
@@ -173,6 +177,7 @@ export class DeviceStore {
     if (this.dirty.size === 0 && !this.listDirty) return;
     const changed = [...this.dirty];
     this.dirty.clear();
+    let facetsChanged = false;
     for (const key of changed) {
       const before = this.devices.get(key);
       const record = this.records.get(key);
@@ -183,11 +188,16 @@ export class DeviceStore {
       }
       const device = toDevice(record);
       this.devices.set(key, device);
+      if (before && filterFacets(before) !== filterFacets(device)) facetsChanged = true;
       if (!before || before.displayName !== device.displayName || isListed(before) !== isListed(device)) {
         this.listDirty = true;
       }
     }
     let globalChange = false;
+    if (facetsChanged) {
+      this.facetsVersion++;
+      globalChange = true;
+    }
     if (this.listDirty) {
       this.listDirty = false;
       const listed = [...this.devices.values()].filter(isListed).sort(compareDevices);

@@ -1,0 +1,140 @@
+import type { Room } from '@hearth/contracts';
+import { Search } from 'lucide-react';
+import { useEffect, useId, useState } from 'react';
+import { TOOLBAR } from '../devices.messages.js';
+import {
+  type DeviceFilter,
+  isFiltering,
+  NO_FILTER,
+  resolveRoom,
+  roomParam,
+  UNASSIGNED,
+} from '../model/filters.js';
+
+interface ToolbarProps {
+  filter: DeviceFilter;
+  update(change: Partial<DeviceFilter>, replace?: boolean): void;
+  rooms: Room[];
+  types: string[];
+  /** Opens the Manage rooms dialog; absent: no such button. */
+  onManageRooms?: () => void;
+}
+
+/** docs/screens.md#toolbar: search, filters, grouping; every change goes to the URL. */
+export function DevicesToolbar({ filter, update, rooms, types, onManageRooms }: ToolbarProps) {
+  const id = useId();
+  // The box follows the URL (back/forward) but keeps what is being typed.
+  const [query, setQuery] = useState(filter.q);
+  useEffect(() => setQuery(filter.q), [filter.q]);
+  const resolved = filter.room ? resolveRoom(rooms, filter.room) : undefined;
+  const roomValue =
+    filter.room === null
+      ? ''
+      : resolved === null
+        ? UNASSIGNED
+        : resolved === undefined
+          ? filter.room
+          : resolved;
+  const typeOptions = filter.type && !types.includes(filter.type) ? [...types, filter.type] : types;
+  return (
+    <search className="devices-toolbar" aria-label={TOOLBAR.label}>
+      <div className="toolbar-search">
+        <Search size={16} aria-hidden="true" />
+        <input
+          type="search"
+          className="input"
+          aria-label={TOOLBAR.search}
+          placeholder={TOOLBAR.searchHint}
+          value={query}
+          onChange={(event) => {
+            setQuery(event.target.value);
+            update({ q: event.target.value }, true);
+          }}
+        />
+      </div>
+      <label className="toolbar-field" htmlFor={`${id}-room`}>
+        <span className="field-label">{TOOLBAR.room}</span>
+        <select
+          id={`${id}-room`}
+          className="select select--compact"
+          value={roomValue}
+          onChange={(event) => {
+            const value = event.target.value;
+            const room = rooms.find((candidate) => candidate.id === value);
+            update({ room: room ? roomParam(rooms, room) : value || null });
+          }}
+        >
+          <option value="">{TOOLBAR.allRooms}</option>
+          {rooms.map((room) => (
+            <option key={room.id} value={room.id}>
+              {room.name}
+            </option>
+          ))}
+          <option value={UNASSIGNED}>{TOOLBAR.unassigned}</option>
+          {resolved === undefined && filter.room && <option value={filter.room}>{filter.room}</option>}
+        </select>
+      </label>
+      <label className="toolbar-field" htmlFor={`${id}-type`}>
+        <span className="field-label">{TOOLBAR.type}</span>
+        <select
+          id={`${id}-type`}
+          className="select select--compact"
+          value={filter.type ?? ''}
+          onChange={(event) => update({ type: event.target.value || null })}
+        >
+          <option value="">{TOOLBAR.allTypes}</option>
+          {typeOptions.map((type) => (
+            <option key={type} value={type}>
+              {type}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="toolbar-field" htmlFor={`${id}-status`}>
+        <span className="field-label">{TOOLBAR.status}</span>
+        <select
+          id={`${id}-status`}
+          className="select select--compact"
+          value={filter.status ?? ''}
+          onChange={(event) => update({ status: (event.target.value || null) as DeviceFilter['status'] })}
+        >
+          <option value="">{TOOLBAR.anyStatus}</option>
+          <option value="online">{TOOLBAR.online}</option>
+          <option value="offline">{TOOLBAR.offline}</option>
+        </select>
+      </label>
+      <label className="toolbar-check">
+        <input
+          type="checkbox"
+          checked={filter.battery === 'low'}
+          onChange={(event) => update({ battery: event.target.checked ? 'low' : null })}
+        />
+        {TOOLBAR.batteryLow}
+      </label>
+      <label className="toolbar-check">
+        <input
+          type="checkbox"
+          checked={filter.group === 'room'}
+          onChange={(event) => update({ group: event.target.checked ? 'room' : null })}
+        />
+        {TOOLBAR.groupByRoom}
+      </label>
+      <div className="toolbar-actions">
+        {isFiltering(filter) && (
+          <button
+            type="button"
+            className="button button--ghost button--small"
+            onClick={() => update({ ...NO_FILTER, group: filter.group })}
+          >
+            {TOOLBAR.clearFilters}
+          </button>
+        )}
+        {onManageRooms && (
+          <button type="button" className="button button--secondary button--small" onClick={onManageRooms}>
+            {TOOLBAR.manageRooms}
+          </button>
+        )}
+      </div>
+    </search>
+  );
+}
