@@ -1,6 +1,7 @@
 import { BRIDGE_OFFLINE, busOfflineSince, MESSAGES } from '../devices.messages.js';
 import { useDeviceIds, useDeviceStats, useHubStatus } from '../hooks/use-device-store.js';
 import { clockTime } from '../model/format.js';
+import { AssignToolbar } from './AssignToolbar.js';
 import { BusDelayNotice } from './BusDelayNotice.js';
 import { DeviceGrid } from './DeviceGrid.js';
 import { useDevicesContext } from './devices-context.js';
@@ -80,7 +81,12 @@ function Body() {
     );
   }
   if (ids.length === 0) return <p className="devices-empty">{MESSAGES.empty}</p>;
-  return <DeviceGrid ids={ids} />;
+  return (
+    <>
+      <AssignToolbar />
+      <DeviceGrid ids={ids} />
+    </>
+  );
 }
 
 export function DevicesView() {
