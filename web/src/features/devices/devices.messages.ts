@@ -30,7 +30,31 @@ export const MESSAGES = {
   apply: 'Apply',
   add: 'Add',
   remove: 'Remove',
+  // Rooms and favourites on the tile (docs/rooms.md#on-the-devices-page, docs/strings.md#rooms-on-the-devices-page).
+  unassigned: 'Unassigned',
+  newRoom: 'New room…',
+  roomName: 'Room name',
+  createRoom: 'Create',
+  addFavourite: 'Add to favourites',
+  removeFavourite: 'Remove from favourites',
+  select: 'Select',
+  moveToRoom: 'Move to room',
+  accept: 'Accept',
+  dragHint:
+    'Drag onto a room to move it there. With the keyboard, use its room menu, or Select and then Move to room.',
+  dropOnRoom: 'Drop on a room',
 } as const;
+
+/** The tile's room button: its accessible name. */
+export const roomOf = (name: string, room: string) => `Room of ${name}: ${room}`;
+export const moveToRoomOf = (name: string) => `Move ${name} to room`;
+export const selectDevice = (name: string) => `Select ${name}`;
+export const selectedCount = (count: number) => `${count} selected`;
+export const suggestedRoom = (room: string) => `Suggested: ${room}`;
+export const acceptSuggestion = (name: string, room: string) => `Move ${name} to ${room}`;
+export const acceptAllSuggestions = (count: number) => `Accept all suggestions (${count})`;
+export const movedTo = (count: number, room: string) =>
+  `Moved ${count} ${count === 1 ? 'device' : 'devices'} to ${room}`;
 
 export const busOfflineSince = (time: string) => `Device bus offline since ${time}`;
 

@@ -1,12 +1,16 @@
-import { deviceIconKind } from '@hearth/contracts';
+import { deviceIconKind, type Room } from '@hearth/contracts';
 import { memo, useMemo } from 'react';
-import { MESSAGES } from '../devices.messages.js';
+import { nameInRoom } from '../../rooms/room-names.js';
+import { MESSAGES, selectDevice } from '../devices.messages.js';
+import { useRoomList, useTileSelection } from '../hooks/use-assign.js';
 import { useBusOffline, useDevice } from '../hooks/use-device-store.js';
+import { useCanDrag } from '../hooks/use-wide.js';
 import { binaryLabel, binaryTone } from '../model/binary.js';
 import { buildCommand } from '../model/commands.js';
 import { binaryReadings, type Control, deviceControls, splitControls } from '../model/controls.js';
 import { lastHeard } from '../model/device.model.js';
 import type { DeviceView } from '../model/device.types.js';
+import { DRAG_HINT_ID, DRAG_TYPE, PRESS_TARGETS } from '../model/drag.js';
 import { humanise, truncateDescription } from '../model/format.js';
 import { deviceMetrics } from '../model/metrics.js';
 import { Switch } from './ControlView.js';
@@ -17,15 +21,30 @@ import { LastSeen } from './LastSeen.js';
 import { RenameField } from './RenameField.js';
 import { TileControls } from './TileControls.js';
 import { TileMetrics } from './TileMetrics.js';
+import { TileRoom } from './TileRoom.js';
 
 /** One device tile; subscribes to its own device only. */
 export const DeviceTile = memo(function DeviceTile({ deviceKey }: { deviceKey: string }) {
-  const { store, actions } = useDevicesContext();
+  const { store, actions, rooms: hub, selection } = useDevicesContext();
   const { device, pending } = useDevice(store, deviceKey);
   const busOffline = useBusOffline(store);
+  const rooms = useRoomList(hub?.rooms);
+  const picked = useTileSelection(selection, device?.id ?? null);
+  const canDrag = useCanDrag();
   useCommitProbe();
   if (!device) return null;
-  return <TileBody device={device} pending={pending} disabled={pending || busOffline} actions={actions} />;
+  return (
+    <TileBody
+      device={device}
+      pending={pending}
+      disabled={pending || busOffline}
+      actions={actions}
+      rooms={hub ? rooms : null}
+      selecting={picked.active}
+      selected={picked.selected}
+      canDrag={canDrag && !!hub && !!device.id}
+    />
+  );
 });
 
 function TileBody({
@@ -33,13 +52,24 @@ function TileBody({
   pending,
   disabled,
   actions,
+  rooms,
+  selecting,
+  selected,
+  canDrag,
 }: {
   device: DeviceView;
   pending: boolean;
   /** Pending, or the device bus is offline. */
   disabled: boolean;
   actions: ReturnType<typeof useDevicesContext>['actions'];
+  /** docs/rooms.md: the rooms, null when the page has none to offer (tests of other parts). */
+  rooms: Room[] | null;
+  /** "Select" mode is on / this tile is picked. */
+  selecting: boolean;
+  selected: boolean;
+  canDrag: boolean;
 }) {
+  const { selection } = useDevicesContext();
   const view = useMemo(() => {
     const { power, others } = splitControls(deviceControls(device));
     const readings = binaryReadings(device).map((reading) => ({
@@ -74,17 +104,53 @@ function TileBody({
     on && 'is-on',
     view.alert && `alert-${view.alert}`,
     !device.online && 'is-offline',
+    selected && 'is-selected',
   ]
     .filter(Boolean)
     .join(' ');
 
+  const roomName = device.roomId ? rooms?.find((room) => room.id === device.roomId)?.name : null;
+  const id = device.id;
+  // docs/rooms.md#drag-and-drop: the tile, or the whole selection when the tile is in it.
+  const drag = canDrag
+    ? {
+        draggable: true,
+        'aria-describedby': DRAG_HINT_ID,
+        onPointerDown: (event: React.PointerEvent<HTMLElement>) => {
+          event.currentTarget.draggable = !(event.target as Element).closest(PRESS_TARGETS);
+        },
+        onDragStart: (event: React.DragEvent<HTMLElement>) => {
+          if (!id) return;
+          const ids = selected && selection ? [...selection.getSnapshot().ids] : [id];
+          event.dataTransfer.setData(DRAG_TYPE, JSON.stringify(ids));
+          event.dataTransfer.setData('text/plain', device.displayName);
+          event.dataTransfer.effectAllowed = 'move';
+        },
+      }
+    : {};
+
   return (
-    <article className={classes} data-device-id={device.id ?? device.key} aria-label={device.displayName}>
+    <article
+      className={classes}
+      data-device-id={device.id ?? device.key}
+      aria-label={device.displayName}
+      {...drag}
+    >
       <header className="tile-header">
+        {selecting && id && selection && (
+          <input
+            type="checkbox"
+            className="tile-select"
+            aria-label={selectDevice(device.displayName)}
+            checked={selected}
+            onChange={() => selection.toggle(id)}
+          />
+        )}
         <DeviceIcon kind={view.icon} />
         <div className="tile-heading">
           <RenameField
             name={device.displayName}
+            shownName={nameInRoom(device.displayName, roomName)}
             disabled={disabled}
             onRename={(name) => actions.rename(device, name)}
             historyHref={device.id ? `/devices/${encodeURIComponent(device.id)}` : undefined}
@@ -116,6 +182,7 @@ function TileBody({
           </span>
         ))}
       </div>
+      {rooms && device.id && <TileRoom device={{ ...device, id: device.id }} rooms={rooms} />}
       {device.description && <p className="tile-description">{truncateDescription(device.description)}</p>}
       <TileControls controls={view.others} disabled={disabled} onSend={send} />
       <TileMetrics metrics={view.metrics} />

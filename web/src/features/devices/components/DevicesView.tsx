@@ -10,6 +10,7 @@ import type { DeviceStats } from '../model/device.types.js';
 import { type DeviceFilter, deviceTypes, NO_FILTER } from '../model/filters.js';
 import { clockTime } from '../model/format.js';
 import { groupByRoom } from '../model/sections.js';
+import { AssignToolbar } from './AssignToolbar.js';
 import { BusDelayNotice } from './BusDelayNotice.js';
 import { DeviceGrid } from './DeviceGrid.js';
 import { DevicesToolbar } from './DevicesToolbar.js';
@@ -142,7 +143,12 @@ function Body({ filtered, filter, clear, rooms }: BodyProps) {
       </div>
     );
   }
-  return <DeviceGrid ids={filtered.ids} groups={groups} />;
+  return (
+    <>
+      <AssignToolbar />
+      <DeviceGrid ids={filtered.ids} groups={groups} />
+    </>
+  );
 }
 
 export function DevicesView() {

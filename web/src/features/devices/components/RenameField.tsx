@@ -7,8 +7,11 @@ export function RenameField({
   disabled,
   onRename,
   historyHref,
+  shownName = name,
 }: {
   name: string;
+  /** docs/rooms.md#display-name-within-a-room: what the heading shows; the full name is its title. */
+  shownName?: string;
   disabled: boolean;
   onRename(name: string): Promise<unknown>;
   /** docs/history.md#device-history-page: the device's history, when it has a stable id. */
@@ -44,7 +47,7 @@ export function RenameField({
   if (!editing) {
     return (
       <div className="tile-name">
-        <h3>{name}</h3>
+        <h3 title={shownName === name ? undefined : name}>{shownName}</h3>
         <button
           type="button"
           className="icon-button icon-button--bare"

@@ -2,12 +2,15 @@ import { createContext, useContext } from 'react';
 import type { RoomsHub } from '../../rooms/use-rooms.js';
 import type { HubActions } from '../hooks/use-device-hub.js';
 import type { DeviceStore } from '../store/device-store.js';
+import type { SelectionStore } from '../store/selection-store.js';
 
 export interface DevicesContextValue {
   store: DeviceStore;
   actions: HubActions;
   /** Rooms, floors and favourites of docs/rooms.md (absent in tests of other parts). */
   rooms?: RoomsHub;
+  /** The tiles picked for "Move to room" (absent in tests of other parts). */
+  selection?: SelectionStore;
 }
 
 export const DevicesContext = createContext<DevicesContextValue | null>(null);

@@ -7,6 +7,7 @@ import { MESSAGES } from '../devices.messages.js';
 import type { DeviceCommand } from '../model/commands.js';
 import type { DeviceView } from '../model/device.types.js';
 import { DeviceStore } from '../store/device-store.js';
+import { SelectionStore } from '../store/selection-store.js';
 import {
   type ConnectFn,
   DeviceStream,
@@ -78,6 +79,7 @@ export function useDeviceHub({ enabled, accessToken, username, userId = null }: 
   userIdRef.current = userId;
   // Rooms, floors and favourites (docs/rooms.md), kept live by the same stream.
   const [rooms] = useState(() => createRoomsHub(() => userIdRef.current));
+  const [selection] = useState(() => new SelectionStore());
   const streamRef = useRef<DeviceStream | null>(null);
   const tokenRef = useRef(accessToken);
   tokenRef.current = accessToken;
@@ -164,8 +166,9 @@ export function useDeviceHub({ enabled, accessToken, username, userId = null }: 
       store.clear();
       rooms.rooms.clear();
       rooms.favourites.clear();
+      selection.stop();
     };
-  }, [enabled, store, username, rooms]);
+  }, [enabled, store, username, rooms, selection]);
 
   const actions = useMemo<HubActions>(() => {
     const deps: ActionDeps = {
@@ -186,5 +189,5 @@ export function useDeviceHub({ enabled, accessToken, username, userId = null }: 
     };
   }, [store]);
 
-  return { store, actions, rooms };
+  return { store, actions, rooms, selection };
 }

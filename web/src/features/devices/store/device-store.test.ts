@@ -133,6 +133,23 @@ describe('DeviceStore (docs/screens.md#device-list-and-stream)', () => {
     expect(onList).toHaveBeenCalledTimes(1);
   });
 
+  it('tells the page when a room or a room suggestion changes, not on state alone (docs/rooms.md)', () => {
+    const { store, frame } = setup();
+    store.loadList([{ id: 'a', name: 'Kitchen/Lamp', room_id: null, suggested_room: 'Kitchen' }]);
+    frame();
+    const onList = vi.fn();
+    store.subscribe(onList);
+    const version = store.getAssignmentVersion();
+    store.applyState('a', { state: 'ON' });
+    frame();
+    expect(store.getAssignmentVersion()).toBe(version);
+    store.upsert({ id: 'a', name: 'Kitchen/Lamp', room_id: 'r1', suggested_room: null });
+    frame();
+    expect(store.getAssignmentVersion()).toBeGreaterThan(version);
+    expect(store.getDevice('a')?.roomId).toBe('r1');
+    expect(onList).toHaveBeenCalledTimes(2);
+  });
+
   it('re-sorts when a rename changes the display name', () => {
     const { store, frame } = setup();
     store.loadList([

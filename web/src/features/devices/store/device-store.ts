@@ -60,6 +60,7 @@ export class DeviceStore {
   private pending = new Set<string>();
   private deviceListeners = new Map<string, Set<Listener>>();
   private listeners = new Set<Listener>();
+  private assignmentVersion = 0;
 
   constructor(
     private readonly schedule: Scheduler = frameScheduler,
@@ -75,6 +76,8 @@ export class DeviceStore {
   isBusOffline = () => this.status.bus?.bus === 'offline' || this.status.bus?.bridge === 'offline';
   getDevice = (key: string): DeviceView | undefined => this.devices.get(key);
   isPending = (key: string) => this.pending.has(key);
+  /** Changes whenever a device's room or room suggestion changes (docs/rooms.md#assignment), or one comes or goes. */
+  getAssignmentVersion = () => this.assignmentVersion;
 
   subscribe = (listener: Listener) => {
     this.listeners.add(listener);
@@ -178,9 +181,11 @@ export class DeviceStore {
     const changed = [...this.dirty];
     this.dirty.clear();
     let facetsChanged = false;
+    let assignmentChanged = false;
     for (const key of changed) {
       const before = this.devices.get(key);
       const record = this.records.get(key);
+      if (!record || !before) assignmentChanged = true;
       if (!record) {
         if (before) this.listDirty = true;
         this.devices.delete(key);
@@ -189,6 +194,9 @@ export class DeviceStore {
       const device = toDevice(record);
       this.devices.set(key, device);
       if (before && filterFacets(before) !== filterFacets(device)) facetsChanged = true;
+      if (before && (before.roomId !== device.roomId || before.suggestedRoom !== device.suggestedRoom)) {
+        assignmentChanged = true;
+      }
       if (!before || before.displayName !== device.displayName || isListed(before) !== isListed(device)) {
         this.listDirty = true;
       }
@@ -196,6 +204,10 @@ export class DeviceStore {
     let globalChange = false;
     if (facetsChanged) {
       this.facetsVersion++;
+      globalChange = true;
+    }
+    if (assignmentChanged) {
+      this.assignmentVersion++;
       globalChange = true;
     }
     if (this.listDirty) {

@@ -1,0 +1,194 @@
+import type { Room } from '@hearth/contracts';
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useToast } from '../../../shared/toast/toast-context.js';
+import type { AssignTarget } from '../../rooms/assign.js';
+import { acceptAll, suggestionGroups } from '../../rooms/assign.js';
+import { acceptAllSuggestions, MESSAGES, selectedCount } from '../devices.messages.js';
+import { ASSIGN_API, useMoveDevices, useRoomList } from '../hooks/use-assign.js';
+import { useDeviceIds } from '../hooks/use-device-store.js';
+import { useCanDrag } from '../hooks/use-wide.js';
+import type { DeviceView } from '../model/device.types.js';
+import { carriesDevices, DRAG_HINT_ID, DRAG_TYPE, droppedIds } from '../model/drag.js';
+import { useDevicesContext } from './devices-context.js';
+import { RoomPicker } from './RoomPicker.js';
+
+/**
+ * docs/rooms.md#on-the-devices-page, above the grid: "Select" (then the selection bar),
+ * "Accept all suggestions (N)", and while tiles are dragged the room drop bar. Nothing without
+ * a rooms hub (tests of other parts).
+ */
+export function AssignToolbar() {
+  const { store, rooms: hub, selection } = useDevicesContext();
+  const rooms = useRoomList(hub?.rooms);
+  const ids = useDeviceIds(store);
+  const version = useSyncExternalStore(store.subscribe, store.getAssignmentVersion);
+  const { showToast } = useToast();
+  const canDrag = useCanDrag();
+  const [accepting, setAccepting] = useState(false);
+  const selecting = useSyncExternalStore(
+    selection?.subscribe ?? (() => () => {}),
+    () => selection?.getSnapshot().active ?? false,
+  );
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` tells that a room or suggestion changed.
+  const groups = useMemo(
+    () =>
+      suggestionGroups(
+        ids.map((id) => store.getDevice(id)).filter((d): d is DeviceView => !!d),
+        rooms,
+      ),
+    [ids, rooms, store, version],
+  );
+  const suggested = groups.reduce((sum, group) => sum + group.deviceIds.length, 0);
+
+  if (!hub || !selection) return null;
+  return (
+    <div className="assign-toolbar">
+      <button
+        type="button"
+        className="button button--secondary button--compact"
+        aria-pressed={selecting}
+        onClick={() => (selecting ? selection.stop() : selection.start())}
+      >
+        {MESSAGES.select}
+      </button>
+      {suggested > 0 && (
+        <button
+          type="button"
+          className="button button--secondary button--compact"
+          disabled={accepting}
+          onClick={async () => {
+            setAccepting(true);
+            const failed = await acceptAll(ASSIGN_API, groups);
+            setAccepting(false);
+            if (failed.length > 0) showToast(failed.join('; '));
+          }}
+        >
+          {acceptAllSuggestions(suggested)}
+        </button>
+      )}
+      {canDrag && (
+        <p id={DRAG_HINT_ID} className="visually-hidden">
+          {MESSAGES.dragHint}
+        </p>
+      )}
+      {selecting && <SelectionBar rooms={rooms} />}
+      {canDrag && <RoomDropBar rooms={rooms} />}
+    </div>
+  );
+}
+
+/** docs/rooms.md#selection: "N selected", "Move to room" (one call for all), "Cancel"; Escape leaves. */
+function SelectionBar({ rooms }: { rooms: Room[] }) {
+  const { selection } = useDevicesContext();
+  const move = useMoveDevices();
+  const snapshot = useSyncExternalStore(
+    selection?.subscribe ?? (() => () => {}),
+    () => selection?.getSnapshot() ?? { active: false, ids: [] },
+  );
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && !event.defaultPrevented) selection?.stop();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [selection]);
+
+  return (
+    <section className="selection-bar" aria-label={MESSAGES.select}>
+      <span className="selection-count" role="status">
+        {selectedCount(snapshot.ids.length)}
+      </span>
+      <RoomPicker
+        rooms={rooms}
+        current={undefined}
+        label={MESSAGES.moveToRoom}
+        menuLabel={MESSAGES.moveToRoom}
+        buttonClassName="button button--primary button--compact"
+        disabled={snapshot.ids.length === 0}
+        onPick={async (target) => {
+          const error = await move(target, [...snapshot.ids]);
+          if (!error) selection?.stop();
+        }}
+      >
+        {MESSAGES.moveToRoom}
+      </RoomPicker>
+      <button
+        type="button"
+        className="button button--secondary button--compact"
+        onClick={() => selection?.stop()}
+      >
+        {MESSAGES.cancel}
+      </button>
+    </section>
+  );
+}
+
+/** Props that make an element a drop target for dragged tiles (docs/rooms.md#drag-and-drop). */
+export function useRoomDrop(target: AssignTarget) {
+  const { selection } = useDevicesContext();
+  const move = useMoveDevices();
+  const [over, setOver] = useState(false);
+  return {
+    over,
+    props: {
+      onDragEnter: (event: React.DragEvent) => {
+        if (carriesDevices(event.dataTransfer)) setOver(true);
+      },
+      onDragOver: (event: React.DragEvent) => {
+        if (!carriesDevices(event.dataTransfer)) return;
+        event.preventDefault();
+        event.dataTransfer.dropEffect = 'move';
+      },
+      onDragLeave: () => setOver(false),
+      onDrop: (event: React.DragEvent) => {
+        setOver(false);
+        const ids = droppedIds(event.dataTransfer.getData(DRAG_TYPE));
+        if (ids.length === 0) return;
+        event.preventDefault();
+        void move(target, ids).then((error) => {
+          if (!error && ids.length > 1) selection?.stop();
+        });
+      },
+    },
+  };
+}
+
+/** While tiles are dragged: one drop target per room and "Unassigned". */
+function RoomDropBar({ rooms }: { rooms: Room[] }) {
+  const [dragging, setDragging] = useState(false);
+  useEffect(() => {
+    const start = (event: DragEvent) => {
+      // After the drag has started: changing the page inside dragstart can cancel the drag.
+      if (carriesDevices(event.dataTransfer)) setTimeout(() => setDragging(true), 0);
+    };
+    const end = () => setDragging(false);
+    document.addEventListener('dragstart', start);
+    document.addEventListener('dragend', end);
+    document.addEventListener('drop', end);
+    return () => {
+      document.removeEventListener('dragstart', start);
+      document.removeEventListener('dragend', end);
+      document.removeEventListener('drop', end);
+    };
+  }, []);
+  if (!dragging) return null;
+  return (
+    <section className="room-drop-bar" aria-label={MESSAGES.dropOnRoom}>
+      <span className="room-drop-bar-label">{MESSAGES.dropOnRoom}</span>
+      {rooms.map((room) => (
+        <RoomDrop key={room.id} target={{ roomId: room.id }} name={room.name} />
+      ))}
+      <RoomDrop target={{ roomId: null }} name={MESSAGES.unassigned} />
+    </section>
+  );
+}
+
+function RoomDrop({ target, name }: { target: AssignTarget; name: string }) {
+  const { over, props } = useRoomDrop(target);
+  return (
+    <div className={`room-drop${over ? ' is-over' : ''}`} data-room-drop={name} {...props}>
+      {name}
+    </div>
+  );
+}

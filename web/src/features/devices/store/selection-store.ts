@@ -1,0 +1,55 @@
+type Listener = () => void;
+
+export interface SelectionSnapshot {
+  /** "Select" mode is on: tiles show a checkbox, the selection bar shows. */
+  active: boolean;
+  /** Selected device ids, in the order they were picked. */
+  ids: readonly string[];
+}
+
+const OFF: SelectionSnapshot = { active: false, ids: [] };
+
+/**
+ * docs/rooms.md#selection: the tiles picked for "Move to room". Tiles read whether they are
+ * selected, the selection bar reads the list; leaving the mode forgets the selection.
+ */
+export class SelectionStore {
+  private snapshot: SelectionSnapshot = OFF;
+  private listeners = new Set<Listener>();
+
+  getSnapshot = () => this.snapshot;
+  subscribe = (listener: Listener) => {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  };
+
+  isSelected = (id: string) => this.snapshot.ids.includes(id);
+
+  start() {
+    if (!this.snapshot.active) this.set({ active: true, ids: [] });
+  }
+
+  /** Leaves the mode (Cancel, Escape, after a move). */
+  stop() {
+    if (this.snapshot !== OFF) this.set(OFF);
+  }
+
+  /** Picks or un-picks a device; picking starts the mode. */
+  toggle(id: string) {
+    const { ids } = this.snapshot;
+    this.set({ active: true, ids: ids.includes(id) ? ids.filter((other) => other !== id) : [...ids, id] });
+  }
+
+  /** Drops ids the page no longer lists (removed devices). */
+  keepOnly(listed: ReadonlySet<string>) {
+    const ids = this.snapshot.ids.filter((id) => listed.has(id));
+    if (ids.length !== this.snapshot.ids.length) this.set({ ...this.snapshot, ids });
+  }
+
+  private set(snapshot: SelectionSnapshot) {
+    this.snapshot = snapshot;
+    for (const listener of this.listeners) listener();
+  }
+}
