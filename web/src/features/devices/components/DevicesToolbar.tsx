@@ -52,8 +52,10 @@ export function DevicesToolbar({ filter, update, rooms, types, onManageRooms }: 
           }}
         />
       </div>
-      <label className="toolbar-field" htmlFor={`${id}-room`}>
-        <span className="field-label">{TOOLBAR.room}</span>
+      <div className="toolbar-field">
+        <label className="field-label" htmlFor={`${id}-room`}>
+          {TOOLBAR.room}
+        </label>
         <select
           id={`${id}-room`}
           className="select select--compact"
@@ -73,9 +75,11 @@ export function DevicesToolbar({ filter, update, rooms, types, onManageRooms }: 
           <option value={UNASSIGNED}>{TOOLBAR.unassigned}</option>
           {resolved === undefined && filter.room && <option value={filter.room}>{filter.room}</option>}
         </select>
-      </label>
-      <label className="toolbar-field" htmlFor={`${id}-type`}>
-        <span className="field-label">{TOOLBAR.type}</span>
+      </div>
+      <div className="toolbar-field">
+        <label className="field-label" htmlFor={`${id}-type`}>
+          {TOOLBAR.type}
+        </label>
         <select
           id={`${id}-type`}
           className="select select--compact"
@@ -89,9 +93,11 @@ export function DevicesToolbar({ filter, update, rooms, types, onManageRooms }: 
             </option>
           ))}
         </select>
-      </label>
-      <label className="toolbar-field" htmlFor={`${id}-status`}>
-        <span className="field-label">{TOOLBAR.status}</span>
+      </div>
+      <div className="toolbar-field">
+        <label className="field-label" htmlFor={`${id}-status`}>
+          {TOOLBAR.status}
+        </label>
         <select
           id={`${id}-status`}
           className="select select--compact"
@@ -102,7 +108,7 @@ export function DevicesToolbar({ filter, update, rooms, types, onManageRooms }: 
           <option value="online">{TOOLBAR.online}</option>
           <option value="offline">{TOOLBAR.offline}</option>
         </select>
-      </label>
+      </div>
       <label className="toolbar-check">
         <input
           type="checkbox"

@@ -1,5 +1,5 @@
 import type { RoomsResponse } from '@hearth/contracts';
-import { useMemo, useState, useSyncExternalStore } from 'react';
+import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
 import { ManageRoomsDialog } from '../../rooms/ManageRoomsDialog.js';
 import type { RoomsStore } from '../../rooms/rooms-store.js';
 import { useRooms } from '../../rooms/use-rooms.js';
@@ -114,7 +114,8 @@ function Body({ filtered, filter, clear, rooms }: BodyProps) {
   const { store } = useDevicesContext();
   const ids = useDeviceIds(store);
   const { loading } = useHubStatus(store);
-  const facets = useSyncExternalStore(store.subscribe, store.getFacetsVersion);
+  const roomVersion = useCallback(() => store.getFacetsVersion(['room']), [store]);
+  const facets = useSyncExternalStore(store.subscribe, roomVersion);
   const grouped = filter.group === 'room';
   // biome-ignore lint/correctness/useExhaustiveDependencies: facets says a device moved to another room.
   const groups = useMemo(

@@ -5,6 +5,8 @@ import { deviceStats } from '../model/device.model.js';
 import type { DeviceStats, DeviceView } from '../model/device.types.js';
 import {
   type DeviceFilter,
+  type Facet,
+  facetsOf,
   filterToSearch,
   isFiltering,
   matchesFilter,
@@ -40,12 +42,18 @@ export interface FilteredDevices {
 
 /**
  * The page's listing after the filter: recomputed when the list, the stats, a device's filtered
- * facets (room, status, type, battery, make), the rooms or the filter change — not on every state message.
+ * facets the filter uses (room, type, make; status and battery only when filtered by them), the
+ * rooms or the filter change — not on every state message.
  */
 export function useFilteredDevices(store: DeviceStore, filter: DeviceFilter, rooms: Room[]): FilteredDevices {
   const ids = useDeviceIds(store);
   const allStats = useDeviceStats(store);
-  const facets = useSyncExternalStore(store.subscribe, store.getFacetsVersion);
+  const watched = facetsOf(filter).join();
+  const facetsVersion = useCallback(
+    () => store.getFacetsVersion(watched.split(',') as Facet[]),
+    [store, watched],
+  );
+  const facets = useSyncExternalStore(store.subscribe, facetsVersion);
   const filtering = isFiltering(filter);
   // biome-ignore lint/correctness/useExhaustiveDependencies: facets and allStats say when devices changed in place.
   return useMemo(() => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Json } from './device.types.js';
 import {
   type DeviceFilter,
+  facetsOf,
   filterToSearch,
   isBatteryLow,
   isFiltering,
@@ -62,6 +63,17 @@ describe('parseFilter', () => {
     [{ battery: 'low' }, true],
   ])('isFiltering %j → %s', (change, expected) => {
     expect(isFiltering({ ...NO_FILTER, ...change })).toBe(expected);
+  });
+});
+
+describe('facetsOf', () => {
+  it.each<[Partial<DeviceFilter>, string]>([
+    [{}, 'room,type,make'],
+    [{ q: 'lamp', group: 'room' }, 'room,type,make'],
+    [{ status: 'online' }, 'room,type,make,online'],
+    [{ status: 'offline', battery: 'low' }, 'room,type,make,online,battery'],
+  ])('%j → %s', (change, facets) => {
+    expect(facetsOf({ ...NO_FILTER, ...change }).join()).toBe(facets);
   });
 });
 

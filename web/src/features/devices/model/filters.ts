@@ -106,9 +106,25 @@ export function isBatteryLow(device: DeviceView): boolean {
   return readBinary(device.state.battery_low) === true || readBinary(device.state.low_battery) === true;
 }
 
-/** What the filter looks at in a device, as one string: the page re-filters when it changes. */
-export const filterFacets = (device: DeviceView) =>
-  `${device.roomId}|${device.online}|${device.type}|${isBatteryLow(device)}|${device.manufacturer}|${device.model}`;
+/** What the filters and the grouping look at in a device, each part on its own (the page listens only to the parts in use). */
+export const FACETS = ['room', 'type', 'make', 'online', 'battery'] as const;
+export type Facet = (typeof FACETS)[number];
+
+export const deviceFacets = (device: DeviceView): Record<Facet, string> => ({
+  room: String(device.roomId),
+  type: String(device.type),
+  make: `${device.manufacturer}|${device.model}`,
+  online: String(device.online),
+  battery: String(isBatteryLow(device)),
+});
+
+/** The facets a filter (and grouping) depends on: room, type and make always, status and battery when filtered by them. */
+export function facetsOf(filter: DeviceFilter): Facet[] {
+  const facets: Facet[] = ['room', 'type', 'make'];
+  if (filter.status) facets.push('online');
+  if (filter.battery) facets.push('battery');
+  return facets;
+}
 
 export interface FilterContext {
   /** A room's name by id. */

@@ -209,11 +209,12 @@ describe('DeviceStore (docs/screens.md#device-list-and-stream)', () => {
   });
 
   it.each([
-    ['a move to another room', { room_id: 'hall' }, true],
-    ['going offline', { online: false }, true],
-    ['a low battery', { state: { battery: 5 } }, true],
-    ['a brightness change', { state: { brightness: 10 } }, false],
-  ])('tells the page (facets version) about %s: %s', (_name, change, bumped) => {
+    ['a move to another room', { room_id: 'hall' }, 'room'],
+    ['going offline', { online: false }, 'online'],
+    ['a low battery', { state: { battery: 5 } }, 'battery'],
+    ['a brightness change', { state: { battery: 90, brightness: 10 } }, null],
+  ] as const)('tells the page (facets version) about %s: %s', (_name, change, facet) => {
+    const bumped = facet !== null;
     const { store, frame } = setup();
     store.loadList([{ id: 'lamp', name: 'Lamp', room_id: 'kitchen', online: true, state: { battery: 90 } }]);
     frame();
@@ -223,6 +224,10 @@ describe('DeviceStore (docs/screens.md#device-list-and-stream)', () => {
     store.upsert({ id: 'lamp', ...change });
     frame();
     expect(store.getFacetsVersion() > before).toBe(bumped);
-    if (bumped) expect(listener).toHaveBeenCalled();
+    if (facet) {
+      expect(listener).toHaveBeenCalled();
+      const others = (['room', 'online', 'battery'] as const).filter((other) => other !== facet);
+      expect(store.getFacetsVersion(others)).toBe(0);
+    }
   });
 });

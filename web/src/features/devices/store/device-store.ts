@@ -11,7 +11,7 @@ import {
   toDevice,
 } from '../model/device.model.js';
 import type { DeviceStats, DeviceView, Json } from '../model/device.types.js';
-import { filterFacets } from '../model/filters.js';
+import { deviceFacets, FACETS, type Facet } from '../model/filters.js';
 
 /** docs/devicehub.md#connection-status plus the page's loading flag, its one error line and the device bus behind the hub. */
 export interface HubStatus {
@@ -54,8 +54,8 @@ export class DeviceStore {
   private scheduled = false;
   private ids: string[] = [];
   private stats: DeviceStats = EMPTY_STATS;
-  /** Bumped when a listed device's room, status, type, battery or make changes (the page's filters look at them). */
-  private facetsVersion = 0;
+  /** Per facet (room, type, make, online, battery): bumped when a device's changes (the page's filters look at them). */
+  private facetVersions = Object.fromEntries(FACETS.map((facet) => [facet, 0])) as Record<Facet, number>;
   private status: HubStatus = INITIAL_STATUS;
   private pending = new Set<string>();
   private deviceListeners = new Map<string, Set<Listener>>();
@@ -70,7 +70,9 @@ export class DeviceStore {
   // --- reading (stable snapshots for useSyncExternalStore) ---
   getIds = () => this.ids;
   getStats = () => this.stats;
-  getFacetsVersion = () => this.facetsVersion;
+  /** A number that changes whenever one of `facets` changed on some device. */
+  getFacetsVersion = (facets: readonly Facet[] = FACETS) =>
+    facets.reduce((sum, facet) => sum + this.facetVersions[facet], 0);
   getStatus = () => this.status;
   /** Controls are greyed out while the device bus or bridge is offline (commands would answer 503). */
   isBusOffline = () => this.status.bus?.bus === 'offline' || this.status.bus?.bridge === 'offline';
@@ -180,7 +182,7 @@ export class DeviceStore {
     if (this.dirty.size === 0 && !this.listDirty) return;
     const changed = [...this.dirty];
     this.dirty.clear();
-    let facetsChanged = false;
+    const changedFacets = new Set<Facet>();
     let assignmentChanged = false;
     for (const key of changed) {
       const before = this.devices.get(key);
@@ -193,17 +195,18 @@ export class DeviceStore {
       }
       const device = toDevice(record);
       this.devices.set(key, device);
-      if (before && filterFacets(before) !== filterFacets(device)) facetsChanged = true;
-      if (before && (before.roomId !== device.roomId || before.suggestedRoom !== device.suggestedRoom)) {
-        assignmentChanged = true;
+      if (before) {
+        const [was, is] = [deviceFacets(before), deviceFacets(device)];
+        for (const facet of FACETS) if (was[facet] !== is[facet]) changedFacets.add(facet);
+        if (before.roomId !== device.roomId || before.suggestedRoom !== device.suggestedRoom) assignmentChanged = true;
       }
       if (!before || before.displayName !== device.displayName || isListed(before) !== isListed(device)) {
         this.listDirty = true;
       }
     }
     let globalChange = false;
-    if (facetsChanged) {
-      this.facetsVersion++;
+    for (const facet of changedFacets) {
+      this.facetVersions[facet]++;
       globalChange = true;
     }
     if (assignmentChanged) {
