@@ -1,9 +1,11 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Favourites, Room, RoomsResponse } from '@hearth/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedZigbee2mqtt } from '../server/src/devicehub/adapters/zigbee2mqtt/fixtures/scripted-zigbee2mqtt.js';
 import { seriousA11yViolations } from './support/axe.js';
-import { launchBrowser } from './support/browser.js';
+import { artifactsDir, launchBrowser } from './support/browser.js';
 import { eventually } from './support/devices.page.js';
 import { BUS_LOGIN, freePort, type RunningServer, startServer } from './support/server.js';
 import { type Account, apiCall, logIn, signUp } from './support/settings.page.js';
@@ -75,6 +77,7 @@ describe('assigning devices to rooms on the Devices page', () => {
     const mqttPort = await freePort();
     server = await startServer({ SIMULATOR: 'off', MQTT_LISTEN_PORT: String(mqttPort), ...BUS_LOGIN });
     browser = await launchBrowser();
+    fs.mkdirSync(artifactsDir, { recursive: true });
     admin = await signUp(server.url, { first_name: 'Ada', last_name: 'Lovelace', user_name: 'ada' });
     token = (await logIn(server.url, admin.email, admin.password)).accessToken;
     z2m = await ScriptedZigbee2mqtt.connect(
@@ -270,10 +273,16 @@ describe('assigning devices to rooms on the Devices page', () => {
         await roomButton(page, 'Living room/Lamp', 'Living room').click();
         await page.getByRole('menu').waitFor();
         expect(await seriousA11yViolations(page)).toEqual([]);
+        await page.screenshot({
+          path: path.join(artifactsDir, `rooms-assign-menu-${width}-${colorScheme}.png`),
+        });
         await page.keyboard.press('Escape');
         await page.getByRole('button', { name: 'Select', exact: true }).click();
         await page.getByRole('checkbox', { name: 'Select Stairs switch' }).check();
         expect(await seriousA11yViolations(page)).toEqual([]);
+        await page.screenshot({
+          path: path.join(artifactsDir, `rooms-assign-selection-${width}-${colorScheme}.png`),
+        });
         await page.close();
       });
     }
