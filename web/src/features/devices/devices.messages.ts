@@ -51,7 +51,7 @@ export const moveToRoomOf = (name: string) => `Move ${name} to room`;
 export const selectDevice = (name: string) => `Select ${name}`;
 export const selectedCount = (count: number) => `${count} selected`;
 export const suggestedRoom = (room: string) => `Suggested: ${room}`;
-export const acceptSuggestion = (name: string, room: string) => `Move ${name} to ${room}`;
+export const acceptSuggestion = (name: string, room: string) => `Accept: move ${name} to ${room}`;
 export const acceptAllSuggestions = (count: number) => `Accept all suggestions (${count})`;
 export const movedTo = (count: number, room: string) =>
   `Moved ${count} ${count === 1 ? 'device' : 'devices'} to ${room}`;

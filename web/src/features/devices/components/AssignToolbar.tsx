@@ -6,9 +6,10 @@ import { acceptAll, suggestionGroups } from '../../rooms/assign.js';
 import { acceptAllSuggestions, MESSAGES, selectedCount } from '../devices.messages.js';
 import { ASSIGN_API, useMoveDevices, useRoomList } from '../hooks/use-assign.js';
 import { useDeviceIds } from '../hooks/use-device-store.js';
+import { useRoomDrop } from '../hooks/use-room-drop.js';
 import { useCanDrag } from '../hooks/use-wide.js';
 import type { DeviceView } from '../model/device.types.js';
-import { carriesDevices, DRAG_HINT_ID, DRAG_TYPE, droppedIds } from '../model/drag.js';
+import { carriesDevices, DRAG_HINT_ID } from '../model/drag.js';
 import { useDevicesContext } from './devices-context.js';
 import { RoomPicker } from './RoomPicker.js';
 
@@ -88,7 +89,10 @@ function SelectionBar({ rooms }: { rooms: Room[] }) {
   );
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && !event.defaultPrevented) selection?.stop();
+      // Escape in a text field (a rename) is the field's.
+      const target = event.target as HTMLElement | null;
+      const typing = target?.matches?.('textarea, input:not([type=checkbox]):not([type=radio])');
+      if (event.key === 'Escape' && !event.defaultPrevented && !typing) selection?.stop();
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
@@ -122,36 +126,6 @@ function SelectionBar({ rooms }: { rooms: Room[] }) {
       </button>
     </section>
   );
-}
-
-/** Props that make an element a drop target for dragged tiles (docs/rooms.md#drag-and-drop). */
-export function useRoomDrop(target: AssignTarget) {
-  const { selection } = useDevicesContext();
-  const move = useMoveDevices();
-  const [over, setOver] = useState(false);
-  return {
-    over,
-    props: {
-      onDragEnter: (event: React.DragEvent) => {
-        if (carriesDevices(event.dataTransfer)) setOver(true);
-      },
-      onDragOver: (event: React.DragEvent) => {
-        if (!carriesDevices(event.dataTransfer)) return;
-        event.preventDefault();
-        event.dataTransfer.dropEffect = 'move';
-      },
-      onDragLeave: () => setOver(false),
-      onDrop: (event: React.DragEvent) => {
-        setOver(false);
-        const ids = droppedIds(event.dataTransfer.getData(DRAG_TYPE));
-        if (ids.length === 0) return;
-        event.preventDefault();
-        void move(target, ids).then((error) => {
-          if (!error && ids.length > 1) selection?.stop();
-        });
-      },
-    },
-  };
 }
 
 /** While tiles are dragged: one drop target per room and "Unassigned". */

@@ -161,11 +161,13 @@ describe('suggestions', () => {
     expect(within(tile('kitchen/Lamp')).getByText('Suggested: kitchen')).toBeTruthy();
     expect(within(tile('Plug')).queryByText(/Suggested/)).toBeNull();
     await act(async () =>
-      fireEvent.click(screen.getByRole('button', { name: 'Move kitchen/Lamp to kitchen' })),
+      fireEvent.click(screen.getByRole('button', { name: 'Accept: move kitchen/Lamp to kitchen' })),
     );
     expect(api.createRoom).not.toHaveBeenCalled();
     expect(api.assignDevices).toHaveBeenCalledExactlyOnceWith('k', ['lamp']);
-    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Move Den/TV to Den' })));
+    await act(async () =>
+      fireEvent.click(screen.getByRole('button', { name: 'Accept: move Den/TV to Den' })),
+    );
     expect(api.createRoom).toHaveBeenCalledExactlyOnceWith({ name: 'Den' });
     expect(api.assignDevices).toHaveBeenLastCalledWith('new-Den', ['tv']);
   });
