@@ -198,7 +198,8 @@ export class DeviceStore {
       if (before) {
         const [was, is] = [deviceFacets(before), deviceFacets(device)];
         for (const facet of FACETS) if (was[facet] !== is[facet]) changedFacets.add(facet);
-        if (before.roomId !== device.roomId || before.suggestedRoom !== device.suggestedRoom) assignmentChanged = true;
+        if (before.roomId !== device.roomId || before.suggestedRoom !== device.suggestedRoom)
+          assignmentChanged = true;
       }
       if (!before || before.displayName !== device.displayName || isListed(before) !== isListed(device)) {
         this.listDirty = true;
