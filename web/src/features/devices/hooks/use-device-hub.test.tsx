@@ -1,4 +1,5 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DeviceListResult } from '../api/devices.api.js';
 import { DevicesView } from '../components/DevicesView.js';
@@ -35,9 +36,11 @@ const devices = (count: number): Json[] =>
 function Page() {
   const hub = useDeviceHub({ enabled: true, accessToken: 'token', username: 'someone' });
   return (
-    <DevicesContext.Provider value={hub}>
-      <DevicesView />
-    </DevicesContext.Provider>
+    <MemoryRouter initialEntries={['/devices']}>
+      <DevicesContext.Provider value={hub}>
+        <DevicesView />
+      </DevicesContext.Provider>
+    </MemoryRouter>
   );
 }
 
