@@ -5,7 +5,9 @@
 // window.__HEARTH_PROFILE__ is set; <Profiler> is silent in production builds), dropped frames, the longest task, mounted tiles and JS heap.
 // Two device modes, each on a fresh Hearth (issue 10): "simulator" (the simulator's devices) and
 // "real" (2000 devices cloned from real lights, plugs and sensors of zigbee-herdsman-converters,
-// listed and reporting as Zigbee2MQTT does, from this script). BENCH_MODES=real runs one.
+// listed and reporting as Zigbee2MQTT does, from this script), and "rooms" (issue 14: the real
+// devices spread over 40 rooms, the page opened as /devices?group=room&status=online, so the
+// sections and the filter are on). BENCH_MODES=real runs one.
 import mqtt from 'mqtt';
 import { chromium } from 'playwright-core';
 import { freePort, percentile, report, startHearth } from './lib.mjs';
@@ -16,7 +18,10 @@ const RATE = Number(process.env.BENCH_RATE ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const MARKER_BASE = 100_000_000;
 const FRAME_MS = 1000 / 60;
-const MODES = process.env.BENCH_MODES ? process.env.BENCH_MODES.split(',') : ['simulator', 'real'];
+const MODES = process.env.BENCH_MODES ? process.env.BENCH_MODES.split(',') : ['simulator', 'real', 'rooms'];
+const ROOMS = Number(process.env.BENCH_ROOMS ?? 40);
+/** Where the "rooms" mode opens the page: grouped by room, a filter applied. */
+const ROOMS_VIEW = '/devices?group=room&status=online';
 
 // By default the embedded broker is the bus (exposed on MQTT_LISTEN_PORT so this script can
 // publish on it); BENCH_MQTT_URL runs the hub against an upstream broker such as Mosquitto.
@@ -28,18 +33,21 @@ for (const mode of MODES) {
   console.log(`\n== ${mode} devices ==`);
   results[mode] = await runMode(mode);
 }
-// One row per measure, the modes side by side; `ok` judges the real mode (issue 10's targets).
-const last = MODES.at(-1);
+// One row per measure, the modes side by side; `ok` judges the real mode (issue 10's targets),
+// `ok rooms` the same targets with rooms, grouping and a filter (issue 14).
+const last = MODES.includes('real') ? 'real' : MODES.at(-1);
 const rows = results[last].rows.map((row, index) => ({
   metric: row.metric,
   ...Object.fromEntries(MODES.map((mode) => [mode, results[mode].rows[index]?.value])),
   target: row.target,
   ok: row.ok,
+  ...(results.rooms && last !== 'rooms' ? { 'ok rooms': results.rooms.rows[index]?.ok } : {}),
 }));
 report('devices-page', rows, {
   devices: DEVICES,
   rate: RATE,
   seconds: SECONDS,
+  rooms: MODES.includes('rooms') ? { rooms: ROOMS, view: ROOMS_VIEW } : undefined,
   bus: upstream ? 'upstream' : 'embedded',
   modes: Object.fromEntries(MODES.map((mode) => [mode, results[mode].extra])),
 });
@@ -47,7 +55,8 @@ console.log(`\nIssue 10 (${last} mode):`);
 console.table(results[last].rows.filter((row) => row.issue10));
 
 async function runMode(mode) {
-  const real = mode === 'real';
+  const grouped = mode === 'rooms';
+  const real = mode === 'real' || grouped;
   const mqttPort = await freePort();
   const baseTopic = upstream ? `bench-${process.pid}-${mode}` : 'zigbee2mqtt';
   const hearth = await startHearth({
@@ -125,6 +134,28 @@ async function runMode(mode) {
           (upstream ? '' : ' on the embedded bus (try BENCH_MQTT_URL=mqtt://127.0.0.1:1883)'),
       );
 
+    if (grouped) {
+      // 40 rooms (docs/rooms.md#api), the devices dealt out over them in list order.
+      const roomIds = [];
+      for (let i = 0; i < ROOMS; i++) {
+        const answer = await json('POST', '/api/rooms', { name: `Room ${i + 1}` }, accessToken);
+        if (answer.status !== 201) throw new Error(`POST /api/rooms answered ${answer.status}`);
+        roomIds.push(answer.data.id);
+      }
+      const perRoom = Math.ceil(devices.length / ROOMS);
+      for (let i = 0; i < ROOMS; i++) {
+        const ids = devices.slice(i * perRoom, (i + 1) * perRoom).map((device) => device.id);
+        if (ids.length === 0) continue;
+        const answer = await json(
+          'PUT',
+          `/api/rooms/${roomIds[i]}/devices`,
+          { device_ids: ids },
+          accessToken,
+        );
+        if (answer.status !== 200) throw new Error(`PUT /api/rooms/…/devices answered ${answer.status}`);
+      }
+    }
+
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const cdp = await page.context().newCDPSession(page);
     await page.goto(hearth.url);
@@ -174,8 +205,9 @@ async function runMode(mode) {
       },
       { markerBase: MARKER_BASE },
     );
-    await page.goto(`${hearth.url}/devices`);
+    await page.goto(`${hearth.url}${grouped ? ROOMS_VIEW : '/devices'}`);
     await page.locator('article.device-tile').first().waitFor({ timeout: 30_000 });
+    if (grouped) await page.locator('.room-section-heading').first().waitFor({ timeout: 30_000 });
     await page.getByText(`· ${DEVICES} discovered`).waitFor({ timeout: 30_000 });
     const allListedMs = await page.evaluate(() => performance.now());
     const firstTileMs = await page.evaluate(() => window.__probe.firstTile);

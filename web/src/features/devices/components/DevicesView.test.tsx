@@ -123,6 +123,22 @@ describe('DevicesView toolbar and rooms', () => {
     expect(tileNames()).toHaveLength(4);
   });
 
+  it('waits for the rooms before saying nothing matches a room filter', async () => {
+    let answer!: (rooms: Room[]) => void;
+    const hub = roomsHub([]);
+    hub.rooms = new RoomsStore(
+      () =>
+        new Promise((resolve) => {
+          answer = (rooms) => resolve({ success: true, status: 200, data: { rooms, floors: [] } });
+        }),
+    );
+    setup(fleet, '/devices?room=hall', hub);
+    expect(screen.queryByText('No devices match these filters.')).toBeNull();
+    expect(tileNames()).toEqual([]);
+    await act(async () => answer([kitchen, hall]));
+    expect(tileNames()).toEqual(['Hall lamp']);
+  });
+
   it('writes a room as its slug and finds it again', async () => {
     setup(fleet, '/devices', roomsHub([kitchen, hall]));
     await act(async () => {});

@@ -1,7 +1,7 @@
 import type { RoomsResponse } from '@hearth/contracts';
 import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
 import { ManageRoomsDialog } from '../../rooms/ManageRoomsDialog.js';
-import type { RoomsStore } from '../../rooms/rooms-store.js';
+import type { RoomsSnapshot, RoomsStore } from '../../rooms/rooms-store.js';
 import { useRooms } from '../../rooms/use-rooms.js';
 import { BRIDGE_OFFLINE, busOfflineSince, MESSAGES, TOOLBAR } from '../devices.messages.js';
 import { type FilteredDevices, useDeviceFilter, useFilteredDevices } from '../hooks/use-device-filter.js';
@@ -96,7 +96,7 @@ function Stat({ label, name, stats, filtered }: StatProps) {
   );
 }
 
-const NO_ROOMS: RoomsResponse = { rooms: [], floors: [] };
+const NO_ROOMS: RoomsSnapshot = { rooms: [], floors: [], loaded: true, error: null };
 const NO_ROOMS_STORE = {
   subscribe: () => () => {},
   getSnapshot: () => NO_ROOMS,
@@ -108,9 +108,11 @@ interface BodyProps {
   filter: DeviceFilter;
   clear(): void;
   rooms: RoomsResponse;
+  /** False while GET /api/rooms has not answered (a room filter cannot be judged yet). */
+  roomsLoaded: boolean;
 }
 
-function Body({ filtered, filter, clear, rooms }: BodyProps) {
+function Body({ filtered, filter, clear, rooms, roomsLoaded }: BodyProps) {
   const { store } = useDevicesContext();
   const ids = useDeviceIds(store);
   const { loading } = useHubStatus(store);
@@ -125,6 +127,13 @@ function Body({ filtered, filter, clear, rooms }: BodyProps) {
         : null,
     [grouped, filtered, rooms, store, facets],
   );
+  if (ids.length > 0 && filter.room && !roomsLoaded && filtered.ids.length === 0) {
+    return (
+      <div className="devices-loading" role="status">
+        <span className="spinner" aria-hidden="true" />
+      </div>
+    );
+  }
   if (ids.length === 0 && loading) {
     return (
       <div className="devices-loading" role="status">
@@ -178,6 +187,7 @@ export function DevicesView() {
         filter={filter}
         clear={() => update({ ...NO_FILTER, group: filter.group })}
         rooms={rooms}
+        roomsLoaded={!roomsHub || rooms.loaded || rooms.error !== null}
       />
       {managing && roomsHub && (
         <ManageRoomsDialog rooms={rooms} store={roomsHub.rooms} onClose={() => setManaging(false)} />

@@ -36,9 +36,11 @@ const devices = (count: number): Json[] =>
 function Page() {
   const hub = useDeviceHub({ enabled: true, accessToken: 'token', username: 'someone' });
   return (
-    <DevicesContext.Provider value={hub}>
-      <DevicesView />
-    </DevicesContext.Provider>
+    <MemoryRouter initialEntries={['/devices']}>
+      <DevicesContext.Provider value={hub}>
+        <DevicesView />
+      </DevicesContext.Provider>
+    </MemoryRouter>
   );
 }
 
