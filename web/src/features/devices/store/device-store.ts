@@ -12,6 +12,9 @@ import {
 } from '../model/device.model.js';
 import type { DeviceStats, DeviceView, Json } from '../model/device.types.js';
 
+/** What docs/rooms.md's assignment of a device is made of: its room and its room suggestion. */
+const assignmentOf = (raw: Json) => `${String(raw.room_id ?? '')}\u0000${String(raw.suggested_room ?? '')}`;
+
 /** docs/devicehub.md#connection-status plus the page's loading flag, its one error line and the device bus behind the hub. */
 export interface HubStatus {
   loading: boolean;
@@ -58,6 +61,7 @@ export class DeviceStore {
   private deviceListeners = new Map<string, Set<Listener>>();
   private listeners = new Set<Listener>();
   private assignmentVersion = 0;
+  private assignmentDirty = false;
 
   constructor(
     private readonly schedule: Scheduler = frameScheduler,
@@ -176,11 +180,9 @@ export class DeviceStore {
     if (this.dirty.size === 0 && !this.listDirty) return;
     const changed = [...this.dirty];
     this.dirty.clear();
-    let assignmentChanged = false;
     for (const key of changed) {
       const before = this.devices.get(key);
       const record = this.records.get(key);
-      if (!record || !before) assignmentChanged = true;
       if (!record) {
         if (before) this.listDirty = true;
         this.devices.delete(key);
@@ -188,18 +190,11 @@ export class DeviceStore {
       }
       const device = toDevice(record);
       this.devices.set(key, device);
-      if (before && (before.roomId !== device.roomId || before.suggestedRoom !== device.suggestedRoom)) {
-        assignmentChanged = true;
-      }
       if (!before || before.displayName !== device.displayName || isListed(before) !== isListed(device)) {
         this.listDirty = true;
       }
     }
     let globalChange = false;
-    if (assignmentChanged) {
-      this.assignmentVersion++;
-      globalChange = true;
-    }
     if (this.listDirty) {
       this.listDirty = false;
       const listed = [...this.devices.values()].filter(isListed).sort(compareDevices);
@@ -218,6 +213,11 @@ export class DeviceStore {
       this.status = { ...this.status, loading: false };
       globalChange = true;
     }
+    if (this.assignmentDirty) {
+      this.assignmentDirty = false;
+      this.assignmentVersion++;
+      globalChange = true;
+    }
     for (const key of changed) this.notifyDevice(key);
     if (globalChange) this.emit();
   };
@@ -228,7 +228,9 @@ export class DeviceStore {
     if (isIgnoredId(key)) return this.purgeIgnored();
     const record = this.records.get(key);
     if (record) {
+      const was = assignmentOf(record.raw);
       record.raw = { ...record.raw, ...raw };
+      if (assignmentOf(record.raw) !== was) this.assignmentDirty = true;
       record.hasMetadata = true;
       record.metadataUpdatedAt = at;
     } else {
@@ -239,6 +241,7 @@ export class DeviceStore {
         metadataUpdatedAt: at,
         stateUpdatedAt: null,
       });
+      this.assignmentDirty = true;
     }
     this.markDirty(key);
   }
@@ -248,6 +251,7 @@ export class DeviceStore {
   }
 
   private delete(key: string) {
+    if (this.records.has(key)) this.assignmentDirty = true;
     this.records.delete(key);
     this.pending.delete(key);
     this.markDirty(key);
