@@ -12,6 +12,7 @@ import type { DeviceView } from '../model/device.types.js';
 import { carriesDevices, DRAG_HINT_ID } from '../model/drag.js';
 import { useDevicesContext } from './devices-context.js';
 import { RoomPicker } from './RoomPicker.js';
+import './rooms-assign.css';
 
 /**
  * docs/rooms.md#on-the-devices-page, above the grid: "Select" (then the selection bar),
