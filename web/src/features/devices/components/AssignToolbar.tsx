@@ -1,5 +1,5 @@
 import type { Room } from '@hearth/contracts';
-import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useToast } from '../../../shared/toast/toast-context.js';
 import type { AssignTarget } from '../../rooms/assign.js';
 import { acceptAll, suggestionGroups } from '../../rooms/assign.js';
@@ -12,6 +12,7 @@ import type { DeviceView } from '../model/device.types.js';
 import { carriesDevices, DRAG_HINT_ID } from '../model/drag.js';
 import { useDevicesContext } from './devices-context.js';
 import { RoomPicker } from './RoomPicker.js';
+import './rooms-assign.css';
 
 /**
  * docs/rooms.md#on-the-devices-page, above the grid: "Select" (then the selection bar),
@@ -26,6 +27,7 @@ export function AssignToolbar() {
   const { showToast } = useToast();
   const canDrag = useCanDrag();
   const [accepting, setAccepting] = useState(false);
+  const selectButton = useRef<HTMLButtonElement>(null);
   const selecting = useSyncExternalStore(
     selection?.subscribe ?? (() => () => {}),
     () => selection?.getSnapshot().active ?? false,
@@ -48,6 +50,7 @@ export function AssignToolbar() {
       <button
         type="button"
         className="button button--secondary button--compact"
+        ref={selectButton}
         aria-pressed={selecting}
         onClick={() => (selecting ? selection.stop() : selection.start())}
       >
@@ -73,14 +76,20 @@ export function AssignToolbar() {
           {MESSAGES.dragHint}
         </p>
       )}
-      {selecting && <SelectionBar rooms={rooms} />}
+      {selecting && <SelectionBar rooms={rooms} onDone={() => selectButton.current?.focus()} />}
       {canDrag && <RoomDropBar rooms={rooms} />}
     </div>
   );
 }
 
 /** docs/rooms.md#selection: "N selected", "Move to room" (one call for all), "Cancel"; Escape leaves. */
-function SelectionBar({ rooms }: { rooms: Room[] }) {
+function SelectionBar({
+  rooms,
+  onDone,
+}: {
+  rooms: Room[] /** Focus goes back to "Select" once moved. */;
+  onDone(): void;
+}) {
   const { selection } = useDevicesContext();
   const move = useMoveDevices();
   const snapshot = useSyncExternalStore(
@@ -112,7 +121,9 @@ function SelectionBar({ rooms }: { rooms: Room[] }) {
         disabled={snapshot.ids.length === 0}
         onPick={async (target) => {
           const error = await move(target, [...snapshot.ids]);
-          if (!error) selection?.stop();
+          if (error) return;
+          selection?.stop();
+          onDone();
         }}
       >
         {MESSAGES.moveToRoom}

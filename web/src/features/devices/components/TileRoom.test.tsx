@@ -207,6 +207,7 @@ describe('selection', () => {
     await act(async () => fireEvent.click(screen.getByRole('menuitemradio', { name: 'Bedroom' })));
     expect(api.assignDevices).toHaveBeenCalledExactlyOnceWith('b', ['c', 'a']);
     expect(screen.queryByRole('checkbox')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Select' }));
     expect(screen.queryByText(/selected/)).toBeNull();
   });
 

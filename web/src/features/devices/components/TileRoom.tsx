@@ -7,6 +7,7 @@ import { useIsFavourite, useMoveDevices } from '../hooks/use-assign.js';
 import type { DeviceView } from '../model/device.types.js';
 import { useDevicesContext } from './devices-context.js';
 import { RoomPicker } from './RoomPicker.js';
+import './rooms-assign.css';
 
 /**
  * docs/rooms.md#on-the-devices-page: the tile's room menu, its suggestion ("Suggested: Kitchen",

@@ -13,6 +13,9 @@ import {
 import type { DeviceStats, DeviceView, Json } from '../model/device.types.js';
 import { deviceFacets, FACETS, type Facet } from '../model/filters.js';
 
+/** What docs/rooms.md's assignment of a device is made of: its room and its room suggestion. */
+const assignmentOf = (raw: Json) => `${String(raw.room_id ?? '')}\u0000${String(raw.suggested_room ?? '')}`;
+
 /** docs/devicehub.md#connection-status plus the page's loading flag, its one error line and the device bus behind the hub. */
 export interface HubStatus {
   loading: boolean;
@@ -61,6 +64,7 @@ export class DeviceStore {
   private deviceListeners = new Map<string, Set<Listener>>();
   private listeners = new Set<Listener>();
   private assignmentVersion = 0;
+  private assignmentDirty = false;
 
   constructor(
     private readonly schedule: Scheduler = frameScheduler,
@@ -183,11 +187,9 @@ export class DeviceStore {
     const changed = [...this.dirty];
     this.dirty.clear();
     const changedFacets = new Set<Facet>();
-    let assignmentChanged = false;
     for (const key of changed) {
       const before = this.devices.get(key);
       const record = this.records.get(key);
-      if (!record || !before) assignmentChanged = true;
       if (!record) {
         if (before) this.listDirty = true;
         this.devices.delete(key);
@@ -198,8 +200,6 @@ export class DeviceStore {
       if (before) {
         const [was, is] = [deviceFacets(before), deviceFacets(device)];
         for (const facet of FACETS) if (was[facet] !== is[facet]) changedFacets.add(facet);
-        if (before.roomId !== device.roomId || before.suggestedRoom !== device.suggestedRoom)
-          assignmentChanged = true;
       }
       if (!before || before.displayName !== device.displayName || isListed(before) !== isListed(device)) {
         this.listDirty = true;
@@ -208,10 +208,6 @@ export class DeviceStore {
     let globalChange = false;
     for (const facet of changedFacets) {
       this.facetVersions[facet]++;
-      globalChange = true;
-    }
-    if (assignmentChanged) {
-      this.assignmentVersion++;
       globalChange = true;
     }
     if (this.listDirty) {
@@ -232,6 +228,11 @@ export class DeviceStore {
       this.status = { ...this.status, loading: false };
       globalChange = true;
     }
+    if (this.assignmentDirty) {
+      this.assignmentDirty = false;
+      this.assignmentVersion++;
+      globalChange = true;
+    }
     for (const key of changed) this.notifyDevice(key);
     if (globalChange) this.emit();
   };
@@ -242,7 +243,9 @@ export class DeviceStore {
     if (isIgnoredId(key)) return this.purgeIgnored();
     const record = this.records.get(key);
     if (record) {
+      const was = assignmentOf(record.raw);
       record.raw = { ...record.raw, ...raw };
+      if (assignmentOf(record.raw) !== was) this.assignmentDirty = true;
       record.hasMetadata = true;
       record.metadataUpdatedAt = at;
     } else {
@@ -253,6 +256,7 @@ export class DeviceStore {
         metadataUpdatedAt: at,
         stateUpdatedAt: null,
       });
+      this.assignmentDirty = true;
     }
     this.markDirty(key);
   }
@@ -262,6 +266,7 @@ export class DeviceStore {
   }
 
   private delete(key: string) {
+    if (this.records.has(key)) this.assignmentDirty = true;
     this.records.delete(key);
     this.pending.delete(key);
     this.markDirty(key);
