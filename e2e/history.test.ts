@@ -8,6 +8,50 @@ import { eventually, hubDevices } from './support/devices.page.js';
 import { BUS_LOGIN, freePort, type RunningServer, startServer } from './support/server.js';
 import { type Account, openSignedIn, signUp } from './support/settings.page.js';
 
+type Segment = { start: number; end: number; label: string };
+type UplotLike = {
+  valToPos(value: number, scale: string, canvas?: boolean): number;
+  bbox: { top: number; height: number };
+  ctx: CanvasRenderingContext2D;
+};
+
+/** A smart plug in Zigbee2MQTT's own format (an on/off switch and its power). */
+const PLUG = {
+  ieee_address: '0x54ef44100012ab34',
+  type: 'Router',
+  network_address: 4321,
+  supported: true,
+  disabled: false,
+  friendly_name: 'Kitchen/Plug',
+  power_source: 'Mains (single phase)',
+  interview_completed: true,
+  interviewing: false,
+  definition: {
+    model: 'ZNCZ04LM',
+    vendor: 'Aqara',
+    description: 'Smart plug EU',
+    options: [],
+    exposes: [
+      {
+        type: 'switch',
+        features: [
+          {
+            type: 'binary',
+            name: 'state',
+            label: 'State',
+            property: 'state',
+            access: 7,
+            value_on: 'ON',
+            value_off: 'OFF',
+            value_toggle: 'TOGGLE',
+          },
+        ],
+      },
+      { type: 'numeric', name: 'power', label: 'Power', property: 'power', access: 5, unit: 'W' },
+    ],
+  },
+};
+
 type Drawn = { x: number[]; y: (number | null)[]; min: number; max: number };
 
 /** What a property's uPlot chart holds: its x (s) and y columns, and the x scale. */
@@ -32,6 +76,10 @@ describe('device history page', () => {
   let z2m: ScriptedZigbee2mqtt;
   let admin: Account;
   let lampId: string;
+  let plugId: string;
+  /** The plug's toggles: from the first reading to after the last. */
+  let plugFrom: number;
+  let plugTo: number;
   const flushed = () => new Promise((resolve) => setTimeout(resolve, 1500));
 
   beforeAll(async () => {
@@ -43,6 +91,7 @@ describe('device history page', () => {
       `mqtt://${BUS_LOGIN.MQTT_LISTEN_USERNAME}:${BUS_LOGIN.MQTT_LISTEN_PASSWORD}@127.0.0.1:${mqttPort}`,
       'zigbee2mqtt',
     );
+    z2m.devices.push(PLUG);
     await z2m.publishDevices();
     const lamp = await eventually(
       async () => (await hubDevices(server.url, admin)).find((d) => d.name === 'Living room/Lamp'),
@@ -64,7 +113,31 @@ describe('device history page', () => {
     await flushed();
     await z2m.publish('Living room/Lamp/availability', { state: 'online' });
     await at(40, 'ON');
+
+    // The plug, toggled on the bus: on, off, on, off; offline for 3 s; back on.
+    plugId = (await eventually(
+      async () => (await hubDevices(server.url, admin)).find((d) => d.name === 'Kitchen/Plug'),
+      (device) => device !== undefined,
+    ))!.id;
+    plugFrom = Date.now();
+    const plug = async (state: string, power: number) => {
+      await z2m.publish('Kitchen/Plug', { state, power });
+      await eventually(
+        async () => (await hubDevices(server.url, admin)).find((d) => d.id === plugId)!.state.power,
+        (value) => value === power,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 700));
+    };
+    await plug('ON', 60);
+    await plug('OFF', 0);
+    await plug('ON', 61);
+    await plug('OFF', 1);
+    await z2m.publish('Kitchen/Plug/availability', { state: 'offline' });
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await z2m.publish('Kitchen/Plug/availability', { state: 'online' });
+    await plug('ON', 62);
     await flushed();
+    plugTo = Date.now();
   });
   afterAll(async () => {
     await z2m?.close();
@@ -89,6 +162,73 @@ describe('device history page', () => {
     expect(brightness.y).toEqual([10, 20, 30, null, 40]);
     await page.locator('.history-chart[data-property="state"] canvas').waitFor();
     expect((await drawn(page, 'state')).y).toEqual([1, 0, 1, null, 1]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("draws the plug's toggles as an on/off timeline matching the API, the offline time as a gap", async () => {
+    const from = plugFrom - 1000;
+    const to = plugTo + 1000;
+    const { page, errors } = await openSignedIn(browser, server.url, admin, '/');
+    const answered = page.waitForResponse(
+      (r) => r.url().includes('/api/history?') && r.url().includes('property=state'),
+    );
+    await page.goto(`${server.url}/devices/${plugId}?from=${from}&to=${to}`);
+    await page.getByRole('heading', { level: 1, name: 'Kitchen/Plug: history' }).waitFor();
+    const answer = (await (await answered).json()) as HistoryAnswer;
+    const timeline = page.locator('.history-timeline[data-property="state"]');
+    await timeline.locator('canvas').waitFor();
+    const points = answer.points as HistoryRawPoint[];
+    expect(answer.resolution).toBe('raw');
+    expect(points.map((p) => p.v)).toEqual([true, false, true, false, null, true]);
+
+    // The bands: one per reading, each until the next entry; the gap ends the fourth.
+    const drawnTimeline = await timeline.evaluate((element) => {
+      const { segments } = (element as HTMLElement & { timeline: { segments: Segment[] } }).timeline;
+      return segments.map(({ start, end, label }) => ({ start, end, label }));
+    });
+    const t = points.map((p) => p.t);
+    expect(drawnTimeline.slice(0, 4)).toEqual([
+      { start: t[0], end: t[1], label: 'On' },
+      { start: t[1], end: t[2], label: 'Off' },
+      { start: t[2], end: t[3], label: 'On' },
+      { start: t[3], end: t[4], label: 'Off' },
+    ]);
+    expect(drawnTimeline[4]).toMatchObject({ start: t[5], label: 'On' });
+    expect(drawnTimeline).toHaveLength(5);
+
+    // What the canvas shows: each band in its colour, nothing at the gap; the crosshair's value.
+    const colourAt = (ms: number) =>
+      timeline.evaluate((element, at) => {
+        const u = (element as HTMLElement & { uplot: UplotLike }).uplot;
+        const x = Math.round(u.valToPos(at / 1000, 'x', true));
+        const y = Math.round(u.bbox.top + u.bbox.height / 2);
+        return [...u.ctx.getImageData(x, y, 1, 1).data];
+      }, ms);
+    const middle = (a: number, b: number) => (a + b) / 2;
+    const on = await colourAt(middle(t[0]!, t[1]!));
+    const off = await colourAt(middle(t[1]!, t[2]!));
+    expect(on[3]).toBe(255);
+    expect(off[3]).toBe(255);
+    expect(on).not.toEqual(off);
+    expect(await colourAt(middle(t[2]!, t[3]!))).toEqual(on);
+    expect((await colourAt(middle(t[4]!, t[5]!)))[3]).toBe(0);
+
+    const over = (await timeline.locator('.u-over').boundingBox())!;
+    const hover = async (ms: number) => {
+      const x = await timeline.evaluate((element, at) => {
+        const u = (element as HTMLElement & { uplot: UplotLike }).uplot;
+        return u.valToPos(at / 1000, 'x');
+      }, ms);
+      await page.mouse.move(over.x + x, over.y + over.height / 2);
+      return timeline.locator('.u-legend .u-series').nth(1).locator('.u-value').textContent();
+    };
+    expect(await hover(middle(t[1]!, t[2]!))).toBe('Off');
+    expect(await hover(middle(t[2]!, t[3]!))).toBe('On');
+    expect(await hover(middle(t[4]!, t[5]!))).toBe('–');
+    await expect.poll(() => page.locator('.timeline-key li').allTextContents()).toEqual(['Off', 'On']);
+
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
