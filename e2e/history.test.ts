@@ -274,4 +274,54 @@ describe('device history page', () => {
     await page.getByRole('button', { name: 'Reset zoom' }).waitFor();
     await page.close();
   });
+  it('shows a sparkline of the last 24 h on tiles on screen only, from one request each', async () => {
+    const { page, errors } = await openSignedIn(browser, server.url, admin, '/');
+    // One column of tiles: most of them below the fold.
+    await page.setViewportSize({ width: 600, height: 700 });
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/api/history' && url.searchParams.get('points') === '48')
+        asked.push(`${url.searchParams.get('device_id')}:${url.searchParams.get('property')}`);
+    });
+    await page.goto(`${server.url}/devices`);
+    const plugLine = page.locator(`article[aria-label="Kitchen/Plug"] .tile-sparkline svg path`);
+    const tiles = page.locator('article.device-tile:has(.tile-sparkline)');
+    // What is on screen asks; what is below the fold does not (yet).
+    const onScreen = async () => {
+      const out: string[] = [];
+      for (const tile of await tiles.all()) {
+        const box = (await tile.boundingBox())!;
+        // The whole tile counts: a line loads as soon as any of its tile is on screen.
+        const id = (await tile.getAttribute('data-device-id'))!;
+        const property = (await tile.locator('.tile-sparkline').getAttribute('data-sparkline'))!;
+        if (box.y < 700 && box.y + box.height > 0) out.push(`${id}:${property}`);
+      }
+      return out.sort();
+    };
+    await page.locator('article.device-tile').first().waitFor();
+    await page.waitForTimeout(1500);
+    const visible = await onScreen();
+    expect([...asked].sort()).toEqual(visible);
+    expect(await tiles.count()).toBeGreaterThan(visible.length);
+
+    await page.locator('article[aria-label="Kitchen/Plug"]').scrollIntoViewIfNeeded();
+    // All of the plug's readings are from the last minute: the line is at the right edge (no width).
+    await plugLine.waitFor({ state: 'attached' });
+    expect(asked.filter((a) => a === `${plugId}:power`)).toHaveLength(1);
+    // The line: 60, 0, 61, 1, (gap) 62 W over the day; its name gives the range.
+    const svg = page.locator('article[aria-label="Kitchen/Plug"] .tile-sparkline svg');
+    expect(await svg.getAttribute('aria-label')).toBe('Kitchen/Plug Power, last 24 h: 0–62 W');
+    // Broken at the offline time: two runs of the line.
+    expect((await plugLine.getAttribute('d'))?.match(/M/g)).toHaveLength(2);
+    // Scrolling away and back within 5 minutes asks nothing again.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.locator('article[aria-label="Kitchen/Plug"]').scrollIntoViewIfNeeded();
+    await page.waitForTimeout(500);
+    expect(asked.filter((a) => a === `${plugId}:power`)).toHaveLength(1);
+    // A tile whose metric has nothing recorded shows no line.
+    expect(await page.locator('article[aria-label="Front door"] .tile-sparkline svg').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });
