@@ -1,4 +1,4 @@
-import type { HistoryAnswer, HistoryRawPoint } from '@hearth/contracts';
+import type { HistoryAnswer, HistoryExclusions, HistoryRawPoint } from '@hearth/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedZigbee2mqtt } from '../server/src/devicehub/adapters/zigbee2mqtt/fixtures/scripted-zigbee2mqtt.js';
@@ -6,7 +6,7 @@ import { seriousA11yViolations } from './support/axe.js';
 import { launchBrowser } from './support/browser.js';
 import { eventually, hubDevices } from './support/devices.page.js';
 import { BUS_LOGIN, freePort, type RunningServer, startServer } from './support/server.js';
-import { type Account, openSignedIn, signUp } from './support/settings.page.js';
+import { type Account, apiCall, logIn, openSignedIn, signUp } from './support/settings.page.js';
 
 type Segment = { start: number; end: number; label: string };
 type UplotLike = {
@@ -321,6 +321,73 @@ describe('device history page', () => {
     expect(asked.filter((a) => a === `${plugId}:power`)).toHaveLength(1);
     // A tile whose metric has nothing recorded shows no line.
     expect(await page.locator('article[aria-label="Front door"] .tile-sparkline svg').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("excludes a property from recording from the tile's History… dialog: nothing new is recorded for it", async () => {
+    const { page, errors } = await openSignedIn(browser, server.url, admin, '/devices');
+    await page.getByRole('button', { name: 'History… (recording settings for Kitchen/Plug)' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Recording settings' });
+    const power = dialog.getByRole('switch', { name: 'Power', exact: true });
+    await power.waitFor();
+    expect(
+      await dialog
+        .getByRole('switch', { name: 'Record history for this device' })
+        .getAttribute('aria-checked'),
+    ).toBe('true');
+    expect(await power.getAttribute('aria-checked')).toBe('true');
+    await power.click();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    const saved = page.waitForResponse(
+      (r) => r.url().includes('/api/history/exclusions/') && r.request().method() === 'PUT',
+    );
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    expect((await saved).status()).toBe(200);
+    await page.getByText('Recording settings saved').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+
+    const token = (await logIn(server.url, admin.email, admin.password)).accessToken;
+    const exclusions = await apiCall<HistoryExclusions>(
+      server.url,
+      'GET',
+      `/api/history/exclusions/${plugId}`,
+      undefined,
+      token,
+    );
+    expect(exclusions.data).toMatchObject({ device: false, properties: ['power'] });
+
+    const history = async (property: string) =>
+      (
+        await apiCall<HistoryAnswer>(
+          server.url,
+          'GET',
+          `/api/history?device_id=${plugId}&property=${property}`,
+          undefined,
+          token,
+        )
+      ).data.points as HistoryRawPoint[];
+    const powerBefore = await history('power');
+    const stateBefore = await history('state');
+    await z2m.publish('Kitchen/Plug', { state: 'OFF', power: 99 });
+    await eventually(
+      async () => (await hubDevices(server.url, admin)).find((d) => d.id === plugId)!.state.power,
+      (value) => value === 99,
+    );
+    await flushed();
+    // The state is still recorded; the power is not.
+    expect((await history('state')).length).toBe(stateBefore.length + 1);
+    expect(await history('power')).toEqual(powerBefore);
+
+    // The history page's dialog shows the same settings.
+    await page.goto(`${server.url}/devices/${plugId}`);
+    await page.getByRole('button', { name: 'Recording settings' }).click();
+    expect(
+      await page
+        .getByRole('dialog', { name: 'Recording settings' })
+        .getByRole('switch', { name: 'Power', exact: true })
+        .getAttribute('aria-checked'),
+    ).toBe('false');
     expect(errors).toEqual([]);
     await page.close();
   });

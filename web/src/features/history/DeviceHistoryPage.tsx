@@ -1,5 +1,5 @@
 import type { Device } from '@hearth/contracts';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { HistoryChart } from './HistoryChart.js';
 import { fetchDevice, fetchHistory } from './history.api.js';
@@ -15,6 +15,8 @@ import {
 import { TimelineChart } from './TimelineChart.js';
 import { type Timeline, toTimeline } from './timeline.model.js';
 import './history.css';
+
+const RecordingDialog = lazy(() => import('./RecordingDialog.js'));
 
 /** Points asked for per chart: about one per pixel of a wide chart. */
 const POINTS = 1000;
@@ -47,6 +49,7 @@ export default function DeviceHistoryPage() {
   const [device, setDevice] = useState<Device | null | undefined>(undefined);
   const [failed, setFailed] = useState<string | undefined>();
   const [range, setRange] = useState<Range>(() => initialRange(search));
+  const [settings, setSettings] = useState(false);
 
   useEffect(() => {
     let live = true;
@@ -107,7 +110,25 @@ export default function DeviceHistoryPage() {
             </button>
           )}
         </fieldset>
+        <button
+          type="button"
+          className="button button--small button--secondary"
+          aria-haspopup="dialog"
+          onClick={() => setSettings(true)}
+        >
+          {T.settings}
+        </button>
       </header>
+      {settings && (
+        <Suspense fallback={null}>
+          <RecordingDialog
+            deviceId={device.id}
+            name={device.name}
+            capabilities={device.capabilities}
+            onClose={() => setSettings(false)}
+          />
+        </Suspense>
+      )}
       {properties.map((property) => (
         <PropertyHistory
           key={property.path}

@@ -17,6 +17,7 @@ import { LastSeen } from './LastSeen.js';
 import { RenameField } from './RenameField.js';
 import { TileControls } from './TileControls.js';
 import { TileMetrics } from './TileMetrics.js';
+import { TileRecordingButton } from './TileRecordingButton.js';
 import { TileSparkline } from './TileSparkline.js';
 
 /** One device tile; subscribes to its own device only. */
@@ -124,6 +125,11 @@ function TileBody({
       <footer className="tile-footer">
         <LastSeen at={lastHeard(device)} />
         {pending && <span className="updating">{MESSAGES.updating}</span>}
+        <TileRecordingButton
+          deviceId={device.id}
+          name={device.displayName}
+          capabilities={device.capabilities}
+        />
       </footer>
     </article>
   );
