@@ -1,4 +1,4 @@
-import type { HistoryAnswer, HistoryRawPoint } from '@hearth/contracts';
+import type { HistoryAnswer, HistoryExclusions, HistoryRawPoint } from '@hearth/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedZigbee2mqtt } from '../server/src/devicehub/adapters/zigbee2mqtt/fixtures/scripted-zigbee2mqtt.js';
@@ -6,7 +6,51 @@ import { seriousA11yViolations } from './support/axe.js';
 import { launchBrowser } from './support/browser.js';
 import { eventually, hubDevices } from './support/devices.page.js';
 import { BUS_LOGIN, freePort, type RunningServer, startServer } from './support/server.js';
-import { type Account, openSignedIn, signUp } from './support/settings.page.js';
+import { type Account, apiCall, logIn, openSignedIn, signUp } from './support/settings.page.js';
+
+type Segment = { start: number; end: number; label: string };
+type UplotLike = {
+  valToPos(value: number, scale: string, canvas?: boolean): number;
+  bbox: { top: number; height: number };
+  ctx: CanvasRenderingContext2D;
+};
+
+/** A smart plug in Zigbee2MQTT's own format (an on/off switch and its power). */
+const PLUG = {
+  ieee_address: '0x54ef44100012ab34',
+  type: 'Router',
+  network_address: 4321,
+  supported: true,
+  disabled: false,
+  friendly_name: 'Kitchen/Plug',
+  power_source: 'Mains (single phase)',
+  interview_completed: true,
+  interviewing: false,
+  definition: {
+    model: 'ZNCZ04LM',
+    vendor: 'Aqara',
+    description: 'Smart plug EU',
+    options: [],
+    exposes: [
+      {
+        type: 'switch',
+        features: [
+          {
+            type: 'binary',
+            name: 'state',
+            label: 'State',
+            property: 'state',
+            access: 7,
+            value_on: 'ON',
+            value_off: 'OFF',
+            value_toggle: 'TOGGLE',
+          },
+        ],
+      },
+      { type: 'numeric', name: 'power', label: 'Power', property: 'power', access: 5, unit: 'W' },
+    ],
+  },
+};
 
 type Drawn = { x: number[]; y: (number | null)[]; min: number; max: number };
 
@@ -32,6 +76,10 @@ describe('device history page', () => {
   let z2m: ScriptedZigbee2mqtt;
   let admin: Account;
   let lampId: string;
+  let plugId: string;
+  /** The plug's toggles: from the first reading to after the last. */
+  let plugFrom: number;
+  let plugTo: number;
   const flushed = () => new Promise((resolve) => setTimeout(resolve, 1500));
 
   beforeAll(async () => {
@@ -43,6 +91,7 @@ describe('device history page', () => {
       `mqtt://${BUS_LOGIN.MQTT_LISTEN_USERNAME}:${BUS_LOGIN.MQTT_LISTEN_PASSWORD}@127.0.0.1:${mqttPort}`,
       'zigbee2mqtt',
     );
+    z2m.devices.push(PLUG);
     await z2m.publishDevices();
     const lamp = await eventually(
       async () => (await hubDevices(server.url, admin)).find((d) => d.name === 'Living room/Lamp'),
@@ -64,7 +113,31 @@ describe('device history page', () => {
     await flushed();
     await z2m.publish('Living room/Lamp/availability', { state: 'online' });
     await at(40, 'ON');
+
+    // The plug, toggled on the bus: on, off, on, off; offline for 3 s; back on.
+    plugId = (await eventually(
+      async () => (await hubDevices(server.url, admin)).find((d) => d.name === 'Kitchen/Plug'),
+      (device) => device !== undefined,
+    ))!.id;
+    plugFrom = Date.now();
+    const plug = async (state: string, power: number) => {
+      await z2m.publish('Kitchen/Plug', { state, power });
+      await eventually(
+        async () => (await hubDevices(server.url, admin)).find((d) => d.id === plugId)!.state.power,
+        (value) => value === power,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 700));
+    };
+    await plug('ON', 60);
+    await plug('OFF', 0);
+    await plug('ON', 61);
+    await plug('OFF', 1);
+    await z2m.publish('Kitchen/Plug/availability', { state: 'offline' });
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await z2m.publish('Kitchen/Plug/availability', { state: 'online' });
+    await plug('ON', 62);
     await flushed();
+    plugTo = Date.now();
   });
   afterAll(async () => {
     await z2m?.close();
@@ -89,6 +162,73 @@ describe('device history page', () => {
     expect(brightness.y).toEqual([10, 20, 30, null, 40]);
     await page.locator('.history-chart[data-property="state"] canvas').waitFor();
     expect((await drawn(page, 'state')).y).toEqual([1, 0, 1, null, 1]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("draws the plug's toggles as an on/off timeline matching the API, the offline time as a gap", async () => {
+    const from = plugFrom - 1000;
+    const to = plugTo + 1000;
+    const { page, errors } = await openSignedIn(browser, server.url, admin, '/');
+    const answered = page.waitForResponse(
+      (r) => r.url().includes('/api/history?') && r.url().includes('property=state'),
+    );
+    await page.goto(`${server.url}/devices/${plugId}?from=${from}&to=${to}`);
+    await page.getByRole('heading', { level: 1, name: 'Kitchen/Plug: history' }).waitFor();
+    const answer = (await (await answered).json()) as HistoryAnswer;
+    const timeline = page.locator('.history-timeline[data-property="state"]');
+    await timeline.locator('canvas').waitFor();
+    const points = answer.points as HistoryRawPoint[];
+    expect(answer.resolution).toBe('raw');
+    expect(points.map((p) => p.v)).toEqual([true, false, true, false, null, true]);
+
+    // The bands: one per reading, each until the next entry; the gap ends the fourth.
+    const drawnTimeline = await timeline.evaluate((element) => {
+      const { segments } = (element as HTMLElement & { timeline: { segments: Segment[] } }).timeline;
+      return segments.map(({ start, end, label }) => ({ start, end, label }));
+    });
+    const t = points.map((p) => p.t);
+    expect(drawnTimeline.slice(0, 4)).toEqual([
+      { start: t[0], end: t[1], label: 'On' },
+      { start: t[1], end: t[2], label: 'Off' },
+      { start: t[2], end: t[3], label: 'On' },
+      { start: t[3], end: t[4], label: 'Off' },
+    ]);
+    expect(drawnTimeline[4]).toMatchObject({ start: t[5], label: 'On' });
+    expect(drawnTimeline).toHaveLength(5);
+
+    // What the canvas shows: each band in its colour, nothing at the gap; the crosshair's value.
+    const colourAt = (ms: number) =>
+      timeline.evaluate((element, at) => {
+        const u = (element as HTMLElement & { uplot: UplotLike }).uplot;
+        const x = Math.round(u.valToPos(at / 1000, 'x', true));
+        const y = Math.round(u.bbox.top + u.bbox.height / 2);
+        return [...u.ctx.getImageData(x, y, 1, 1).data];
+      }, ms);
+    const middle = (a: number, b: number) => (a + b) / 2;
+    const on = await colourAt(middle(t[0]!, t[1]!));
+    const off = await colourAt(middle(t[1]!, t[2]!));
+    expect(on[3]).toBe(255);
+    expect(off[3]).toBe(255);
+    expect(on).not.toEqual(off);
+    expect(await colourAt(middle(t[2]!, t[3]!))).toEqual(on);
+    expect((await colourAt(middle(t[4]!, t[5]!)))[3]).toBe(0);
+
+    const over = (await timeline.locator('.u-over').boundingBox())!;
+    const hover = async (ms: number) => {
+      const x = await timeline.evaluate((element, at) => {
+        const u = (element as HTMLElement & { uplot: UplotLike }).uplot;
+        return u.valToPos(at / 1000, 'x');
+      }, ms);
+      await page.mouse.move(over.x + x, over.y + over.height / 2);
+      return timeline.locator('.u-legend .u-series').nth(1).locator('.u-value').textContent();
+    };
+    expect(await hover(middle(t[1]!, t[2]!))).toBe('Off');
+    expect(await hover(middle(t[2]!, t[3]!))).toBe('On');
+    expect(await hover(middle(t[4]!, t[5]!))).toBe('–');
+    await expect.poll(() => page.locator('.timeline-key li').allTextContents()).toEqual(['Off', 'On']);
+
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
@@ -132,6 +272,123 @@ describe('device history page', () => {
     );
     expect(after.max - after.min).toBeGreaterThan(7 * 24 * 3600 * 0.2);
     await page.getByRole('button', { name: 'Reset zoom' }).waitFor();
+    await page.close();
+  });
+  it('shows a sparkline of the last 24 h on tiles on screen only, from one request each', async () => {
+    const { page, errors } = await openSignedIn(browser, server.url, admin, '/');
+    // One column of tiles: most of them below the fold.
+    await page.setViewportSize({ width: 600, height: 700 });
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/api/history' && url.searchParams.get('points') === '48')
+        asked.push(`${url.searchParams.get('device_id')}:${url.searchParams.get('property')}`);
+    });
+    await page.goto(`${server.url}/devices`);
+    const plugLine = page.locator(`article[aria-label="Kitchen/Plug"] .tile-sparkline svg path`);
+    const tiles = page.locator('article.device-tile:has(.tile-sparkline)');
+    // What is on screen asks; what is below the fold does not (yet).
+    const onScreen = async () => {
+      const out: string[] = [];
+      for (const tile of await tiles.all()) {
+        const box = (await tile.boundingBox())!;
+        // The whole tile counts: a line loads as soon as any of its tile is on screen.
+        const id = (await tile.getAttribute('data-device-id'))!;
+        const property = (await tile.locator('.tile-sparkline').getAttribute('data-sparkline'))!;
+        if (box.y < 700 && box.y + box.height > 0) out.push(`${id}:${property}`);
+      }
+      return out.sort();
+    };
+    await page.locator('article.device-tile').first().waitFor();
+    await page.waitForTimeout(1500);
+    const visible = await onScreen();
+    expect([...asked].sort()).toEqual(visible);
+    expect(await tiles.count()).toBeGreaterThan(visible.length);
+
+    await page.locator('article[aria-label="Kitchen/Plug"]').scrollIntoViewIfNeeded();
+    // All of the plug's readings are from the last minute: the line is at the right edge (no width).
+    await plugLine.waitFor({ state: 'attached' });
+    expect(asked.filter((a) => a === `${plugId}:power`)).toHaveLength(1);
+    // The line: 60, 0, 61, 1, (gap) 62 W over the day; its name gives the range.
+    const svg = page.locator('article[aria-label="Kitchen/Plug"] .tile-sparkline svg');
+    expect(await svg.getAttribute('aria-label')).toBe('Kitchen/Plug Power, last 24 h: 0–62 W');
+    // Broken at the offline time: two runs of the line.
+    expect((await plugLine.getAttribute('d'))?.match(/M/g)).toHaveLength(2);
+    // Scrolling away and back within 5 minutes asks nothing again.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.locator('article[aria-label="Kitchen/Plug"]').scrollIntoViewIfNeeded();
+    await page.waitForTimeout(500);
+    expect(asked.filter((a) => a === `${plugId}:power`)).toHaveLength(1);
+    // A tile whose metric has nothing recorded shows no line.
+    expect(await page.locator('article[aria-label="Front door"] .tile-sparkline svg').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("excludes a property from recording from the tile's History… dialog: nothing new is recorded for it", async () => {
+    const { page, errors } = await openSignedIn(browser, server.url, admin, '/devices');
+    await page.getByRole('button', { name: 'History… (recording settings for Kitchen/Plug)' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Recording settings' });
+    const power = dialog.getByRole('switch', { name: 'Power', exact: true });
+    await power.waitFor();
+    expect(
+      await dialog
+        .getByRole('switch', { name: 'Record history for this device' })
+        .getAttribute('aria-checked'),
+    ).toBe('true');
+    expect(await power.getAttribute('aria-checked')).toBe('true');
+    await power.click();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    const saved = page.waitForResponse(
+      (r) => r.url().includes('/api/history/exclusions/') && r.request().method() === 'PUT',
+    );
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    expect((await saved).status()).toBe(200);
+    await page.getByText('Recording settings saved').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+
+    const token = (await logIn(server.url, admin.email, admin.password)).accessToken;
+    const exclusions = await apiCall<HistoryExclusions>(
+      server.url,
+      'GET',
+      `/api/history/exclusions/${plugId}`,
+      undefined,
+      token,
+    );
+    expect(exclusions.data).toMatchObject({ device: false, properties: ['power'] });
+
+    const history = async (property: string) =>
+      (
+        await apiCall<HistoryAnswer>(
+          server.url,
+          'GET',
+          `/api/history?device_id=${plugId}&property=${property}`,
+          undefined,
+          token,
+        )
+      ).data.points as HistoryRawPoint[];
+    const powerBefore = await history('power');
+    const stateBefore = await history('state');
+    await z2m.publish('Kitchen/Plug', { state: 'OFF', power: 99 });
+    await eventually(
+      async () => (await hubDevices(server.url, admin)).find((d) => d.id === plugId)!.state.power,
+      (value) => value === 99,
+    );
+    await flushed();
+    // The state is still recorded; the power is not.
+    expect((await history('state')).length).toBe(stateBefore.length + 1);
+    expect(await history('power')).toEqual(powerBefore);
+
+    // The history page's dialog shows the same settings.
+    await page.goto(`${server.url}/devices/${plugId}`);
+    await page.getByRole('button', { name: 'Recording settings' }).click();
+    expect(
+      await page
+        .getByRole('dialog', { name: 'Recording settings' })
+        .getByRole('switch', { name: 'Power', exact: true })
+        .getAttribute('aria-checked'),
+    ).toBe('false');
+    expect(errors).toEqual([]);
     await page.close();
   });
 });

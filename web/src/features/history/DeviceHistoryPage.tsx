@@ -1,6 +1,6 @@
 import type { Device } from '@hearth/contracts';
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { HistoryChart } from './HistoryChart.js';
 import { fetchDevice, fetchHistory } from './history.api.js';
 import {
@@ -12,10 +12,19 @@ import {
   HISTORY_TEXTS as T,
   toChartData,
 } from './history.model.js';
+import { TimelineChart } from './TimelineChart.js';
+import { type Timeline, toTimeline } from './timeline.model.js';
 import './history.css';
+
+const RecordingDialog = lazy(() => import('./RecordingDialog.js'));
 
 /** Points asked for per chart: about one per pixel of a wide chart. */
 const POINTS = 1000;
+/**
+ * Timelines ask for more: on/off and enum readings are sparse (changes and heartbeats), so a range
+ * within the raw retention usually stays raw, every change at its time (docs/history.md#timelines).
+ */
+const TIMELINE_POINTS = 5000;
 
 type Range = { preset: RangeId | undefined; from: number; to: number };
 
@@ -24,12 +33,23 @@ const presetRange = (id: RangeId): Range => {
   return { preset: id, from: to - RANGES.find((r) => r.id === id)!.ms, to };
 };
 
+/** `?from=…&to=…` (epoch ms) opens a range of its own; else the 24 h preset. */
+function initialRange(search: URLSearchParams): Range {
+  const from = Number(search.get('from'));
+  const to = Number(search.get('to'));
+  if (search.has('from') && search.has('to') && Number.isFinite(from) && Number.isFinite(to) && from < to)
+    return { preset: undefined, from, to };
+  return presetRange('24h');
+}
+
 /** docs/history.md#device-history-page: `/devices/{id}`, a chart per recorded property on one time axis. */
 export default function DeviceHistoryPage() {
   const { id = '' } = useParams();
+  const [search] = useSearchParams();
   const [device, setDevice] = useState<Device | null | undefined>(undefined);
   const [failed, setFailed] = useState<string | undefined>();
-  const [range, setRange] = useState<Range>(() => presetRange('24h'));
+  const [range, setRange] = useState<Range>(() => initialRange(search));
+  const [settings, setSettings] = useState(false);
 
   useEffect(() => {
     let live = true;
@@ -90,7 +110,25 @@ export default function DeviceHistoryPage() {
             </button>
           )}
         </fieldset>
+        <button
+          type="button"
+          className="button button--small button--secondary"
+          aria-haspopup="dialog"
+          onClick={() => setSettings(true)}
+        >
+          {T.settings}
+        </button>
       </header>
+      {settings && (
+        <Suspense fallback={null}>
+          <RecordingDialog
+            deviceId={device.id}
+            name={device.name}
+            capabilities={device.capabilities}
+            onClose={() => setSettings(false)}
+          />
+        </Suspense>
+      )}
       {properties.map((property) => (
         <PropertyHistory
           key={property.path}
@@ -115,19 +153,30 @@ function PropertyHistory({
   range: Range;
   onZoom(from: number, to: number): void;
 }) {
-  const [state, setState] = useState<{ data?: ChartData; error?: string; resolution?: string }>({});
+  const [state, setState] = useState<{
+    data?: ChartData;
+    timeline?: Timeline;
+    error?: string;
+    resolution?: string;
+  }>({});
+  const banded = property.type !== 'number';
   useEffect(() => {
     let live = true;
-    void fetchHistory(deviceId, property.path, range.from, range.to, POINTS).then((result) => {
+    const points = banded ? TIMELINE_POINTS : POINTS;
+    void fetchHistory(deviceId, property.path, range.from, range.to, points).then((result) => {
       if (!live) return;
       if (result.ok)
-        setState({ data: toChartData(result.data, property), resolution: result.data.resolution });
+        setState({
+          data: toChartData(result.data, property),
+          ...(banded ? { timeline: toTimeline(result.data, property, Math.min(range.to, Date.now())) } : {}),
+          resolution: result.data.resolution,
+        });
       else setState({ error: result.error ?? T.failed });
     });
     return () => {
       live = false;
     };
-  }, [deviceId, property, range]);
+  }, [deviceId, property, range, banded]);
 
   const headingId = `history-${property.path.replaceAll('.', '-')}`;
   return (
@@ -138,7 +187,18 @@ function PropertyHistory({
       </h2>
       {state.error && <p role="alert">{state.error}</p>}
       {state.data && state.data.x.length === 0 && <p className="history-empty">{T.empty}</p>}
-      {state.data && state.data.x.length > 0 && (
+      {state.data && state.data.x.length > 0 && state.timeline && (
+        <TimelineChart
+          property={property}
+          timeline={state.timeline}
+          data={state.data}
+          from={range.from}
+          to={range.to}
+          onZoom={onZoom}
+          syncKey={deviceId}
+        />
+      )}
+      {state.data && state.data.x.length > 0 && !state.timeline && (
         <HistoryChart
           property={property}
           data={state.data}

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { ChartData, ChartProperty } from './history.model.js';
+import { token, useColorScheme } from './use-color-scheme.js';
 
 interface Props {
   property: ChartProperty;
@@ -15,9 +16,6 @@ interface Props {
   syncKey: string;
 }
 
-const token = (name: string, fallback: string) =>
-  getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
-
 /**
  * One property's chart (uPlot): a line for numbers with the min/max band when bucketed, steps for
  * on/off and enum values; gaps (nulls) break the line. Drag to zoom; the legend shows the values
@@ -27,10 +25,12 @@ export function HistoryChart({ property, data, from, to, onZoom, syncKey }: Prop
   const element = useRef<HTMLDivElement>(null);
   const zoom = useRef(onZoom);
   zoom.current = onZoom;
+  const scheme = useColorScheme();
 
   useEffect(() => {
     const target = element.current;
     if (!target) return;
+    void scheme;
     const accent = token('--accent', '#d97706');
     const muted = token('--muted', '#888');
     const stepped = property.type !== 'number';
@@ -100,7 +100,7 @@ export function HistoryChart({ property, data, from, to, onZoom, syncKey }: Prop
       resize.disconnect();
       chart.destroy();
     };
-  }, [property, data, from, to, syncKey]);
+  }, [property, data, from, to, syncKey, scheme]);
 
   return (
     <div className="history-chart" ref={element} data-property={property.path} data-points={data.x.length} />

@@ -1,4 +1,4 @@
-import type { Device, HistoryAnswer } from '@hearth/contracts';
+import type { Device, HistoryAnswer, HistoryExclusions } from '@hearth/contracts';
 import { api } from '../../shared/api/client.js';
 
 export type Loaded<T> = { ok: true; data: T } | { ok: false; status: number; error: string | undefined };
@@ -26,6 +26,26 @@ export async function fetchHistory(
     to: Math.ceil(to),
     points,
   });
+  if (!result.success) return { ok: false, status: result.status, error: result.error };
+  return { ok: true, data: result.data };
+}
+
+/** GET /api/history/exclusions/{device_id} (docs/history.md#api). */
+export async function fetchExclusions(deviceId: string): Promise<Loaded<HistoryExclusions>> {
+  const result = await api.get<HistoryExclusions>(`/api/history/exclusions/${encodeURIComponent(deviceId)}`);
+  if (!result.success) return { ok: false, status: result.status, error: result.error };
+  return { ok: true, data: result.data };
+}
+
+/** PUT /api/history/exclusions/{device_id}: replaces the device's exclusions. */
+export async function saveExclusions(
+  deviceId: string,
+  exclusions: Pick<HistoryExclusions, 'device' | 'properties'>,
+): Promise<Loaded<HistoryExclusions>> {
+  const result = await api.put<HistoryExclusions>(
+    `/api/history/exclusions/${encodeURIComponent(deviceId)}`,
+    exclusions,
+  );
   if (!result.success) return { ok: false, status: result.status, error: result.error };
   return { ok: true, data: result.data };
 }

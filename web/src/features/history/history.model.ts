@@ -18,6 +18,17 @@ export const HISTORY_TEXTS = {
   notFound: 'Device not found',
   resetZoom: 'Reset zoom',
   ranges: 'Range',
+  // docs/history.md#exclusions-in-the-app
+  settings: 'Recording settings',
+  settingsFor: (name: string) => `(recording settings for ${name})`,
+  tileSettings: 'History…',
+  recordDevice: 'Record history for this device',
+  properties: 'Properties',
+  propertiesHint: 'Switched off: not recorded from now on. What was recorded stays.',
+  save: 'Save',
+  saving: 'Saving…',
+  cancel: 'Cancel',
+  saved: 'Recording settings saved',
 } as const;
 
 /** A chartable property: numbers as lines, on/off and enum values as steps. */

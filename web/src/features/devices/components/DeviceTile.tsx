@@ -21,7 +21,9 @@ import { LastSeen } from './LastSeen.js';
 import { RenameField } from './RenameField.js';
 import { TileControls } from './TileControls.js';
 import { TileMetrics } from './TileMetrics.js';
+import { TileRecordingButton } from './TileRecordingButton.js';
 import { TileRoom } from './TileRoom.js';
+import { TileSparkline } from './TileSparkline.js';
 
 /** One device tile; subscribes to its own device only. */
 export const DeviceTile = memo(function DeviceTile({ deviceKey }: { deviceKey: string }) {
@@ -186,9 +188,15 @@ function TileBody({
       {device.description && <p className="tile-description">{truncateDescription(device.description)}</p>}
       <TileControls controls={view.others} disabled={disabled} onSend={send} />
       <TileMetrics metrics={view.metrics} />
+      <TileSparkline deviceId={device.id} capabilities={device.capabilities} name={device.displayName} />
       <footer className="tile-footer">
         <LastSeen at={lastHeard(device)} />
         {pending && <span className="updating">{MESSAGES.updating}</span>}
+        <TileRecordingButton
+          deviceId={device.id}
+          name={device.displayName}
+          capabilities={device.capabilities}
+        />
       </footer>
     </article>
   );

@@ -1,0 +1,74 @@
+import { memo, useMemo, useRef } from 'react';
+import { useSparkline } from '../hooks/use-sparkline.js';
+import type { CapabilityReading } from '../model/device.types.js';
+import { formatMetricNumber } from '../model/format.js';
+import { sparklineMetric, sparklinePath } from '../model/sparkline.js';
+
+const WIDTH = 100;
+const HEIGHT = 28;
+
+/**
+ * docs/history.md#sparklines: the last 24 h of the tile's main numeric metric, a tiny SVG line,
+ * loaded when the tile is on screen; nothing when nothing is recorded.
+ */
+export function TileSparkline({
+  deviceId,
+  capabilities,
+  name,
+}: {
+  deviceId: string | null;
+  capabilities: CapabilityReading[];
+  name: string;
+}) {
+  const metric = useMemo(() => sparklineMetric(capabilities), [capabilities]);
+  if (!deviceId || !metric) return null;
+  return (
+    <Sparkline
+      deviceId={deviceId}
+      property={metric.property}
+      label={metric.label}
+      unit={metric.unit}
+      name={name}
+    />
+  );
+}
+
+const Sparkline = memo(function Sparkline({
+  deviceId,
+  property,
+  label,
+  unit,
+  name,
+}: {
+  deviceId: string;
+  property: string;
+  label: string;
+  unit: string;
+  name: string;
+}) {
+  const element = useRef<HTMLDivElement>(null);
+  const data = useSparkline(element, deviceId, property);
+  const drawn = useMemo(() => {
+    if (!data) return null;
+    const path = sparklinePath(data, data.from, data.to, WIDTH, HEIGHT);
+    if (!path) return null;
+    const values = data.y.filter((y): y is number => y !== null);
+    return { path, min: Math.min(...values), max: Math.max(...values) };
+  }, [data]);
+
+  const suffix = unit ? ` ${unit}` : '';
+  return (
+    <div ref={element} className="tile-sparkline" data-sparkline={property} data-points={data?.x.length ?? 0}>
+      {drawn && (
+        <svg
+          viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+          preserveAspectRatio="none"
+          role="img"
+          aria-label={`${name} ${label}, last 24 h: ${formatMetricNumber(drawn.min)}–${formatMetricNumber(drawn.max)}${suffix}`}
+        >
+          <path d={drawn.path} vectorEffect="non-scaling-stroke" />
+        </svg>
+      )}
+    </div>
+  );
+});
