@@ -3,9 +3,10 @@ import { useCallback, useLayoutEffect, useMemo, useRef } from 'react';
 import { Link } from 'react-router';
 import { useSession } from '../../../shared/session/session-context.js';
 import { useToast } from '../../../shared/toast/toast-context.js';
+import { type DeviceListResult, fetchDevicesByIds } from '../../devices/api/devices.api.js';
 import { DevicesContext, useDevicesContext } from '../../devices/components/devices-context.js';
 import { useDeviceHub } from '../../devices/hooks/use-device-hub.js';
-import { useFavourites, useRooms } from '../../rooms/use-rooms.js';
+import { type RoomsHub, useFavourites, useRooms } from '../../rooms/use-rooms.js';
 import { HOME_MESSAGES } from '../home.messages.js';
 import { FavouriteCard } from './FavouriteCard.js';
 import { RoomCard } from './RoomCard.js';
@@ -20,18 +21,33 @@ import './home-live.css';
  */
 export default function HomeLive() {
   const { user, accessToken } = useSession();
+  const roomsRef = useRef<RoomsHub | null>(null);
+  // The favourites' devices come first, by id, and are drawn while the whole list (megabytes
+  // for thousands of devices, which the room cards need) is fetched after them.
+  const favouritesFirst = useCallback(async (): Promise<DeviceListResult> => {
+    const favourites = roomsRef.current?.favourites;
+    if (!favourites) return { ok: true, devices: [] };
+    await favourites.load();
+    const ids = favourites.getSnapshot().ids.slice(0, FIRST_BY_ID);
+    return ids.length > 0 ? fetchDevicesByIds(ids) : { ok: true, devices: [] };
+  }, []);
   const hub = useDeviceHub({
     enabled: isManager(user?.role),
     accessToken,
     username: user ? user.user_name || user.email : null,
     userId: user?.id ?? null,
+    firstScreen: favouritesFirst,
   });
+  roomsRef.current = hub.rooms;
   return (
     <DevicesContext.Provider value={hub}>
       <HomeSections />
     </DevicesContext.Provider>
   );
 }
+
+/** The most favourites fetched by id ahead of the list (the server's limit). */
+const FIRST_BY_ID = 100;
 
 function HomeSections() {
   const { store, rooms: hub } = useDevicesContext();
