@@ -12,6 +12,8 @@ export const DevicehubMessages = {
   renameFailed: 'Unable to rename device',
   busDown: 'Device bus is not connected',
   invalidFirst: 'first must be a whole number from 1 to 500',
+  invalidIds: 'ids must be 1 to 100 device ids, comma-separated',
+  firstOrIds: 'Give first or ids, not both',
   /** Zigbee2MQTT's `bridge/state` is offline: nobody would carry a command out. */
   bridgeOffline: 'Device bridge offline',
 } as const;

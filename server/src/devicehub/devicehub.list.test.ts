@@ -92,4 +92,26 @@ describe('the device list over HTTP', () => {
   it('refuses first given twice with 400', async () => {
     expect((await get('/api/devicehub/devices?first=1&first=2')).statusCode).toBe(400);
   });
+
+  it('gives the devices of the ids asked for, in that order, leaving out unknown ones', async () => {
+    const all = (await get('/api/devicehub/devices')).json<Device[]>();
+    const [a, b] = [all[2] as Device, all[0] as Device];
+    const answer = await get(`/api/devicehub/devices?ids=${a.id},no-such-device,${b.id},${a.id}`);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json<Device[]>().map((device) => device.id)).toEqual([a.id, b.id]);
+  });
+
+  it.each([
+    ['ids=', 'ids must be 1 to 100 device ids, comma-separated'],
+    ['ids=a,,b', 'ids must be 1 to 100 device ids, comma-separated'],
+    [
+      `ids=${Array.from({ length: 101 }, (_, i) => `d${i}`).join(',')}`,
+      'ids must be 1 to 100 device ids, comma-separated',
+    ],
+    ['ids=a&first=2', 'Give first or ids, not both'],
+  ])('refuses %s with 400', async (query, error) => {
+    const answer = await get(`/api/devicehub/devices?${query}`);
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json()).toEqual({ error });
+  });
 });

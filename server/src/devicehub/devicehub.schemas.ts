@@ -10,15 +10,33 @@ import { DevicehubMessages as M } from './devicehub.errors.js';
 const missingOrInvalid = (issue: { input?: unknown }) =>
   issue.input === undefined || issue.input === null ? M.missingCommand : M.invalidCommand;
 
-/** GET /api/devicehub/devices?first=N: the first N (1–500) devices in the page's order. */
-export const deviceListQuery = z.object({
-  first: z.coerce
-    .number({ error: M.invalidFirst })
-    .int({ error: M.invalidFirst })
-    .min(1, { error: M.invalidFirst })
-    .max(500, { error: M.invalidFirst })
-    .optional(),
-});
+/** GET /api/devicehub/devices?ids=…: how many devices one request may name. */
+export const MAX_LISTED_IDS = 100;
+
+/**
+ * GET /api/devicehub/devices?first=N: the first N (1–500) devices in the page's order; or
+ * `?ids=a,b,…`: those devices (a page's favourites), in that order. Not both.
+ */
+export const deviceListQuery = z
+  .object({
+    first: z.coerce
+      .number({ error: M.invalidFirst })
+      .int({ error: M.invalidFirst })
+      .min(1, { error: M.invalidFirst })
+      .max(500, { error: M.invalidFirst })
+      .optional(),
+    ids: z
+      .string({ error: M.invalidIds })
+      .transform((value) => value.split(','))
+      .pipe(
+        z
+          .array(z.string().min(1, { error: M.invalidIds }))
+          .min(1, { error: M.invalidIds })
+          .max(MAX_LISTED_IDS, { error: M.invalidIds }),
+      )
+      .optional(),
+  })
+  .refine((query) => query.first === undefined || query.ids === undefined, { error: M.firstOrIds });
 
 /**
  * POST /api/devicehub/devices/:id/commands: `{input: {id, value}, state?: {on?, …}}` (docs/api.md#devices).

@@ -131,6 +131,11 @@ export class DeviceHubService implements AdapterEvents {
     return [...this.devices.values()];
   }
 
+  /** The listed devices of these ids, in their order; unknown ids are left out. */
+  byIds(ids: string[]): Device[] {
+    return [...new Set(ids)].flatMap((id) => this.devices.get(id) ?? []);
+  }
+
   /** The first `count` devices in the order the Devices page shows them (by name). */
   firstByName(count: number): Device[] {
     if (!this.ordered) {

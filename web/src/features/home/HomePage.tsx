@@ -1,3 +1,5 @@
+import { isManager } from '@hearth/contracts';
+import { lazy, Suspense } from 'react';
 import { useSession } from '../../shared/session/session-context.js';
 import { AddDeviceTile } from './AddDeviceTile.js';
 import { ClimateTile } from './ClimateTile.js';
@@ -9,12 +11,20 @@ import { MusicTile } from './MusicTile.js';
 import { WeatherCard } from './WeatherCard.js';
 import './home.css';
 
+// docs/screens.md#favourites-and-rooms: only residents and admins load it (it brings the device hub).
+const HomeLive = lazy(() => import('./live/HomeLive.js'));
+
 /** docs/screens.md#home: the dashboard home. */
 export function HomePage() {
   const { user } = useSession();
   return (
     <>
       <Greeting user={user} />
+      {isManager(user?.role) && (
+        <Suspense fallback={null}>
+          <HomeLive />
+        </Suspense>
+      )}
       <Masonry>
         <WeatherCard />
         <DeviceCard />

@@ -24,6 +24,19 @@ export function toggled(ids: string[], id: string): string[] {
 }
 
 /**
+ * The list with the device moved `delta` places (−1: one up, +1: one down), kept within the list;
+ * the same list when nothing moves.
+ */
+export function movedBy(ids: string[], id: string, delta: number): string[] {
+  const from = ids.indexOf(id);
+  const to = Math.max(0, Math.min(ids.length - 1, from + delta));
+  if (from < 0 || to === from) return ids;
+  const next = ids.filter((other) => other !== id);
+  next.splice(to, 0, id);
+  return next;
+}
+
+/**
  * docs/rooms.md#favourites: the signed-in user's starred devices. A toggle shows at once and is
  * saved with PUT /api/favourites (the server's answer wins; a failure puts the list back). Another
  * browser of the same user changing the list (`favourites.changed` naming this user) or the stream
@@ -87,6 +100,29 @@ export class FavouritesStore {
       }
       const error = answer.error ?? 'PUT failed';
       this.set({ ...this.snapshot, ids: toggled(this.snapshot.ids, id), error });
+      return error;
+    });
+    this.saving = result.then(() => {});
+    return result;
+  }
+
+  /**
+   * Moves a favourite `delta` places and saves the new order like a toggle (shown at once, the
+   * server's answer wins, a failure moves it back); resolves with the error message or null.
+   */
+  move(id: string, delta: number): Promise<string | null> {
+    const wanted = movedBy(this.snapshot.ids, id, delta);
+    if (wanted === this.snapshot.ids) return Promise.resolve(null);
+    this.generation++;
+    this.set({ ...this.snapshot, ids: wanted });
+    const result = this.saving.then(async () => {
+      const answer = await this.api.save(this.snapshot.ids);
+      if (answer.success && Array.isArray(answer.data?.device_ids)) {
+        this.set({ ids: answer.data.device_ids, loaded: true, error: null });
+        return null;
+      }
+      const error = answer.error ?? 'PUT failed';
+      this.set({ ...this.snapshot, ids: movedBy(this.snapshot.ids, id, -delta), error });
       return error;
     });
     this.saving = result.then(() => {});

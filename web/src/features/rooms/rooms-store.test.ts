@@ -1,7 +1,7 @@
 import type { Room, RoomsResponse } from '@hearth/contracts';
 import { describe, expect, it } from 'vitest';
 import type { ApiResult } from '../../shared/api/client.js';
-import { FavouritesStore } from './favourites-store.js';
+import { FavouritesStore, movedBy } from './favourites-store.js';
 import { RoomFeed } from './room-events.js';
 import { RoomsStore } from './rooms-store.js';
 
@@ -135,5 +135,38 @@ describe('FavouritesStore', () => {
     await Promise.all([store.toggle('a'), store.toggle('b')]);
     expect(saves.at(-1)).toEqual(['lamp', 'a', 'b']);
     expect(store.getSnapshot().ids).toEqual(['lamp', 'a', 'b']);
+  });
+
+  it.each([
+    ['moves one down', 'lamp', 1, ['fan', 'lamp', 'plug']],
+    ['moves one up', 'plug', -1, ['lamp', 'plug', 'fan']],
+  ])('%s and saves the order', async (_name, id, delta, expected) => {
+    const { store, saves, setStored } = setup();
+    setStored(['lamp', 'fan', 'plug']);
+    await store.load();
+    const saving = store.move(id, delta);
+    expect(store.getSnapshot().ids).toEqual(expected);
+    expect(await saving).toBeNull();
+    expect(saves).toEqual([expected]);
+  });
+
+  it('moves it back and says why when saving the order fails', async () => {
+    const { store, setStored } = setup(() => failed('Unknown device: fan'));
+    setStored(['lamp', 'fan']);
+    await store.load();
+    expect(await store.move('fan', -1)).toBe('Unknown device: fan');
+    expect(store.getSnapshot()).toMatchObject({ ids: ['lamp', 'fan'], error: 'Unknown device: fan' });
+  });
+});
+
+describe('movedBy', () => {
+  it.each<[string[], string, number, string[]]>([
+    [['a', 'b', 'c'], 'a', 1, ['b', 'a', 'c']],
+    [['a', 'b', 'c'], 'c', -1, ['a', 'c', 'b']],
+    [['a', 'b', 'c'], 'a', -1, ['a', 'b', 'c']],
+    [['a', 'b', 'c'], 'c', 1, ['a', 'b', 'c']],
+    [['a', 'b', 'c'], 'x', 1, ['a', 'b', 'c']],
+  ])('%j moving %s by %d → %j', (ids, id, delta, expected) => {
+    expect(movedBy(ids, id, delta)).toEqual(expected);
   });
 });

@@ -35,6 +35,19 @@ export async function fetchDevices(first?: number): Promise<DeviceListResult> {
   };
 }
 
+/** GET /api/devicehub/devices?ids=…: these devices (at most 100), read like the list. */
+export async function fetchDevicesByIds(ids: string[]): Promise<DeviceListResult> {
+  const result = await api.get<unknown>(
+    `/api/devicehub/devices?ids=${ids.map(encodeURIComponent).join(',')}`,
+  );
+  if (!result.success) return { ok: false, reason: result.error ?? MESSAGES.listFailed };
+  if (!Array.isArray(result.data)) return { ok: false, reason: MESSAGES.invalidList };
+  return {
+    ok: true,
+    devices: result.data.filter((item): item is Json => typeof item === 'object' && item !== null),
+  };
+}
+
 export const renameDevice = (id: string, name: string): Promise<ApiResult<HubAnswer>> =>
   api.patch<HubAnswer>(`/api/devicehub/devices/${encodeURIComponent(id)}`, { name });
 

@@ -1,7 +1,13 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { loadClientConfig } from '../../../shared/api/client-config.js';
 import { createRoomsHub } from '../../rooms/use-rooms.js';
-import { FIRST_SCREEN, fetchDevices, renameDevice as patchRename, postCommand } from '../api/devices.api.js';
+import {
+  type DeviceListResult,
+  FIRST_SCREEN,
+  fetchDevices,
+  renameDevice as patchRename,
+  postCommand,
+} from '../api/devices.api.js';
 import { type ActionDeps, deliverCommand, renameDevice, sendCommand } from '../device-actions.js';
 import { MESSAGES } from '../devices.messages.js';
 import type { DeviceCommand } from '../model/commands.js';
@@ -66,6 +72,11 @@ interface HubViewer {
   username: string | null;
   /** The signed-in user's id: their browsers re-read favourites on `favourites.changed` naming it. */
   userId?: string | null;
+  /**
+   * What is fetched and drawn before the whole list: the Devices page's first screen (`?first=30`,
+   * the default), the devices a page fetches itself (the home page's favourites), or nothing.
+   */
+  firstScreen?: boolean | (() => Promise<DeviceListResult>);
 }
 
 /**
@@ -73,7 +84,13 @@ interface HubViewer {
  * list, keeps the stream up, reloads the list after a reconnect, and tears everything down and
  * clears it when the viewer signs out or loses the role.
  */
-export function useDeviceHub({ enabled, accessToken, username, userId = null }: HubViewer) {
+export function useDeviceHub({
+  enabled,
+  accessToken,
+  username,
+  userId = null,
+  firstScreen = true,
+}: HubViewer) {
   const [store] = useState(() => new DeviceStore());
   const userIdRef = useRef(userId);
   userIdRef.current = userId;
@@ -89,13 +106,13 @@ export function useDeviceHub({ enabled, accessToken, username, userId = null }: 
     let active = true;
     // MQTT.js loads while the configuration and the list are being fetched.
     void import('mqtt').catch(() => {});
-    const load = async (firstScreen = false) => {
+    const load = async (first: HubViewer['firstScreen'] = false) => {
       // The first screen's devices come alone first, so its tiles show before the whole list
       // (10 MB for 2000 real devices) is fetched; a failure here is the whole list's to report.
-      if (firstScreen) {
-        const first = await fetchDevices(FIRST_SCREEN);
+      if (first) {
+        const screen = first === true ? await fetchDevices(FIRST_SCREEN) : await first();
         if (!active) return;
-        if (first.ok) store.loadFirst(first.devices);
+        if (screen.ok) store.loadFirst(screen.devices);
       }
       const result = await fetchDevices();
       if (!active) return;
@@ -156,7 +173,7 @@ export function useDeviceHub({ enabled, accessToken, username, userId = null }: 
       streamRef.current = stream;
       stream.start();
     };
-    void load(true);
+    void load(firstScreen);
     void startStream();
     return () => {
       active = false;
@@ -168,7 +185,7 @@ export function useDeviceHub({ enabled, accessToken, username, userId = null }: 
       rooms.favourites.clear();
       selection.stop();
     };
-  }, [enabled, store, username, rooms, selection]);
+  }, [enabled, store, username, rooms, selection, firstScreen]);
 
   const actions = useMemo<HubActions>(() => {
     const deps: ActionDeps = {
