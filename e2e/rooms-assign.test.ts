@@ -207,7 +207,10 @@ describe('assigning devices to rooms on the Devices page', () => {
     await page.getByRole('button', { name: 'Select', exact: true }).click();
     await page.getByRole('checkbox', { name: 'Select Stairs switch' }).check();
     await page.keyboard.press('Escape');
-    await page.getByRole('checkbox', { name: /^Select / }).first().waitFor({ state: 'detached' });
+    await page
+      .getByRole('checkbox', { name: /^Select / })
+      .first()
+      .waitFor({ state: 'detached' });
   });
 
   /**
