@@ -15,6 +15,7 @@ import { DevicesContext } from './devices-context.js';
 afterEach(() => {
   cleanup();
   localStorage.clear();
+  vi.unstubAllGlobals();
 });
 
 function roomsHub(rooms: Room[]): RoomsHub {
@@ -185,5 +186,33 @@ describe('DevicesView toolbar and rooms', () => {
       ['lamp', { on: false }],
     ]);
     expect(screen.getByText('Turned off 1 of 2; failed: Kettle plug')).toBeTruthy();
+  });
+
+  it('keeps the sections virtualised beyond 60 devices: headings are rows, a collapsed room takes its tiles out', async () => {
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        unobserve() {}
+        disconnect() {}
+      },
+    );
+    vi.stubGlobal('scrollTo', () => {});
+    const many: Json[] = Array.from({ length: 200 }, (_, i) => ({
+      id: `d${i}`,
+      name: `Device ${String(i).padStart(3, '0')}`,
+      room_id: i < 100 ? 'r1' : 'r2',
+      online: true,
+    }));
+    setup(many, '/devices?group=room', roomsHub([kitchen, hall]));
+    await act(async () => {});
+    expect(screen.getByRole('heading', { level: 2, name: 'Kitchen' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { level: 2, name: 'Hall' })).toBeNull();
+    const mounted = tileNames().length;
+    expect(mounted).toBeGreaterThan(0);
+    expect(mounted).toBeLessThan(60);
+    fireEvent.click(screen.getByRole('button', { name: 'Kitchen' }));
+    expect(screen.getByRole('heading', { level: 2, name: 'Hall' })).toBeTruthy();
+    expect(tileNames().every((name) => Number(name?.slice(-3)) >= 100)).toBe(true);
   });
 });
