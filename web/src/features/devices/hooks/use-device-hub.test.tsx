@@ -57,11 +57,7 @@ vi.stubGlobal('scrollTo', () => {});
 
 describe('the Devices page loading 2000 devices', () => {
   it('shows the first screen of tiles before the whole list has arrived, then the rest', async () => {
-    render(
-      <MemoryRouter>
-        <Page />
-      </MemoryRouter>,
-    );
+    render(<Page />);
     // The first screen alone first, then the whole list.
     await vi.waitFor(() => expect(calls).toEqual([30, undefined]));
     expect(await screen.findByText('Lamp 001')).toBeTruthy();
