@@ -11,6 +11,7 @@ import {
   type SessionTokens,
   type TokenReader,
 } from './accounts/index.js';
+import { type ActivityModule, activityModule } from './activity/index.js';
 import { type Bus, type BusOptions, connectBus } from './bus/bus.js';
 import { BusProbe } from './bus/bus-probe.js';
 import type { Config } from './config/config.js';
@@ -43,6 +44,8 @@ export interface Hearth {
   users: UsersRepository;
   sessions: SessionTokens;
   auth: TokenReader;
+  /** The activity log (tests flush it). */
+  activity: ActivityModule['log'];
   /** Listens on config.port/host; resolves with the bound address. */
   listen(): Promise<string>;
   /** Stops accepting, lets in-flight requests finish (up to graceMs), closes modules, bus and database. */
@@ -157,6 +160,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     log,
     sharedDatabase: storage.dialect === 'postgres',
   });
+  // Before the modules that record to it, so it closes after them and writes their last entries.
+  const activity = activityModule({
+    db,
+    log,
+    retentionDays: config.activityRetentionDays,
+    signedIn: (request) => accounts.auth.user(request),
+  });
   const accounts = accountsModule({
     db,
     log,
@@ -191,6 +201,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     sharedBus: config.mqttUrl !== undefined,
   });
   const features: Module[] = [
+    activity,
     { name: 'mail', close: () => mailer.close() },
     clientConfigModule({ devicehub_topic_prefix: config.devicehubTopicPrefix }),
     accounts,
@@ -206,7 +217,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       notify: accounts.notify,
       limit: limits.auth,
     }),
-    usersModule({ db, dialect: storage.dialect, users, guards, sessions: accounts.sessions }),
+    usersModule({
+      db,
+      dialect: storage.dialect,
+      users,
+      guards,
+      sessions: accounts.sessions,
+    }),
     deviceHub,
     roomsModule({
       db,
@@ -261,6 +278,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     users,
     sessions: accounts.sessions,
     auth: accounts.auth,
+    activity: activity.log,
     listen: () => app.listen({ port: config.port, host: config.host }),
     close(graceMs = 10_000) {
       closing ??= (async () => {
