@@ -170,6 +170,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const accounts = accountsModule({
     db,
     log,
+    activity: activity.log,
     users,
     mailer,
     authSecret,
@@ -199,6 +200,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     busProbe,
     dialect: storage.dialect,
     sharedBus: config.mqttUrl !== undefined,
+    activity: activity.log,
   });
   const features: Module[] = [
     activity,
@@ -223,6 +225,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       users,
       guards,
       sessions: accounts.sessions,
+      activity: activity.log,
     }),
     deviceHub,
     roomsModule({
@@ -232,6 +235,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       devices: deviceHub.devices,
       bus,
       topicPrefix: config.devicehubTopicPrefix,
+      activity: activity.log,
     }),
     { name: 'bus-probe', start: () => busProbe.start(), close: () => busProbe.close() },
     historyModule({
@@ -242,6 +246,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       heartbeatMs: config.historyHeartbeatMs,
       retention: config.historyRetention,
     }),
+    // Device events: the hub's listeners exist once it is registered.
+    { name: 'activity-devices', register: () => activity.listenTo(deviceHub.feed) },
   ];
   const checks = (): HealthCheck[] => [
     { name: 'database', check: () => storage.ping().then(() => true) },
