@@ -74,6 +74,8 @@ describe('Activity page', () => {
     await devices.close();
 
     const { page, errors } = await openSignedIn(browser, server.url, admin, '/');
+    // Wide enough for the sidebar to stay open (below 1400 px it is an overlay).
+    await page.setViewportSize({ width: 1440, height: 900 });
     await page.getByRole('link', { name: 'Activity' }).click();
     const started = Date.now();
     await entries(page).first().waitFor();
@@ -82,13 +84,17 @@ describe('Activity page', () => {
     expect(firstShownMs).toBeLessThan(5000);
 
     await page.getByRole('heading', { level: 1, name: 'Activity' }).waitFor();
+    // Newest first: this sign-in (opening the page signed in), then the rename, the toggle, and
+    // the sign-in that opened the Devices page.
+    expect(await entries(page).nth(0).textContent()).toContain('Sign-in');
     // The names load beside the entries: wait for the rename to read with the device's new name.
     await eventually(
-      () => entries(page).nth(0).textContent(),
+      () => entries(page).nth(1).textContent(),
       (text) => text?.includes('Device renamed: Reading lamp') === true,
     );
-    const first = entries(page).nth(0);
-    const second = entries(page).nth(1);
+    const first = entries(page).nth(1);
+    const second = entries(page).nth(2);
+    expect(await entries(page).nth(3).textContent()).toContain('Sign-in');
     expect(await first.textContent()).toContain('to “Reading lamp”');
     expect(await first.locator('.activity-entry__who').textContent()).toContain('Ada Lovelace');
     expect(await first.locator('.pill').textContent()).toBe('OK');

@@ -113,7 +113,11 @@ export default function ActivityPage() {
           <h1 id="activity-title">{M.title}</h1>
           <p className="activity-subtitle">{manager ? M.subtitle : M.subtitleOwn}</p>
         </div>
-        <a className="button button--secondary" href={exportHref(filters, Date.now())} download>
+        <a
+          className="button button--secondary activity-export"
+          href={exportHref(filters, Date.now())}
+          download
+        >
           {M.exportCsv}
         </a>
       </header>
