@@ -32,7 +32,7 @@ export interface ActivityModuleDeps {
 export interface ActivityModule extends Module {
   /** The log other domains record to (usable at once; written from start on). */
   log: ActivityLog & { flush(): Promise<void> };
-  /** Starts recording the device hub's events (joined, left, offline, back); returns the stop. */
+  /** Records the device hub's events (joined, left, offline, back) until the module closes. */
   listenTo(devices: DeviceEvents): void;
 }
 
