@@ -11,6 +11,7 @@ import {
   type SessionTokens,
   type TokenReader,
 } from './accounts/index.js';
+import { type ActivityModule, activityModule } from './activity/index.js';
 import { type Bus, type BusOptions, connectBus } from './bus/bus.js';
 import { BusProbe } from './bus/bus-probe.js';
 import type { Config } from './config/config.js';
@@ -43,6 +44,8 @@ export interface Hearth {
   users: UsersRepository;
   sessions: SessionTokens;
   auth: TokenReader;
+  /** The activity log (tests flush it). */
+  activity: ActivityModule['log'];
   /** Listens on config.port/host; resolves with the bound address. */
   listen(): Promise<string>;
   /** Stops accepting, lets in-flight requests finish (up to graceMs), closes modules, bus and database. */
@@ -157,9 +160,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     log,
     sharedDatabase: storage.dialect === 'postgres',
   });
+  // Before the modules that record to it, so it closes after them and writes their last entries.
+  const activity = activityModule({
+    db,
+    log,
+    retentionDays: config.activityRetentionDays,
+    signedIn: (request) => accounts.auth.user(request),
+  });
   const accounts = accountsModule({
     db,
     log,
+    activity: activity.log,
     users,
     mailer,
     authSecret,
@@ -189,8 +200,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     busProbe,
     dialect: storage.dialect,
     sharedBus: config.mqttUrl !== undefined,
+    activity: activity.log,
   });
   const features: Module[] = [
+    activity,
     { name: 'mail', close: () => mailer.close() },
     clientConfigModule({ devicehub_topic_prefix: config.devicehubTopicPrefix }),
     accounts,
@@ -206,7 +219,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       notify: accounts.notify,
       limit: limits.auth,
     }),
-    usersModule({ db, dialect: storage.dialect, users, guards, sessions: accounts.sessions }),
+    usersModule({
+      db,
+      dialect: storage.dialect,
+      users,
+      guards,
+      sessions: accounts.sessions,
+      activity: activity.log,
+    }),
     deviceHub,
     roomsModule({
       db,
@@ -216,6 +236,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       devices: deviceHub.devices,
       bus,
       topicPrefix: config.devicehubTopicPrefix,
+      activity: activity.log,
     }),
     { name: 'bus-probe', start: () => busProbe.start(), close: () => busProbe.close() },
     historyModule({
@@ -226,6 +247,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       heartbeatMs: config.historyHeartbeatMs,
       retention: config.historyRetention,
     }),
+    // Device events: the hub's listeners exist once it is registered.
+    { name: 'activity-devices', register: () => activity.listenTo(deviceHub.feed) },
   ];
   const checks = (): HealthCheck[] => [
     { name: 'database', check: () => storage.ping().then(() => true) },
@@ -262,6 +285,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     users,
     sessions: accounts.sessions,
     auth: accounts.auth,
+    activity: activity.log,
     listen: () => app.listen({ port: config.port, host: config.host }),
     close(graceMs = 10_000) {
       closing ??= (async () => {

@@ -1,6 +1,7 @@
 import type { FastifyContextConfig } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import type { ActivityLog } from '../activity/index.js';
 import type { Module } from '../lifecycle/module.js';
 import type { Mailer } from '../mail/index.js';
 import type { Database } from '../storage/schema.js';
@@ -35,6 +36,8 @@ export interface AccountsModuleDeps {
   admin: { email: string | undefined; password: string | undefined };
   /** Route config limiting unauthenticated calls per client address (AUTH_RATE_LIMIT). */
   limit: FastifyContextConfig;
+  /** Where sign-ins are recorded (docs/activity.md); none: not recorded. */
+  activity?: ActivityLog;
 }
 
 /** What the accounts module offers the others: who is calling, and sign-in sessions. */
@@ -63,7 +66,15 @@ export function accountsModule(deps: AccountsModuleDeps): AccountsModule {
   const codes = new OneTimeCodes(new CodesRepository(db), tokens);
   const codeMail = new CodeMail(codes, deps.mailer, deps.publicUrl, log);
   const lockout = new LoginLockout(new LockoutRepository(db));
-  const signIn = new SignInService({ users, sessions, hasher, codes, codeMail, lockout });
+  const signIn = new SignInService({
+    users,
+    sessions,
+    hasher,
+    codes,
+    codeMail,
+    lockout,
+    ...(deps.activity ? { activity: deps.activity } : {}),
+  });
   const accounts = new AccountsService({ users, sessions, hasher, codes, codeMail, lockout, signIn, log });
   let stopHousekeeping: (() => void) | undefined;
 

@@ -1,4 +1,5 @@
 import type { LoginStartResponse, TokenPair } from '@hearth/contracts';
+import { type ActivityLog, noActivity, resultOf, userActor } from '../activity/index.js';
 import { HttpError } from '../http/errors.js';
 import type { UserRecord, UsersRepository } from '../users/index.js';
 import { MESSAGES } from './accounts.errors.js';
@@ -19,20 +20,67 @@ export interface SignInDeps {
   codes: Pick<OneTimeCodes, 'check' | 'pending'>;
   codeMail: Pick<CodeMail, 'send'>;
   lockout: Pick<LoginLockout, 'assertOpen' | 'reserve' | 'recordFailure' | 'reset'>;
+  /** Where sign-ins and failed attempts are recorded (docs/activity.md); none: not recorded. */
+  activity?: ActivityLog;
 }
 
 /** Signing in: password, the e-mailed second factor, refresh and logout. */
 export class SignInService {
   constructor(private readonly deps: SignInDeps) {}
 
-  async loginStart(
+  /**
+   * docs/activity.md#kinds: one `sign_in` entry per attempt that ends (a session issued, or the
+   * attempt refused); a password accepted while a code is still due records nothing yet. The
+   * attempted e-mail address is kept, never the password or code.
+   */
+  private async recorded<T>(
+    email: string,
+    step: 'password' | 'code',
+    client: ClientInfo,
+    attempt: (found: (user: UserRecord) => void) => Promise<T>,
+    done: (value: T) => boolean,
+  ): Promise<T> {
+    const activity = this.deps.activity ?? noActivity;
+    let user: UserRecord | undefined;
+    const entry = () => ({
+      actor: user ? userActor(user) : { type: 'user' as const, label: email },
+      ip: client.ip,
+      client: client.userAgent,
+      kind: 'sign_in' as const,
+    });
+    try {
+      const value = await attempt((found) => {
+        user = found;
+      });
+      if (done(value)) activity.record({ ...entry(), result: 'ok', detail: { email, step } });
+      return value;
+    } catch (error) {
+      const reason = error instanceof HttpError ? error.message : 'Internal error';
+      activity.record({ ...entry(), result: resultOf(error), detail: { email, step, reason } });
+      throw error;
+    }
+  }
+
+  async loginStart(input: LoginStartInput, client: ClientInfo = {}): Promise<LoginStartResponse> {
+    return this.recorded(
+      input.email.slice(0, 320),
+      'password',
+      client,
+      (found) => this.passwordStep(input, client, found),
+      (response) => !response['2fa_required'],
+    );
+  }
+
+  private async passwordStep(
     { email, password }: LoginStartInput,
-    client: ClientInfo = {},
+    client: ClientInfo,
+    found: (user: UserRecord) => void,
   ): Promise<LoginStartResponse> {
     const { users, hasher, lockout, sessions } = this.deps;
     // The attempt is counted before anything is hashed: parallel guesses can't outrun the count.
     const attempt = await failClosed(() => lockout.reserve(email));
     const user = await users.findByEmail(email);
+    if (user) found(user);
     const ok = user?.passwordHash
       ? await hasher.verify(user.passwordHash, password)
       : await hasher.verifyDummy(password);
@@ -51,9 +99,22 @@ export class SignInService {
   }
 
   /** `/login/finish`, and `/2fa/email/verify` without a set-up in progress. */
-  async loginFinish({ user_id, code }: CodeInput, client: ClientInfo = {}): Promise<TokenPair> {
+  async loginFinish(input: CodeInput, client: ClientInfo = {}): Promise<TokenPair> {
+    const user = await this.pendingUser(input.user_id);
+    return this.recorded(
+      user.email,
+      'code',
+      client,
+      (found) => {
+        found(user);
+        return this.codeStep(user, input, client);
+      },
+      () => true,
+    );
+  }
+
+  private async codeStep(user: UserRecord, { code }: CodeInput, client: ClientInfo): Promise<TokenPair> {
     const { lockout, sessions } = this.deps;
-    const user = await this.pendingUser(user_id);
     await failClosed(() => lockout.assertOpen(user.email));
     const result = await this.deps.codes.check(user.id, 'login_2fa', code);
     if (result !== 'ok') {

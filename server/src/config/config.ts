@@ -41,6 +41,8 @@ export interface Config {
   historyHeartbeatMs: number;
   /** HISTORY_RAW_DAYS, HISTORY_5MIN_DAYS, HISTORY_HOURLY_DAYS (undefined: forever). */
   historyRetention: { rawDays: number; fiveMinuteDays: number; hourlyDays: number | undefined };
+  /** ACTIVITY_RETENTION_DAYS: activity log entries older than this are pruned. */
+  activityRetentionDays: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -118,6 +120,7 @@ const schemas = {
   HISTORY_RAW_DAYS: integer(1, 3650).describe('a number of days 1-3650'),
   HISTORY_5MIN_DAYS: integer(1, 36500).describe('a number of days 1-36500'),
   HISTORY_HOURLY_DAYS: integer(1, 365000).describe('a number of days 1-365000'),
+  ACTIVITY_RETENTION_DAYS: integer(1, 36500).describe('a number of days 1-36500'),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .describe('one of fatal, error, warn, info, debug, trace, silent'),
@@ -225,6 +228,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
       fiveMinuteDays: values.HISTORY_5MIN_DAYS ?? 90,
       hourlyDays: values.HISTORY_HOURLY_DAYS,
     },
+    activityRetentionDays: values.ACTIVITY_RETENTION_DAYS ?? 90,
     logLevel: values.LOG_LEVEL ?? 'info',
   };
 }

@@ -2,6 +2,7 @@ import type { Device } from '@hearth/contracts';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { TokenReader } from '../accounts/index.js';
+import { type ActivityLog, noActivity } from '../activity/index.js';
 import type { Bus } from '../bus/bus.js';
 import type { BusProbeResult } from '../bus/bus-probe.js';
 import type { Module } from '../lifecycle/module.js';
@@ -42,6 +43,8 @@ export interface DeviceHubModuleDeps {
   dialect?: 'sqlite' | 'postgres';
   /** MQTT_URL is set: other instances may share the bus (one simulator publishes on it). */
   sharedBus?: boolean;
+  /** Where commands and renames are recorded (docs/activity.md); none: not recorded. */
+  activity?: ActivityLog;
 }
 
 /** How often an instance that does not write device state reads online flags and last seen. */
@@ -63,6 +66,8 @@ export interface DeviceFeed {
   find(id: string): Device | undefined;
   /** Adds a listener of state and availability updates; returns its removal. */
   listen(listener: DeviceListener): () => void;
+  /** Whether this instance writes device state (of instances sharing a database, one does). */
+  writes(): boolean;
 }
 
 export interface DeviceHubModule extends Module {
@@ -112,6 +117,7 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
     feed: {
       find: (id) => (hub().has(id) ? hub().get(id) : undefined),
       listen: (listener) => hub().listen(listener),
+      writes: () => lease.isHolder(),
     },
     async register(app) {
       edge = await createEdgeBroker(app, {
@@ -128,10 +134,11 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
         writer,
         log,
         maxDevices: deps.maxDevices,
+        activity: deps.activity ?? noActivity,
       });
       const busWatch = new BusWatch({ bus, edge, adapter, hub, log });
       edge.onCommand((command, user) => hub.handleEdgeCommand(command, user));
-      registerDevicehubRoutes(app, deps.guards, hub, busWatch, deps.busProbe);
+      registerDevicehubRoutes(app, deps.guards, hub, busWatch, deps.busProbe, deps.activity ?? noActivity);
       service = hub;
       watch = busWatch;
     },

@@ -1,4 +1,5 @@
 import { type DeviceCallResult, MANAGER_ROLES } from '@hearth/contracts';
+import { type ActivityLog, originOf, tracked, userActor } from '../activity/index.js';
 import type { BusProbeResult } from '../bus/bus-probe.js';
 import type { HttpApp } from '../http/http-app.js';
 import { idParams, noBody, noQuery } from '../http/validation.js';
@@ -29,7 +30,8 @@ export function registerDevicehubRoutes(
   guards: Guards,
   service: DeviceHubService,
   watch: BusWatch,
-  busProbe?: { readonly latest: BusProbeResult },
+  busProbe: { readonly latest: BusProbeResult } | undefined,
+  activity: ActivityLog,
 ) {
   const onRequest = guards.role(...MANAGER_ROLES);
   const adminOnly = guards.role('admin');
@@ -88,7 +90,17 @@ export function registerDevicehubRoutes(
       bodyLimit: BODY_LIMIT,
       schema: { params: idParams, querystring: noQuery, body: deviceRenameBody },
     },
-    async (request) => ok(await service.rename(request.params.id, request.body.name)),
+    async (request) => {
+      const about = service.about(request.params.id);
+      const entry = {
+        actor: userActor(callerOf(request)),
+        ...originOf(request),
+        kind: 'device.rename' as const,
+        ...about,
+        detail: { ...about.detail, to: request.body.name },
+      };
+      return ok(await tracked(activity, entry, () => service.rename(request.params.id, request.body.name)));
+    },
   );
 
   app.post(
@@ -99,6 +111,16 @@ export function registerDevicehubRoutes(
       bodyLimit: BODY_LIMIT,
       schema: { params: idParams, querystring: noQuery, body: deviceCommandBody },
     },
-    async (request) => ok(await service.command(request.params.id, request.body)),
+    async (request) => {
+      const about = service.about(request.params.id);
+      const entry = {
+        actor: userActor(callerOf(request)),
+        ...originOf(request),
+        kind: 'device.command' as const,
+        ...about,
+        detail: { ...about.detail, state: request.body.state },
+      };
+      return ok(await tracked(activity, entry, () => service.command(request.params.id, request.body)));
+    },
   );
 }

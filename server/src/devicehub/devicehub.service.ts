@@ -8,6 +8,7 @@ import {
 } from '@hearth/contracts';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { type ActivityLog, type ActivityRecord, noActivity, resultOf, userActor } from '../activity/index.js';
 import { HttpError } from '../http/errors.js';
 import { nowIso } from '../storage/columns.js';
 import type { UserRecord } from '../users/index.js';
@@ -28,6 +29,8 @@ export interface DeviceHubServiceOptions {
   log: Logger;
   /** Most devices the registry lists at once (DEVICEHUB_MAX_DEVICES). */
   maxDevices?: number;
+  /** Where commands and renames from the stream are recorded (docs/activity.md). */
+  activity?: ActivityLog;
 }
 
 const METADATA_KEYS = [
@@ -68,7 +71,12 @@ const collator = new Intl.Collator(undefined, { numeric: true });
 export interface DeviceListener {
   /** `state` is what arrived (not the merged state); `retained` when the bus replayed it. */
   stateReported?(device: Device, state: DeviceState, retained: boolean): void;
-  onlineChanged?(device: Device, online: boolean): void;
+  /** `first`: the first availability heard of the device since this instance started. */
+  onlineChanged?(device: Device, online: boolean, first: boolean): void;
+  /** A device the registry did not list (or listed as removed) is listed now. */
+  deviceJoined?(device: Device): void;
+  /** A device left its ecosystem's list (the registry keeps it as removed). */
+  deviceLeft?(device: Device): void;
 }
 
 const metadataDiffers = (device: Device, description: DeviceDescription) =>
@@ -233,8 +241,39 @@ export class DeviceHubService implements AdapterEvents {
     return device;
   }
 
-  /** A command a browser published on the edge broker (no reply channel: problems are logged). */
+  /** What an activity entry about this device carries: its id, room and name (if listed). */
+  about(id: string): Pick<ActivityRecord, 'device_id' | 'room_id' | 'detail'> {
+    const device = this.devices.get(id);
+    return {
+      device_id: id,
+      ...(device?.room_id ? { room_id: device.room_id } : {}),
+      detail: device ? { name: device.name } : {},
+    };
+  }
+
+  /**
+   * A command a browser published on the edge broker (no reply channel: problems are logged).
+   * Each leaves one activity entry, as a REST call does.
+   */
   async handleEdgeCommand(command: EdgeCommand, user: UserRecord) {
+    const activity = this.options.activity ?? noActivity;
+    const payload = (command.payload ?? {}) as { device_id?: unknown; state?: unknown; name?: unknown };
+    const deviceId = typeof payload.device_id === 'string' ? payload.device_id.slice(0, 200) : undefined;
+    const about = deviceId ? this.about(deviceId) : {};
+    const entry: Omit<ActivityRecord, 'result'> =
+      command.kind === 'device.set'
+        ? {
+            actor: userActor(user),
+            kind: 'device.command',
+            ...about,
+            detail: { ...about.detail, state: payload.state, via: 'stream' },
+          }
+        : {
+            actor: userActor(user),
+            kind: 'device.rename',
+            ...about,
+            detail: { ...about.detail, to: payload.name, via: 'stream' },
+          };
     try {
       if (command.kind === 'device.set') {
         const { device_id, state } = deviceSetCommand.parse(command.payload);
@@ -243,7 +282,20 @@ export class DeviceHubService implements AdapterEvents {
         const { device_id, name } = deviceRenameCommand.parse(command.payload);
         await this.rename(device_id, name);
       }
+      activity.record({ ...entry, result: 'ok' });
     } catch (error) {
+      const refused = error instanceof z.ZodError || resultOf(error) === 'refused';
+      const reason =
+        error instanceof z.ZodError
+          ? (error.issues[0]?.message ?? 'invalid')
+          : error instanceof HttpError
+            ? error.message
+            : 'Internal error';
+      activity.record({
+        ...entry,
+        result: refused ? 'refused' : 'failed',
+        detail: { ...entry.detail, reason },
+      });
       const message =
         error instanceof z.ZodError
           ? (error.issues[0]?.message ?? 'invalid')
@@ -291,6 +343,7 @@ export class DeviceHubService implements AdapterEvents {
       if (!device) return;
       await this.options.repository.applyChanges({ upsert: [], remove: [device.id] }, nowIso());
       this.forget(device);
+      this.tell((listener) => listener.deviceLeft?.(device));
       this.options.log.info({ id: device.id, external_id: externalId }, 'device removed');
     });
   }
@@ -330,12 +383,13 @@ export class DeviceHubService implements AdapterEvents {
       this.earlyAvailability.set(externalId, online);
       return;
     }
+    const first = !this.availabilityKnown.has(device.id);
     this.availabilityKnown.add(device.id);
     if (device.online === online) return;
     device.online = online;
     this.markForWriter(device);
     this.publishUpsert(device);
-    this.tell((listener) => listener.onlineChanged?.(device, online));
+    this.tell((listener) => listener.onlineChanged?.(device, online, first));
   }
 
   /**
@@ -450,7 +504,10 @@ export class DeviceHubService implements AdapterEvents {
       { upsert, remove: removing.map((device) => device.id) },
       now,
     );
-    for (const device of removing) this.forget(device);
+    for (const device of removing) {
+      this.forget(device);
+      this.tell((listener) => listener.deviceLeft?.(device));
+    }
     for (const externalId of refused) this.earlyState.delete(externalId);
     const counts = { added: 0, restored: 0, updated: 0 };
     const descriptions = new Map(upsert.map((d) => [d.external_id, d]));
@@ -460,6 +517,7 @@ export class DeviceHubService implements AdapterEvents {
       if (before) counts.updated++;
       else if (row.created_at === now) counts.added++;
       else counts.restored++;
+      const joined = !before;
       // Keep what lives only in memory (online, the newest state) across a metadata update, and
       // the adapter's shared capability objects rather than fresh copies parsed from the row.
       const device: Device = {
@@ -483,6 +541,7 @@ export class DeviceHubService implements AdapterEvents {
       this.earlyState.delete(device.external_id);
       this.earlyAvailability.delete(device.external_id);
       this.publishUpsert(device);
+      if (joined) this.tell((listener) => listener.deviceJoined?.(device));
       if (online !== undefined) this.availabilityChanged(device.external_id, online);
       if (early) this.stateReported(device.external_id, early.state, early.lastSeen, early.retained);
     }

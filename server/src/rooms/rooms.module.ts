@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import { type ActivityLog, noActivity } from '../activity/index.js';
 import type { Bus } from '../bus/bus.js';
 import type { DeviceDirectory } from '../devicehub/index.js';
 import type { Module } from '../lifecycle/module.js';
@@ -21,6 +22,8 @@ export interface RoomsModuleDeps {
   bus: Bus;
   /** DEVICEHUB_TOPIC_PREFIX: instances sharing it tell each other their changes under it. */
   topicPrefix: string;
+  /** Where room changes are recorded (docs/activity.md); none: not recorded. */
+  activity?: ActivityLog;
 }
 
 /** Rooms, floors, device assignment and favourites (docs/rooms.md). */
@@ -44,7 +47,7 @@ export function roomsModule(deps: RoomsModuleDeps): Module {
 
   return {
     name: 'rooms',
-    register: (app) => registerRoomsRoutes(app, deps.guards, service),
+    register: (app) => registerRoomsRoutes(app, deps.guards, service, deps.activity ?? noActivity),
     start() {
       // docs/rooms.md#several-instances: another instance's change reaches this one's pages too.
       // Not awaited: a bus that is still down must not hold up the start.

@@ -1,3 +1,5 @@
+import type { FastifyRequest } from 'fastify';
+import { type ActivityLog, type ActivityRecord, originOf, tracked, userActor } from '../activity/index.js';
 import type { HttpApp } from '../http/http-app.js';
 import { idParams, noBody, noQuery } from '../http/validation.js';
 import { callerOf, type Guards } from '../users/index.js';
@@ -18,7 +20,32 @@ const BODY_LIMIT = 512 * 1024;
  * docs/rooms.md#api: GET/POST /api/rooms, PATCH/DELETE /api/rooms/:id, the same under /api/floors,
  * PUT /api/rooms/:id/devices, PUT /api/rooms/unassigned/devices, GET/PUT /api/favourites.
  */
-export function registerRoomsRoutes(app: HttpApp, guards: Guards, service: RoomsService) {
+export function registerRoomsRoutes(
+  app: HttpApp,
+  guards: Guards,
+  service: RoomsService,
+  activity: ActivityLog,
+) {
+  /** Runs the change and leaves one activity entry with its outcome (docs/activity.md#kinds). */
+  const logged = <T>(
+    request: FastifyRequest,
+    entry: Pick<ActivityRecord, 'kind' | 'room_id' | 'device_id' | 'detail'>,
+    action: () => Promise<T>,
+    fromResult?: (value: T) => Partial<ActivityRecord>,
+  ) =>
+    tracked(
+      activity,
+      { actor: userActor(callerOf(request)), ...originOf(request), ...entry },
+      action,
+      fromResult,
+    );
+  /** An assignment names its devices (the first 50) and, for one device, its id. */
+  const assigned = (roomId: string | null, ids: string[]) => ({
+    kind: 'room.assign' as const,
+    ...(roomId ? { room_id: roomId } : {}),
+    ...(ids.length === 1 ? { device_id: ids[0] } : {}),
+    detail: { room_id: roomId, device_ids: ids.slice(0, 50), count: ids.length },
+  });
   const see = guards.role(...ROOM_ACCESS.see);
   const manage = guards.role(...ROOM_ACCESS.manage);
   const favourites = guards.role(...ROOM_ACCESS.favourites);
@@ -32,26 +59,45 @@ export function registerRoomsRoutes(app: HttpApp, guards: Guards, service: Rooms
     { onRequest: manage, schema: { querystring: noQuery, body: createRoomBody } },
     async (request, reply) => {
       reply.code(201);
-      return service.createRoom(callerOf(request), request.body);
+      return logged(
+        request,
+        { kind: 'room.create', detail: { name: request.body.name } },
+        () => service.createRoom(callerOf(request), request.body),
+        (room) => ({ room_id: room.id }),
+      );
     },
   );
   app.patch(
     '/api/rooms/:id',
     { onRequest: manage, schema: { params: idParams, querystring: noQuery, body: updateRoomBody } },
-    (request) => service.updateRoom(callerOf(request), request.params.id, request.body),
+    (request) =>
+      logged(
+        request,
+        {
+          kind: request.body.name === undefined ? 'room.update' : 'room.rename',
+          room_id: request.params.id,
+          detail: { ...request.body },
+        },
+        () => service.updateRoom(callerOf(request), request.params.id, request.body),
+      ),
   );
   app.delete(
     '/api/rooms/:id',
     { onRequest: manage, schema: { params: idParams, querystring: noQuery, body: noBody } },
     async (request, reply) => {
-      await service.deleteRoom(callerOf(request), request.params.id);
+      await logged(request, { kind: 'room.delete', room_id: request.params.id }, () =>
+        service.deleteRoom(callerOf(request), request.params.id),
+      );
       return reply.code(204).send();
     },
   );
   app.put(
     '/api/rooms/unassigned/devices',
     { onRequest: manage, bodyLimit: BODY_LIMIT, schema: { querystring: noQuery, body: deviceIdsBody } },
-    (request) => service.assign(callerOf(request), null, request.body.device_ids),
+    (request) =>
+      logged(request, assigned(null, request.body.device_ids), () =>
+        service.assign(callerOf(request), null, request.body.device_ids),
+      ),
   );
   app.put(
     '/api/rooms/:id/devices',
@@ -60,7 +106,10 @@ export function registerRoomsRoutes(app: HttpApp, guards: Guards, service: Rooms
       bodyLimit: BODY_LIMIT,
       schema: { params: idParams, querystring: noQuery, body: deviceIdsBody },
     },
-    (request) => service.assign(callerOf(request), request.params.id, request.body.device_ids),
+    (request) =>
+      logged(request, assigned(request.params.id, request.body.device_ids), () =>
+        service.assign(callerOf(request), request.params.id, request.body.device_ids),
+      ),
   );
 
   app.post(
@@ -68,19 +117,31 @@ export function registerRoomsRoutes(app: HttpApp, guards: Guards, service: Rooms
     { onRequest: manage, schema: { querystring: noQuery, body: createFloorBody } },
     async (request, reply) => {
       reply.code(201);
-      return service.createFloor(callerOf(request), request.body);
+      return logged(
+        request,
+        { kind: 'floor.create', detail: { name: request.body.name } },
+        () => service.createFloor(callerOf(request), request.body),
+        (floor) => ({ detail: { name: floor.name, floor_id: floor.id } }),
+      );
     },
   );
   app.patch(
     '/api/floors/:id',
     { onRequest: manage, schema: { params: idParams, querystring: noQuery, body: updateFloorBody } },
-    (request) => service.updateFloor(callerOf(request), request.params.id, request.body),
+    (request) =>
+      logged(
+        request,
+        { kind: 'floor.update', detail: { floor_id: request.params.id, ...request.body } },
+        () => service.updateFloor(callerOf(request), request.params.id, request.body),
+      ),
   );
   app.delete(
     '/api/floors/:id',
     { onRequest: manage, schema: { params: idParams, querystring: noQuery, body: noBody } },
     async (request, reply) => {
-      await service.deleteFloor(callerOf(request), request.params.id);
+      await logged(request, { kind: 'floor.delete', detail: { floor_id: request.params.id } }, () =>
+        service.deleteFloor(callerOf(request), request.params.id),
+      );
       return reply.code(204).send();
     },
   );

@@ -2,6 +2,7 @@ import type { Generated } from 'kysely';
 import type { AccountsTables } from '../accounts/accounts.tables.js';
 import type { IdentityTables } from '../accounts/identities.tables.js';
 import type { PicturesTables } from '../accounts/pictures/pictures.tables.js';
+import type { ActivityTables } from '../activity/activity.tables.js';
 import type { DevicehubTables } from '../devicehub/devicehub.tables.js';
 import type { HistoryTables } from '../history/history.tables.js';
 import type { RateLimitTables } from '../http/rate-limit.tables.js';
@@ -37,6 +38,7 @@ export interface UsersTable {
 /** Every table; each domain declares its own in `<domain>.tables.ts`. */
 export interface Database
   extends AccountsTables,
+    ActivityTables,
     IdentityTables,
     DevicehubTables,
     RateLimitTables,

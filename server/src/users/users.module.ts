@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { type ActivityLog, noActivity } from '../activity/index.js';
 import type { Module } from '../lifecycle/module.js';
 import type { Dialect } from '../storage/database.js';
 import type { Database } from '../storage/schema.js';
@@ -14,6 +15,8 @@ export interface UsersModuleDeps {
   users: UsersRepository;
   guards: Guards;
   sessions: SessionRevoker;
+  /** Where role changes and locks are recorded (docs/activity.md); none: not recorded. */
+  activity?: ActivityLog;
 }
 
 /** User administration: the Users page's list, role changes, names and locks. */
@@ -25,6 +28,6 @@ export function usersModule(deps: UsersModuleDeps): Module {
   });
   return {
     name: 'users',
-    register: (app) => registerUsersRoutes(app, deps.guards, service),
+    register: (app) => registerUsersRoutes(app, deps.guards, service, deps.activity ?? noActivity),
   };
 }

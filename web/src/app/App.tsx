@@ -12,6 +12,7 @@ const DevicesPage = lazy(() => import('../features/devices/DevicesPage.js'));
 const UsersPage = lazy(() => import('../features/users/UsersPage.js'));
 // docs/history.md#device-history-page: uPlot loads with it.
 const DeviceHistoryPage = lazy(() => import('../features/history/DeviceHistoryPage.js'));
+const ActivityPage = lazy(() => import('../features/activity/ActivityPage.js'));
 
 /** docs/screens.md#routes: the routes; anything else goes to /. */
 export function App() {
@@ -25,6 +26,7 @@ export function App() {
               <Route path="/devices" element={<DevicesPage />} />
               <Route path="/devices/:id" element={<DeviceHistoryPage />} />
               <Route path="/users" element={<UsersPage />} />
+              <Route path="/activity" element={<ActivityPage />} />
               <Route path="/profile" element={<ProfilePage />} />
               <Route path="/map" element={<MapPage />} />
               <Route path={MUSIC_PROVIDER.path} element={<MusicPage />} />

@@ -17,21 +17,21 @@ describe('sidebar entries by role (docs/screens.md#layout, docs/roles.md)', () =
     [
       'user',
       [
-        ['Main', ['Home', 'Map']],
+        ['Main', ['Home', 'Map', 'Activity']],
         ['Integrations', ['Spotify']],
       ],
     ],
     [
       'resident',
       [
-        ['Main', ['Home', 'Devices', 'Map', 'Users']],
+        ['Main', ['Home', 'Devices', 'Map', 'Users', 'Activity']],
         ['Integrations', ['Spotify']],
       ],
     ],
     [
       'admin',
       [
-        ['Main', ['Home', 'Devices', 'Map', 'Users']],
+        ['Main', ['Home', 'Devices', 'Map', 'Users', 'Activity']],
         ['Integrations', ['Spotify']],
       ],
     ],

@@ -1,0 +1,168 @@
+import type { ActivityPage } from '@hearth/contracts';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './support/browser.js';
+import { DevicesPage, eventually, hubDevices } from './support/devices.page.js';
+import { type RunningServer, startServer } from './support/server.js';
+import {
+  type Account,
+  apiCall,
+  axeFindings,
+  logIn,
+  openSignedIn,
+  screenshotBothThemes,
+  signUp,
+} from './support/settings.page.js';
+
+const SEEDED = 10_000;
+
+// docs/activity.md#page in Chromium: a person toggles and renames a device; the Activity page
+// shows those entries first, with the person, over 10 000 earlier ones seeded through the API.
+describe('Activity page', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let admin: Account;
+  let bob: Account;
+
+  beforeAll(async () => {
+    server = await startServer({ SIMULATOR: 'on' });
+    browser = await launchBrowser();
+    admin = await signUp(server.url, { first_name: 'Ada', last_name: 'Lovelace', user_name: 'ada' });
+    bob = await signUp(server.url, { first_name: 'Bob', last_name: 'Builder', user_name: 'bob' });
+    // 10 000 commands through the REST API, 32 at a time: each leaves one entry.
+    const sensor = await eventually(
+      async () => (await hubDevices(server.url, admin)).find((d) => d.name === 'Hallway lamp'),
+      (device) => device !== undefined,
+    );
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 32 }, async () => {
+        while (next < SEEDED) {
+          const n = next++;
+          const { status } = await apiCall(
+            server.url,
+            'POST',
+            `/api/devicehub/devices/${sensor!.id}/commands`,
+            { state: { brightness: n % 254 } },
+            admin.accessToken,
+          );
+          if (status !== 200) throw new Error(`seeding command ${n} answered ${status}`);
+        }
+      }),
+    );
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const entries = (page: Page) => page.locator('.activity-entry');
+
+  it('shows the toggle and the rename first, newest first, with the person who did them', async () => {
+    const devices = await DevicesPage.open(browser, server.url, admin);
+    const lamp = 'Living room lamp';
+    await devices.power(lamp).waitFor();
+    const wasOn = (await devices.power(lamp).getAttribute('aria-checked')) === 'true';
+    await devices.power(lamp).click();
+    await eventually(
+      () => devices.power(lamp).getAttribute('aria-checked'),
+      (checked) => checked === String(!wasOn),
+    );
+    await devices.rename(lamp, 'Reading lamp');
+    await devices.tile('Reading lamp').waitFor();
+    expect(devices.errors).toEqual([]);
+    await devices.close();
+
+    const { page, errors } = await openSignedIn(browser, server.url, admin, '/');
+    // Wide enough for the sidebar to stay open (below 1400 px it is an overlay).
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.getByRole('link', { name: 'Activity' }).click();
+    const started = Date.now();
+    await entries(page).first().waitFor();
+    const firstShownMs = Date.now() - started;
+    console.log(`first entries shown ${firstShownMs} ms after navigation (${SEEDED} entries seeded)`);
+    expect(firstShownMs).toBeLessThan(5000);
+
+    await page.getByRole('heading', { level: 1, name: 'Activity' }).waitFor();
+    // Newest first: this sign-in (opening the page signed in), then the rename, the toggle, and
+    // the sign-in that opened the Devices page.
+    expect(await entries(page).nth(0).textContent()).toContain('Sign-in');
+    // The names load beside the entries: wait for the rename to read with the device's new name.
+    await eventually(
+      () => entries(page).nth(1).textContent(),
+      (text) => text?.includes('Device renamed: Reading lamp') === true,
+    );
+    const first = entries(page).nth(1);
+    const second = entries(page).nth(2);
+    expect(await entries(page).nth(3).textContent()).toContain('Sign-in');
+    expect(await first.textContent()).toContain('to “Reading lamp”');
+    expect(await first.locator('.activity-entry__who').textContent()).toContain('Ada Lovelace');
+    expect(await first.locator('.pill').textContent()).toBe('OK');
+    expect(await second.textContent()).toContain('Device command: Reading lamp');
+    expect(await second.textContent()).toContain(`on: ${wasOn ? 'false' : 'true'}`);
+    expect(await second.locator('.activity-entry__who').textContent()).toContain('Ada Lovelace');
+    expect(await first.locator('time').getAttribute('datetime')).toBeTruthy();
+    expect(await first.locator('.activity-entry__relative').textContent()).toMatch(/just now|min ago/);
+    expect(await entries(page).count()).toBe(100);
+
+    // Scrolling to the end loads the next page.
+    await page.locator('.activity-list__end').scrollIntoViewIfNeeded();
+    await eventually(
+      () => entries(page).count(),
+      (count) => count >= 200,
+    );
+
+    expect(await axeFindings(page, '.activity-page')).toEqual([]);
+    await screenshotBothThemes(page, 'activity', false);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('filters by kind through the address bar, and the export link carries the filter', async () => {
+    const { page, errors } = await openSignedIn(browser, server.url, admin, '/activity');
+    await entries(page).first().waitFor();
+    await page.getByLabel('Kind').selectOption('device.rename');
+    await page.waitForURL(/kind=device\.rename/);
+    await eventually(
+      () => entries(page).count(),
+      (count) => count === 1,
+    );
+    expect(await entries(page).first().textContent()).toContain('Device renamed');
+    expect(await page.getByText('That is everything').isVisible()).toBe(true);
+    const href = await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href');
+    expect(href).toBe('/api/activity/export?kind=device.rename');
+
+    // The same filter read back from the address bar on a fresh load.
+    await page.reload();
+    await entries(page).first().waitFor();
+    expect(await page.getByLabel('Kind').inputValue()).toBe('device.rename');
+    expect(await entries(page).count()).toBe(1);
+
+    const { accessToken } = await logIn(server.url, admin.email, admin.password);
+    const csv = await fetch(`${server.url}${href}`, { headers: { authorization: `Bearer ${accessToken}` } });
+    const lines = (await csv.text()).trim().split('\r\n');
+    expect(lines[0]).toBe('time,actor_type,actor_id,actor,ip,client,kind,device_id,room_id,result,detail');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(',Ada Lovelace,');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows a user only their own entries, and fits a 360 px screen', async () => {
+    const { page, errors } = await openSignedIn(browser, server.url, bob, '/activity');
+    await page.setViewportSize({ width: 360, height: 740 });
+    await entries(page).first().waitFor();
+    const { accessToken } = await logIn(server.url, bob.email, bob.password);
+    const { data } = await apiCall<ActivityPage>(server.url, 'GET', '/api/activity', undefined, accessToken);
+    expect(data.entries.length).toBeGreaterThan(0);
+    expect(data.entries.every((entry) => entry.actor.id === bob.id)).toBe(true);
+    expect(await page.getByLabel('Person').count()).toBe(0);
+    expect(await entries(page).first().textContent()).toContain('Sign-in');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(await axeFindings(page, '.activity-page')).toEqual([]);
+    await screenshotBothThemes(page, 'activity-360', false);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

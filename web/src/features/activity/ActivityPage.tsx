@@ -1,0 +1,253 @@
+import {
+  ACTIVITY_KINDS,
+  type ActivityEntry,
+  type Device,
+  isManager,
+  type Room,
+  type User,
+} from '@hearth/contracts';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { useSession } from '../../shared/session/session-context.js';
+import { activityApi } from './activity.api.js';
+import {
+  type ActivityFilters,
+  exportHref,
+  filtersFromSearch,
+  NO_FILTERS,
+  RANGES,
+  searchFromFilters,
+} from './activity.filters.js';
+import { absoluteTime, describe, type Names, relativeTime } from './activity.format.js';
+import { KIND_LABELS, ACTIVITY_MESSAGES as M, RANGE_LABELS, RESULT_LABELS } from './activity.messages.js';
+import { useActivityFeed } from './use-activity-feed.js';
+import './activity.css';
+
+const RESULT_TONE = { ok: 'tone-success', refused: 'tone-warning', failed: 'tone-danger' } as const;
+
+/** Names for the filters and entries: people, devices and rooms the viewer may list. */
+function useDirectory(manager: boolean) {
+  const [people, setPeople] = useState<User[]>([]);
+  const [devices, setDevices] = useState<Device[]>([]);
+  const [rooms, setRooms] = useState<Room[]>([]);
+  useEffect(() => {
+    if (!manager) return;
+    let current = true;
+    void activityApi.people().then((r) => current && r.success && setPeople(r.data.users ?? []));
+    void activityApi
+      .devices()
+      .then((r) => current && r.success && Array.isArray(r.data) && setDevices(r.data));
+    void activityApi.rooms().then((r) => current && r.success && setRooms(r.data.rooms ?? []));
+    return () => {
+      current = false;
+    };
+  }, [manager]);
+  return { people, devices, rooms };
+}
+
+function Entry({ entry, names, now }: { entry: ActivityEntry; names: Names; now: number }) {
+  const { title, summary } = describe(entry, names);
+  return (
+    <li className="activity-entry">
+      <span className={`pill activity-entry__result ${RESULT_TONE[entry.result]}`}>
+        {RESULT_LABELS[entry.result]}
+      </span>
+      <div className="activity-entry__what">
+        <span className="activity-entry__title">{title}</span>
+        {summary && <span className="activity-entry__summary">{summary}</span>}
+      </div>
+      <span className="activity-entry__who">
+        {entry.actor.label}
+        {entry.ip && <span className="activity-entry__ip"> · {entry.ip}</span>}
+      </span>
+      <time className="activity-entry__when" dateTime={entry.at} title={absoluteTime(entry.at)}>
+        <span className="activity-entry__relative">{relativeTime(entry.at, now)}</span>
+        <span className="activity-entry__absolute">{absoluteTime(entry.at)}</span>
+      </time>
+    </li>
+  );
+}
+
+/** docs/activity.md#page: who did what and when, newest first, filtered by the address bar. */
+export default function ActivityPage() {
+  const { user, loading } = useSession();
+  const [search, setSearch] = useSearchParams();
+  const filters = useMemo(() => filtersFromSearch(search), [search]);
+  const manager = isManager(user?.role);
+  const feed = useActivityFeed(filters, Boolean(user));
+  const { people, devices, rooms } = useDirectory(manager);
+  const end = useRef<HTMLLIElement>(null);
+  const { more } = feed;
+
+  const names = useMemo<Names>(() => {
+    const deviceNames = new Map(devices.map((d) => [d.id, d.name]));
+    const roomNames = new Map(rooms.map((r) => [r.id, r.name]));
+    return { device: (id) => deviceNames.get(id), room: (id) => roomNames.get(id) };
+  }, [devices, rooms]);
+
+  // Infinite scroll: the next page loads as the end of the list comes into view.
+  useEffect(() => {
+    const target = end.current;
+    if (!target || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (seen) => {
+        if (seen.some((entry) => entry.isIntersecting)) more();
+      },
+      { rootMargin: '400px 0px' },
+    );
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [more]);
+
+  const change = (patch: Partial<ActivityFilters>) =>
+    setSearch(searchFromFilters({ ...filters, ...patch }), { replace: true });
+
+  if (loading && !user) return <section className="activity-page" aria-busy="true" />;
+  if (!user) return <section className="activity-page" />;
+
+  const filtered = searchFromFilters(filters).toString() !== '';
+  return (
+    <section className="activity-page" aria-labelledby="activity-title">
+      <header className="activity-header">
+        <div>
+          <h1 id="activity-title">{M.title}</h1>
+          <p className="activity-subtitle">{manager ? M.subtitle : M.subtitleOwn}</p>
+        </div>
+        <a
+          className="button button--secondary activity-export"
+          href={exportHref(filters, Date.now())}
+          download
+        >
+          {M.exportCsv}
+        </a>
+      </header>
+
+      <form className="activity-filters" aria-label={M.filters} onSubmit={(event) => event.preventDefault()}>
+        {manager && (
+          <label className="activity-filter">
+            <span>{M.person}</span>
+            <select
+              className="select"
+              value={filters.actor}
+              onChange={(e) => change({ actor: e.target.value })}
+            >
+              <option value="">{M.anyone}</option>
+              {filters.actor && !people.some((p) => p.id === filters.actor) && (
+                <option value={filters.actor}>{filters.actor}</option>
+              )}
+              {people.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {`${p.first_name} ${p.last_name}`.trim() || p.email}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {manager && (
+          <label className="activity-filter">
+            <span>{M.room}</span>
+            <select
+              className="select"
+              value={filters.room_id}
+              onChange={(e) => change({ room_id: e.target.value })}
+            >
+              <option value="">{M.anyRoom}</option>
+              {filters.room_id && !rooms.some((r) => r.id === filters.room_id) && (
+                <option value={filters.room_id}>{filters.room_id}</option>
+              )}
+              {rooms.map((r) => (
+                <option key={r.id} value={r.id}>
+                  {r.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {manager && (
+          <label className="activity-filter">
+            <span>{M.device}</span>
+            <select
+              className="select"
+              value={filters.device_id}
+              onChange={(e) => change({ device_id: e.target.value })}
+            >
+              <option value="">{M.anyDevice}</option>
+              {filters.device_id && !devices.some((d) => d.id === filters.device_id) && (
+                <option value={filters.device_id}>{filters.device_id}</option>
+              )}
+              {devices.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <label className="activity-filter">
+          <span>{M.kind}</span>
+          <select
+            className="select"
+            value={filters.kind}
+            onChange={(e) => change({ kind: e.target.value as ActivityFilters['kind'] })}
+          >
+            <option value="">{M.anyKind}</option>
+            {ACTIVITY_KINDS.map((kind) => (
+              <option key={kind} value={kind}>
+                {KIND_LABELS[kind]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="activity-filter">
+          <span>{M.range}</span>
+          <select
+            className="select"
+            value={filters.range}
+            onChange={(e) => change({ range: e.target.value as ActivityFilters['range'] })}
+          >
+            {RANGES.map((range) => (
+              <option key={range} value={range}>
+                {RANGE_LABELS[range]}
+              </option>
+            ))}
+          </select>
+        </label>
+        {filtered && (
+          <button
+            type="button"
+            className="button button--ghost activity-filters__clear"
+            onClick={() => change(NO_FILTERS)}
+          >
+            {M.clear}
+          </button>
+        )}
+      </form>
+
+      <ol className="activity-list" aria-label={M.list} aria-busy={feed.loading}>
+        {feed.entries.map((entry) => (
+          <Entry key={entry.id} entry={entry} names={names} now={feed.now} />
+        ))}
+        <li ref={end} className="activity-list__end">
+          {feed.error ? (
+            <span role="alert" className="activity-alert">
+              {feed.error}{' '}
+              <button type="button" className="button button--secondary button--small" onClick={feed.retry}>
+                {M.retry}
+              </button>
+            </span>
+          ) : feed.loading ? (
+            <span className="activity-muted">{M.loading}</span>
+          ) : feed.loaded && feed.entries.length === 0 ? (
+            <span className="activity-muted">{M.empty}</span>
+          ) : feed.next ? (
+            <button type="button" className="button button--ghost button--small" onClick={feed.more}>
+              {M.loadMore}
+            </button>
+          ) : (
+            <span className="activity-muted">{M.end}</span>
+          )}
+        </li>
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,67 @@
+import type { ActivityKind, ActivityResult } from '@hearth/contracts';
+
+/** docs/strings.md#activity-page-texts: the Activity page's texts. */
+export const ACTIVITY_MESSAGES = {
+  title: 'Activity',
+  subtitle: 'Who did what, and when',
+  subtitleOwn: 'What you did, and when',
+  filters: 'Filters',
+  person: 'Person',
+  room: 'Room',
+  device: 'Device',
+  kind: 'Kind',
+  range: 'Time range',
+  anyone: 'Anyone',
+  anyRoom: 'Any room',
+  anyDevice: 'Any device',
+  anyKind: 'Any kind',
+  clear: 'Clear filters',
+  exportCsv: 'Export CSV',
+  empty: 'No activity matches these filters',
+  loading: 'Loading activity…',
+  loadMore: 'Load more',
+  end: 'That is everything',
+  fetchFailed: 'Failed to fetch activity',
+  retry: 'Try again',
+  list: 'Activity, newest first',
+} as const;
+
+export const RANGE_LABELS = {
+  '': 'Any time',
+  '1h': 'Last hour',
+  '24h': 'Last 24 hours',
+  '7d': 'Last 7 days',
+  '30d': 'Last 30 days',
+} as const;
+
+export const RESULT_LABELS: Record<ActivityResult, string> = {
+  ok: 'OK',
+  refused: 'Refused',
+  failed: 'Failed',
+};
+
+export const KIND_LABELS: Record<ActivityKind, string> = {
+  'device.command': 'Device command',
+  'device.rename': 'Device renamed',
+  'room.create': 'Room created',
+  'room.rename': 'Room renamed',
+  'room.update': 'Room changed',
+  'room.delete': 'Room deleted',
+  'room.assign': 'Devices moved',
+  'floor.create': 'Floor created',
+  'floor.update': 'Floor changed',
+  'floor.delete': 'Floor deleted',
+  sign_in: 'Sign-in',
+  'user.lock': 'Account locked',
+  'user.unlock': 'Account unlocked',
+  'user.role': 'Role changed',
+  'access.change': 'Access changed',
+  'pass.create': 'Guest pass created',
+  'pass.change': 'Guest pass changed',
+  'pass.revoke': 'Guest pass revoked',
+  'pass.use': 'Guest pass used',
+  'device.joined': 'Device joined',
+  'device.left': 'Device left',
+  'device.offline': 'Device went offline',
+  'device.back': 'Device came back',
+};
