@@ -67,6 +67,7 @@ describe('signing in and out in Chromium', () => {
       'Devices',
       'Map',
       'Users',
+      'Activity',
       'Spotify',
     ]);
     const me = await accounts.call<{ role: string }>(
@@ -332,6 +333,12 @@ describe('signing in and out in Chromium', () => {
     const person = newPerson('Uma');
     await accounts.signUp(person);
     const page = await signedInPage(person, 1600);
-    expect(await new Shell(page).sidebarLinks().allTextContents()).toEqual(['Home', 'Map', 'Spotify']);
+    // Activity shows a plain user their own entries (docs/activity.md#who-sees-what).
+    expect(await new Shell(page).sidebarLinks().allTextContents()).toEqual([
+      'Home',
+      'Map',
+      'Activity',
+      'Spotify',
+    ]);
   });
 });
