@@ -158,10 +158,10 @@ export function useDeviceHub({
           status: (connected) => {
             store.setStatus({ stream: { connected } });
             // Whatever changed while we were away (removals, renames) comes back with the list.
-            if (connected && everConnected) {
-              void load();
-              rooms.feed.emit({ type: 'resync' });
-            }
+            if (connected && everConnected) void load();
+            // Rooms and favourites read before the first connection may have changed before its
+            // subscriptions held (a star from another browser then): read them again on every one.
+            if (connected) rooms.feed.emit({ type: 'resync' });
             if (connected) everConnected = true;
           },
           error: (message) => {
