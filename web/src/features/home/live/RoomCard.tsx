@@ -4,6 +4,7 @@ import { memo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useDevicesContext } from '../../devices/components/devices-context.js';
 import type { DeviceView } from '../../devices/model/device.types.js';
+import { RoomIcon } from '../../rooms/RoomIcon.js';
 import {
   planRoomAction,
   type RoomActionProgress,
@@ -18,7 +19,6 @@ import {
   turningOff,
 } from '../home.messages.js';
 import type { RoomSummary } from './home-live.model.js';
-import { RoomIcon } from './RoomIcon.js';
 
 /** /devices filtered to the room and grouped by room (the Devices page's URL shape). */
 export const roomDevicesHref = (roomId: string) => `/devices?room=${encodeURIComponent(roomId)}&group=room`;
@@ -54,7 +54,9 @@ export const RoomCard = memo(function RoomCard({
   return (
     <article className="room-card" aria-label={room.name} data-room-id={room.id}>
       <header className="room-card-header">
-        <RoomIcon icon={room.icon} />
+        <span className="room-icon" aria-hidden="true">
+          <RoomIcon icon={room.icon} size={22} />
+        </span>
         <h3 className="room-card-name" title={room.name}>
           {room.name}
         </h3>
