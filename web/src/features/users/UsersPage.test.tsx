@@ -131,6 +131,10 @@ describe('Users page', () => {
     await waitFor(() => expect(lastQuery()).toEqual({ page: '2', page_size: '20' }));
     fireEvent.change(screen.getByLabelText('Users per page'), { target: { value: '50' } });
     await waitFor(() => expect(lastQuery()).toEqual({ page: '1', page_size: '50' }));
+    // Next stays disabled while that page loads; a click before the answer would be lost.
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Next' })).toHaveProperty('disabled', false),
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
     await waitFor(() => expect(lastQuery().page).toBe('2'));
     fireEvent.change(screen.getByPlaceholderText('Search by name or email...'), {
