@@ -1,18 +1,19 @@
-import { lazy } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { HomePage } from '../features/home/HomePage.js';
 import { SessionProvider } from '../features/session/SessionProvider.js';
 import { MUSIC_PROVIDER } from '../shared/music-provider.js';
 import { ToastProvider } from '../shared/toast/ToastProvider.js';
+import { loadable } from '../shared/ui/loadable.js';
 import { Layout } from './Layout.js';
 import { MapPage, MusicPage, ProfilePage } from './Placeholder.js';
 
+const pageLoading = <div className="page-loading" aria-busy="true" />;
 // Loaded only when visited: the Devices page brings the MQTT client with it.
-const DevicesPage = lazy(() => import('../features/devices/DevicesPage.js'));
-const UsersPage = lazy(() => import('../features/users/UsersPage.js'));
+const DevicesPage = loadable(() => import('../features/devices/DevicesPage.js'), pageLoading);
+const UsersPage = loadable(() => import('../features/users/UsersPage.js'), pageLoading);
 // docs/history.md#device-history-page: uPlot loads with it.
-const DeviceHistoryPage = lazy(() => import('../features/history/DeviceHistoryPage.js'));
-const ActivityPage = lazy(() => import('../features/activity/ActivityPage.js'));
+const DeviceHistoryPage = loadable(() => import('../features/history/DeviceHistoryPage.js'), pageLoading);
+const ActivityPage = loadable(() => import('../features/activity/ActivityPage.js'), pageLoading);
 
 /** docs/screens.md#routes: the routes; anything else goes to /. */
 export function App() {

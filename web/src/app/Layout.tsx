@@ -1,10 +1,11 @@
-import { lazy, Suspense, useCallback, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Outlet } from 'react-router';
 import { AuthModal } from '../features/auth/AuthModal.js';
+import { loadable } from '../shared/ui/loadable.js';
 import { ProfileMenu } from './ProfileMenu.js';
 import { Sidebar } from './Sidebar.js';
 
-const AccountSettings = lazy(() => import('../features/settings/AccountSettings.js'));
+const AccountSettings = loadable(() => import('../features/settings/AccountSettings.js'));
 
 /** docs/screens.md#layout: sidebar, top bar with the menu and profile buttons, the page, the auth modal. */
 export function Layout() {
@@ -31,17 +32,11 @@ export function Layout() {
           <ProfileMenu onOpenSettings={() => setSettingsOpen(true)} />
         </header>
         <main className="page">
-          <Suspense fallback={<div className="page-loading" aria-busy="true" />}>
-            <Outlet />
-          </Suspense>
+          <Outlet />
         </main>
       </div>
       <AuthModal />
-      {settingsOpen && (
-        <Suspense fallback={null}>
-          <AccountSettings open={settingsOpen} onClose={closeSettings} />
-        </Suspense>
-      )}
+      {settingsOpen && <AccountSettings open={settingsOpen} onClose={closeSettings} />}
     </div>
   );
 }

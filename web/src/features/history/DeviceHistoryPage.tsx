@@ -1,5 +1,5 @@
 import type { Device } from '@hearth/contracts';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { HistoryChart } from './HistoryChart.js';
 import { fetchDevice, fetchHistory } from './history.api.js';
@@ -12,11 +12,10 @@ import {
   HISTORY_TEXTS as T,
   toChartData,
 } from './history.model.js';
+import { RecordingDialog } from './recording-dialog.lazy.js';
 import { TimelineChart } from './TimelineChart.js';
 import { type Timeline, toTimeline } from './timeline.model.js';
 import './history.css';
-
-const RecordingDialog = lazy(() => import('./RecordingDialog.js'));
 
 /** Points asked for per chart: about one per pixel of a wide chart. */
 const POINTS = 1000;
@@ -120,14 +119,12 @@ export default function DeviceHistoryPage() {
         </button>
       </header>
       {settings && (
-        <Suspense fallback={null}>
-          <RecordingDialog
-            deviceId={device.id}
-            name={device.name}
-            capabilities={device.capabilities}
-            onClose={() => setSettings(false)}
-          />
-        </Suspense>
+        <RecordingDialog
+          deviceId={device.id}
+          name={device.name}
+          capabilities={device.capabilities}
+          onClose={() => setSettings(false)}
+        />
       )}
       {properties.map((property) => (
         <PropertyHistory

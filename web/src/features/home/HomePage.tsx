@@ -1,6 +1,6 @@
 import { isManager } from '@hearth/contracts';
-import { lazy, Suspense } from 'react';
 import { useSession } from '../../shared/session/session-context.js';
+import { loadable } from '../../shared/ui/loadable.js';
 import { AddDeviceTile } from './AddDeviceTile.js';
 import { ClimateTile } from './ClimateTile.js';
 import { DeviceCard } from './DeviceCard.js';
@@ -12,7 +12,7 @@ import { WeatherCard } from './WeatherCard.js';
 import './home.css';
 
 // docs/screens.md#favourites-and-rooms: only residents and admins load it (it brings the device hub).
-const HomeLive = lazy(() => import('./live/HomeLive.js'));
+const HomeLive = loadable(() => import('./live/HomeLive.js'));
 
 /** docs/screens.md#home: the dashboard home. */
 export function HomePage() {
@@ -20,11 +20,7 @@ export function HomePage() {
   return (
     <>
       <Greeting user={user} />
-      {isManager(user?.role) && (
-        <Suspense fallback={null}>
-          <HomeLive />
-        </Suspense>
-      )}
+      {isManager(user?.role) && <HomeLive />}
       <Masonry>
         <WeatherCard />
         <DeviceCard />

@@ -1,10 +1,10 @@
 import type { Capability } from '@hearth/contracts';
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { HISTORY_TEXTS as T } from '../../history/history.model.js';
+import { RecordingDialog } from '../../history/recording-dialog.lazy.js';
 import type { CapabilityReading } from '../model/device.types.js';
 
 // docs/history.md#exclusions-in-the-app: the dialog's code loads when it is first opened.
-const RecordingDialog = lazy(() => import('../../history/RecordingDialog.js'));
 
 /** A tile's "History…": which of the device's readings are recorded. */
 export function TileRecordingButton({
@@ -31,15 +31,13 @@ export function TileRecordingButton({
         <span className="visually-hidden"> {T.settingsFor(name)}</span>
       </button>
       {open && (
-        <Suspense fallback={null}>
-          <RecordingDialog
-            deviceId={deviceId}
-            name={name}
-            // The hub's capabilities as the page read them; the dialog only reads kind, property, name and features.
-            capabilities={capabilities as Capability[]}
-            onClose={() => setOpen(false)}
-          />
-        </Suspense>
+        <RecordingDialog
+          deviceId={deviceId}
+          name={name}
+          // The hub's capabilities as the page read them; the dialog only reads kind, property, name and features.
+          capabilities={capabilities as Capability[]}
+          onClose={() => setOpen(false)}
+        />
       )}
     </>
   );
