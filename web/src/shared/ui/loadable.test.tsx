@@ -6,11 +6,11 @@ import { loadable } from './loadable.js';
 const Hello = ({ name }: { name: string }) => <p>Hello {name}</p>;
 
 class Catch extends Component<{ children: ReactNode }, { error: string | null }> {
-  state = { error: null };
+  override state = { error: null as string | null };
   static getDerivedStateFromError(error: Error) {
     return { error: error.message };
   }
-  render() {
+  override render() {
     return this.state.error ? <p>failed: {this.state.error}</p> : this.props.children;
   }
 }
