@@ -1,5 +1,6 @@
 import type { ActivityEntry, ActivityKind, ActivityResult } from '@hearth/contracts';
 import type { Kysely, Selectable } from 'kysely';
+import { chunks, yieldToEventLoop } from '../storage/batches.js';
 import type { Database } from '../storage/schema.js';
 import type { ActivityTable } from './activity.tables.js';
 
@@ -62,11 +63,9 @@ export class ActivityRepository {
   async append(rows: readonly ActivityRow[]): Promise<void> {
     if (rows.length === 0) return;
     await this.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < rows.length; i += CHUNK) {
-        await trx
-          .insertInto('activity')
-          .values(rows.slice(i, i + CHUNK))
-          .execute();
+      for (const chunk of chunks(rows, CHUNK)) {
+        await trx.insertInto('activity').values(chunk).execute();
+        await yieldToEventLoop();
       }
     });
   }

@@ -1,5 +1,6 @@
 import { type Device, type RemovedDevice, roomFromDeviceName } from '@hearth/contracts';
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { chunks, yieldToEventLoop } from '../storage/batches.js';
 import type { Database } from '../storage/schema.js';
 import type { DeviceDescription } from './adapters/adapter.js';
 import type { DevicesTable } from './devicehub.tables.js';
@@ -18,12 +19,6 @@ const parseObject = <T>(json: string, fallback: T): T => {
     return fallback;
   }
 };
-
-const yieldToEventLoop = () => new Promise((resolve) => setImmediate(resolve));
-
-function* chunks<T>(items: T[], size: number): Generator<T[]> {
-  for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
-}
 
 type RoomColumns = 'room_id' | 'room_assigned' | 'online';
 

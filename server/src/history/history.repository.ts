@@ -1,5 +1,6 @@
 import type { HistoryValue } from '@hearth/contracts';
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { chunks, yieldToEventLoop } from '../storage/batches.js';
 import type { Database } from '../storage/schema.js';
 import type { Bucket, Reading, SeriesType } from './history.buckets.js';
 import type { HistoryBucketTable } from './history.tables.js';
@@ -111,15 +112,12 @@ export class HistoryRepository {
   async insertRaw(rows: readonly RawRow[]): Promise<void> {
     if (rows.length === 0) return;
     await this.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < rows.length; i += CHUNK) {
+      for (const chunk of chunks(rows, CHUNK)) {
         await trx
           .insertInto('history_raw')
-          .values(
-            rows
-              .slice(i, i + CHUNK)
-              .map((row) => ({ series_id: row.series_id, t: row.t, ...valueColumns(row.v) })),
-          )
+          .values(chunk.map((row) => ({ series_id: row.series_id, t: row.t, ...valueColumns(row.v) })))
           .execute();
+        await yieldToEventLoop();
       }
     });
   }
