@@ -10,7 +10,7 @@
 // sections and the filter are on). BENCH_MODES=real runs one.
 import mqtt from 'mqtt';
 import { chromium } from 'playwright-core';
-import { freePort, percentile, report, startHearth } from './lib.mjs';
+import { api, freePort, percentile, report, signIn, startHearth } from './lib.mjs';
 import { realDevices } from './real-devices.mjs';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 2000);
@@ -94,17 +94,7 @@ async function runMode(mode) {
   }
 
   try {
-    const json = async (method, route, body, token) => {
-      const response = await fetch(`${hearth.url}${route}`, {
-        method,
-        headers: {
-          ...(body ? { 'Content-Type': 'application/json' } : {}),
-          ...(token ? { Authorization: `Bearer ${token}` } : {}),
-        },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      return { status: response.status, data: await response.json().catch(() => null) };
-    };
+    const json = (method, route, body, token) => api(hearth.url, method, route, body, token);
     const person = {
       first_name: 'Bench',
       last_name: 'Mark',
@@ -113,8 +103,7 @@ async function runMode(mode) {
     };
     const password = 'Hearth-bench-password-4711';
     await json('POST', '/api/auth/signup', { ...person, password });
-    const login = async () =>
-      (await json('POST', '/api/auth/login/start', { email: person.email, password })).data;
+    const login = () => signIn(hearth.url, { email: person.email, password });
     const { access_token: accessToken } = await login();
 
     // Wait until the hub knows every simulated device.
