@@ -2,6 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { captureOutput } from './server.js';
 
 /** Debian's nginx, if installed (`.ci/run` installs it). */
 export function nginxBinary(): string | undefined {
@@ -100,23 +101,17 @@ export async function startNginx(
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
+  const output = captureOutput(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${listen}`;
   const end = Date.now() + 10_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`nginx exited:\n${output}`);
+    if (child.exitCode !== null) throw new Error(`nginx exited:\n${output()}`);
     try {
       await fetch(`${url}/healthz`);
       break;
     } catch {
-      if (Date.now() > end) throw new Error(`nginx did not start:\n${output}`);
+      if (Date.now() > end) throw new Error(`nginx did not start:\n${output()}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
@@ -127,7 +122,7 @@ export async function startNginx(
       try {
         return fs.readFileSync(path.join(prefix, 'error.log'), 'utf8');
       } catch {
-        return output;
+        return output();
       }
     },
     stop: async () => {
