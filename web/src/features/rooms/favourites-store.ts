@@ -93,16 +93,18 @@ export class FavouritesStore extends SnapshotStore<FavouritesSnapshot> {
   }
 
   /**
-   * Shows `wanted` at once and saves it after the saves before it; the server's answer wins, a
-   * failure applies `undo` to the list as it is then (later changes stay).
+   * Shows `wanted` at once and saves it after the saves before it; the server's answer wins unless
+   * the list changed again meanwhile (that change is saved next and its answer wins), a failure
+   * applies `undo` to the list as it is then (later changes stay).
    */
   private save(wanted: string[], undo: (ids: string[]) => string[]): Promise<string | null> {
-    this.generation++;
+    const generation = ++this.generation;
     this.set({ ...this.snapshot, ids: wanted });
     const result = this.saving.then(async () => {
       const answer = await this.api.save(this.snapshot.ids);
       if (answer.success && Array.isArray(answer.data?.device_ids)) {
-        this.set({ ids: answer.data.device_ids, loaded: true, error: null });
+        if (generation === this.generation)
+          this.set({ ids: answer.data.device_ids, loaded: true, error: null });
         return null;
       }
       const error = answer.error ?? 'PUT failed';
