@@ -131,7 +131,7 @@ async function runMode(mode) {
     const listText = JSON.stringify(devices.list);
     console.log(`bridge/devices: ${(listText.length / 1e6).toFixed(1)} MB`);
     await publisher.publishAsync(`${BASE}/bridge/devices`, listText, { retain: true });
-    await waitForDevices(hearth.url, token);
+    await hubDevices(hearth.url, token, DEVICES);
 
     const targets = [
       {
@@ -372,21 +372,6 @@ function deviceList() {
       ],
     },
   }));
-}
-
-async function waitForDevices(url, token) {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const response = await fetch(`${url}/api/devicehub/devices`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    if (response.ok) {
-      const devices = await response.json();
-      if (Array.isArray(devices) && devices.length >= DEVICES) return;
-    }
-    await sleep(250);
-  }
-  throw new Error(`Hearth did not list ${DEVICES} devices within 60 s`);
 }
 
 /** RSS once it stops moving (garbage collection after load settles), at most 20 s. */

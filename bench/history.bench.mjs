@@ -84,16 +84,6 @@ async function call(url, token, method = 'GET', body) {
   return JSON.parse(text);
 }
 
-async function devices(url, token, count) {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const list = await call(`${url}/api/devicehub/devices`, token).catch(() => []);
-    if (list.length >= count) return list;
-    await sleep(250);
-  }
-  throw new Error(`Hearth did not list ${count} devices in time`);
-}
-
 /** Bytes the SQLite file's live pages take (free pages not counted), after a WAL checkpoint. */
 function liveBytes(file) {
   const db = new Database(file);
@@ -126,7 +116,7 @@ async function yearOfOneSensor(mosquitto) {
       retain: true,
     });
     let token = (await signIn(hearth.url, admin)).access_token;
-    const [device] = await devices(hearth.url, token, 1);
+    const [device] = await hubDevices(hearth.url, token, 1);
     await hearth.stop();
 
     const { openStorage } = await server('storage/database.ts');
@@ -181,7 +171,7 @@ async function yearOfOneSensor(mosquitto) {
     // The API, through the running server.
     hearth = await startHearth(env, { dataDir });
     token = (await signIn(hearth.url, admin)).access_token;
-    await devices(hearth.url, token, 1);
+    await hubDevices(hearth.url, token, 1);
     const ranges = [
       ['1 year', 365 * DAY],
       ['30 days', 30 * DAY],
@@ -256,7 +246,7 @@ async function ingest(mosquitto) {
       },
     );
     const token = (await signIn(hearth.url, admin)).access_token;
-    const list = await devices(hearth.url, token, INGEST_DEVICES);
+    const list = await hubDevices(hearth.url, token, INGEST_DEVICES);
     const setRecording = async (on) => {
       for (const device of list) {
         // bench_ts (the send time, different in every message) is never recorded.

@@ -127,6 +127,40 @@ export async function signIn(url, { email, password }) {
   return data;
 }
 
+/** The account a benchmark signs up first (so it is the admin). */
+export const BENCH_ACCOUNT = {
+  first_name: 'Bench',
+  last_name: 'Mark',
+  user_name: 'bench',
+  email: 'bench@example.test',
+  password: 'Hearth-bench-password-4711',
+};
+
+/** Signs BENCH_ACCOUNT up; resolves with a sign-in that gives a fresh token pair each call. */
+export async function signUpBench(url) {
+  await api(url, 'POST', '/api/auth/signup', BENCH_ACCOUNT);
+  return () => signIn(url, BENCH_ACCOUNT);
+}
+
+/**
+ * Resolves with the hub's device list once it holds `count` devices; asks every 250 ms (an answer
+ * other than 200 counts as not yet) and throws after `seconds`, with the last answer.
+ */
+export async function hubDevices(url, token, count, seconds = 60) {
+  const deadline = Date.now() + seconds * 1000;
+  let last;
+  for (;;) {
+    last = await api(url, 'GET', '/api/devicehub/devices', undefined, token);
+    if (last.status === 200 && Array.isArray(last.data) && last.data.length >= count) return last.data;
+    if (Date.now() > deadline) break;
+    await sleep(250);
+  }
+  const listed = Array.isArray(last.data)
+    ? `${last.data.length} of ${count} devices`
+    : JSON.stringify(last.data);
+  throw new Error(`the hub lists ${listed} after ${seconds} s (last answer ${last.status})`);
+}
+
 /**
  * An own Mosquitto (/usr/sbin/mosquitto) on a free port of 127.0.0.1, anonymous and without
  * persistence, with `settings` (lines of mosquitto.conf, e.g. 'set_tcp_nodelay true') and, with
