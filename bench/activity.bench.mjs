@@ -10,7 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { tsImport } from 'tsx/esm/api';
-import { percentile, report, startHearth } from './lib.mjs';
+import { percentile, report, signIn, startHearth } from './lib.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const ENTRIES = Number(process.env.BENCH_ACTIVITY_ENTRIES ?? 100_000);
@@ -26,17 +26,6 @@ const median = (values) =>
     [...values].sort((a, b) => a - b),
     50,
   );
-
-async function login(url) {
-  const response = await fetch(`${url}/api/auth/login/start`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(admin),
-  });
-  const body = await response.json();
-  if (!body.access_token) throw new Error(`login failed: ${JSON.stringify(body)}`);
-  return body;
-}
 
 /** 100 000 entries over the last 30 days: commands, renames, sign-ins and device events. */
 async function seed(file) {
@@ -150,7 +139,7 @@ try {
 
   hearth = await startHearth(env, { dataDir });
   try {
-    const tokens = await login(hearth.url);
+    const tokens = await signIn(hearth.url, admin);
     const exports = [];
     for (let run = 0; run < EXPORT_RUNS; run++)
       exports.push(await exportOnce(hearth.url, tokens.access_token));

@@ -3,61 +3,13 @@
 // while "Hearth" subscribes and publishes commands at 20/s, on one connection or on two (one that
 // only receives, one that only sends; what server/src/bus/bus.ts does with MQTT_URL). Figures are
 // Zigbee2MQTT publish → Hearth receive, on a default Mosquitto and on one with set_tcp_nodelay.
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import mqtt from 'mqtt';
-import { freePort, percentile, report } from './lib.mjs';
+import { percentile, report, sleep, startMosquitto } from './lib.mjs';
 
 const RATE = Number(process.env.BENCH_BUS_RATE ?? 200);
 const COMMANDS = 20;
 const SECONDS = 8;
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function startMosquitto(nodelay) {
-  const port = await freePort();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-bus-'));
-  const config = path.join(dir, 'mosquitto.conf');
-  fs.writeFileSync(
-    config,
-    [
-      `listener ${port} 127.0.0.1`,
-      'allow_anonymous true',
-      'persistence false',
-      'log_dest none',
-      `user ${os.userInfo().username}`,
-      ...(nodelay ? ['set_tcp_nodelay true'] : []),
-      '',
-    ].join('\n'),
-  );
-  const child = spawn('/usr/sbin/mosquitto', ['-c', config], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      const probe = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, {
-        reconnectPeriod: 0,
-        connectTimeout: 1000,
-      });
-      await probe.endAsync(true);
-      break;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(100);
-    }
-  }
-  return {
-    url: `mqtt://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => {
-          fs.rmSync(dir, { recursive: true, force: true });
-          resolve();
-        });
-        child.kill('SIGTERM');
-      }),
-  };
-}
 
 const connect = async (url) => {
   const client = await mqtt.connectAsync(url, { clean: true });
@@ -99,7 +51,9 @@ async function run(url, split, qos = 0) {
 
 const rows = [];
 for (const nodelay of [false, true]) {
-  const broker = await startMosquitto(nodelay);
+  const broker = await startMosquitto({
+    settings: [`user ${os.userInfo().username}`, ...(nodelay ? ['set_tcp_nodelay true'] : [])],
+  });
   for (const [split, qos, hearth] of [
     [false, 0, 'one connection'],
     // Zigbee2MQTT publishes at QoS 0, so a QoS 1 subscription still receives QoS 0: no PUBACK to carry the ACK.

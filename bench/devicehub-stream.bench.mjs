@@ -6,13 +6,19 @@
 // Two device modes, each on a fresh Mosquitto and Hearth (issue 10): "simulator" (2000 small
 // temperature sensors) and "real" (2000 devices cloned from real lights, plugs and sensors of
 // zigbee-herdsman-converters, whole states as Zigbee2MQTT publishes them). BENCH_MODES=real runs one.
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import mqtt from 'mqtt';
-import { freePort, percentile, report, rssMb, startHearth } from './lib.mjs';
+import {
+  cpuMs,
+  percentile,
+  report,
+  rssMb,
+  signIn,
+  sleep,
+  startHearth,
+  startMosquitto,
+  startSubscribers,
+} from './lib.mjs';
 import { realDevices } from './real-devices.mjs';
 
 const DEVICES = 2000;
@@ -33,47 +39,6 @@ const BASE = 'zigbee2mqtt';
 const P = 'hearth/devicehub';
 
 const now = () => performance.timeOrigin + performance.now();
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-// ---- worker: the subscribers ------------------------------------------------------------------
-
-async function runSubscribers({ url, filter, password, count }) {
-  const latencies = [];
-  let received = 0;
-  const clients = await Promise.all(
-    Array.from({ length: count }, (_, i) =>
-      mqtt.connectAsync(url, {
-        protocolVersion: 4,
-        clean: true,
-        reconnectPeriod: 0,
-        clientId: `rt-${Date.now()}-${i}`,
-        ...(password ? { username: 'bench', password } : {}),
-      }),
-    ),
-  );
-  for (const client of clients) {
-    client.on('message', (_topic, payload, packet) => {
-      if (packet.retain) return;
-      // The send time is the last field; reading it needs no JSON.parse of the whole state.
-      const text = payload.toString('latin1');
-      const at = text.lastIndexOf('"bench_ts":');
-      if (at < 0) return;
-      received++;
-      latencies.push(now() - Number.parseFloat(text.slice(at + 11)));
-    });
-    await client.subscribeAsync(filter, { qos: 0 });
-  }
-  parentPort.on('message', async (message) => {
-    if (message === 'collect') {
-      parentPort.postMessage({ received, latencies: Float64Array.from(latencies) });
-      await Promise.all(clients.map((client) => client.endAsync(true)));
-      process.exit(0);
-    }
-  });
-  // Retained state (Hearth sends 2000 devices on subscribe) must be drained before measuring.
-  await sleep(1000);
-  parentPort.postMessage('ready');
-}
 
 // ---- main: brokers, publisher, measurements ---------------------------------------------------
 
@@ -143,7 +108,11 @@ async function main() {
 async function runMode(mode) {
   const devices = devicesFor(mode);
   const admin = { email: 'bench@example.com', password: 'bench-password-1' };
-  const mosquitto = await startMosquitto();
+  const mosquitto = await startMosquitto({
+    // Small packets go out at once (Nagle's algorithm would hold them for an ACK).
+    settings: ['set_tcp_nodelay true'],
+    websockets: true,
+  });
   let hearth;
   let publisher;
   try {
@@ -158,11 +127,11 @@ async function runMode(mode) {
       protocolVersion: 4,
     });
     publisher.stream.setNoDelay?.(true);
-    const token = await login(hearth.url, admin);
+    const { access_token: token } = await signIn(hearth.url, admin);
     const listText = JSON.stringify(devices.list);
     console.log(`bridge/devices: ${(listText.length / 1e6).toFixed(1)} MB`);
     await publisher.publishAsync(`${BASE}/bridge/devices`, listText, { retain: true });
-    await waitForDevices(hearth.url, token);
+    await hubDevices(hearth.url, token, DEVICES);
 
     const targets = [
       {
@@ -269,34 +238,18 @@ async function runMode(mode) {
 
 /** One rate step: fresh subscribers, STEP_MS of publishing at `rate`, then what arrived. */
 async function step(publisher, target, rate, ms, pid, devices) {
-  const worker = new Worker(new URL(import.meta.url), {
-    workerData: { url: target.url, filter: target.filter, password: target.password, count: SUBSCRIBERS },
+  const subscribers = await startSubscribers({
+    url: target.url,
+    filter: target.filter,
+    password: target.password,
+    count: SUBSCRIBERS,
   });
-  const messages = [];
-  let notify;
-  worker.on('message', (message) => {
-    messages.push(message);
-    notify?.();
-  });
-  worker.on('error', (error) => {
-    messages.push({ error });
-    notify?.();
-  });
-  const next = async () => {
-    while (messages.length === 0) await new Promise((resolve) => (notify = resolve));
-    const message = messages.shift();
-    if (message.error) throw message.error;
-    return message;
-  };
-  await next(); // ready
 
   const cpuBefore = cpuMs(pid);
   const sent = await publishAt(publisher, rate, ms, devices);
   await sleep(GRACE_MS);
   const cpu = cpuMs(pid) - cpuBefore;
-  worker.postMessage('collect');
-  const { received, latencies } = await next();
-  await new Promise((resolve) => worker.once('exit', resolve));
+  const { received, latencies } = await subscribers.collect();
 
   // Latencies are in arrival order: a growing latency means the receivers fall behind.
   const quarter = Math.floor(latencies.length / 4);
@@ -421,83 +374,6 @@ function deviceList() {
   }));
 }
 
-async function login(url, { email, password }) {
-  const response = await fetch(`${url}/api/auth/login/start`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  const body = await response.json();
-  if (!response.ok || !body.access_token)
-    throw new Error(`login failed: ${response.status} ${JSON.stringify(body)}`);
-  return body.access_token;
-}
-
-async function waitForDevices(url, token) {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const response = await fetch(`${url}/api/devicehub/devices`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    if (response.ok) {
-      const devices = await response.json();
-      if (Array.isArray(devices) && devices.length >= DEVICES) return;
-    }
-    await sleep(250);
-  }
-  throw new Error(`Hearth did not list ${DEVICES} devices within 60 s`);
-}
-
-async function startMosquitto() {
-  const port = await freePort();
-  const wsPort = await freePort();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-mosquitto-'));
-  const config = path.join(dir, 'mosquitto.conf');
-  fs.writeFileSync(
-    config,
-    [
-      'per_listener_settings false',
-      'allow_anonymous true',
-      'persistence false',
-      'log_dest none',
-      // Small packets go out at once (Nagle's algorithm would hold them for an ACK).
-      'set_tcp_nodelay true',
-      `listener ${port} 127.0.0.1`,
-      `listener ${wsPort} 127.0.0.1`,
-      'protocol websockets',
-      '',
-    ].join('\n'),
-  );
-  const child = spawn('/usr/sbin/mosquitto', ['-c', config], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      const probe = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, {
-        reconnectPeriod: 0,
-        connectTimeout: 1000,
-      });
-      await probe.endAsync(true);
-      break;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(100);
-    }
-  }
-  return {
-    port,
-    wsPort,
-    pid: child.pid,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => {
-          fs.rmSync(dir, { recursive: true, force: true });
-          resolve();
-        });
-        child.kill('SIGTERM');
-      }),
-  };
-}
-
 /** RSS once it stops moving (garbage collection after load settles), at most 20 s. */
 async function steadyRss(pid) {
   let last = rssMb(pid);
@@ -512,16 +388,8 @@ async function steadyRss(pid) {
   return last;
 }
 
-/** CPU time (user + system) a process has used, in ms (Linux). */
-function cpuMs(pid) {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 function round(value) {
   return Number.isFinite(value) ? Math.round(value * 100) / 100 : value;
 }
 
-if (!isMainThread) await runSubscribers(workerData);
-else await main();
+await main();

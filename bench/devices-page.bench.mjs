@@ -10,7 +10,7 @@
 // sections and the filter are on). BENCH_MODES=real runs one.
 import mqtt from 'mqtt';
 import { chromium } from 'playwright-core';
-import { freePort, percentile, report, startHearth } from './lib.mjs';
+import { api, freePort, hubDevices, percentile, report, signUpBench, startHearth } from './lib.mjs';
 import { realDevices } from './real-devices.mjs';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 2000);
@@ -94,45 +94,15 @@ async function runMode(mode) {
   }
 
   try {
-    const json = async (method, route, body, token) => {
-      const response = await fetch(`${hearth.url}${route}`, {
-        method,
-        headers: {
-          ...(body ? { 'Content-Type': 'application/json' } : {}),
-          ...(token ? { Authorization: `Bearer ${token}` } : {}),
-        },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      return { status: response.status, data: await response.json().catch(() => null) };
-    };
-    const person = {
-      first_name: 'Bench',
-      last_name: 'Mark',
-      user_name: 'bench',
-      email: 'bench@example.test',
-    };
-    const password = 'Hearth-bench-password-4711';
-    await json('POST', '/api/auth/signup', { ...person, password });
-    const login = async () =>
-      (await json('POST', '/api/auth/login/start', { email: person.email, password })).data;
+    const json = (method, route, body, token) => api(hearth.url, method, route, body, token);
+    const login = await signUpBench(hearth.url);
     const { access_token: accessToken } = await login();
 
     // Wait until the hub knows every simulated device.
-    let devices = [];
-    for (let tries = 0; tries < 150 && devices.length < DEVICES; tries++) {
-      const answer = await json('GET', '/api/devicehub/devices', undefined, accessToken);
-      if (answer.status !== 200)
-        throw new Error(
-          `GET /api/devicehub/devices answered ${answer.status}: ${JSON.stringify(answer.data)}`,
-        );
-      devices = answer.data;
-      if (devices.length < DEVICES) await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    if (devices.length < DEVICES)
-      throw new Error(
-        `hub lists ${devices.length} of ${DEVICES} devices after 30 s` +
-          (upstream ? '' : ' on the embedded bus (try BENCH_MQTT_URL=mqtt://127.0.0.1:1883)'),
-      );
+    const devices = await hubDevices(hearth.url, accessToken, DEVICES, 30).catch((error) => {
+      if (!upstream) error.message += ' on the embedded bus (try BENCH_MQTT_URL=mqtt://127.0.0.1:1883)';
+      throw error;
+    });
 
     if (grouped) {
       // 40 rooms (docs/rooms.md#api), the devices dealt out over them in list order.

@@ -8,17 +8,24 @@
 // B. Ingest: 1000 state updates a second from a Mosquitto bus, the device stream's publish →
 //    browser latency with recording on beside recording off (every device excluded), in
 //    alternating halves of BENCH_HISTORY_SECONDS (default 60) per mode.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import mqtt from 'mqtt';
 import { chromium } from 'playwright-core';
 import { tsImport } from 'tsx/esm/api';
-import { freePort, percentile, report, startHearth } from './lib.mjs';
+import {
+  cpuMs,
+  percentile,
+  report,
+  signIn,
+  sleep,
+  startHearth,
+  startMosquitto,
+  startSubscribers,
+} from './lib.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const MINUTE = 60_000;
@@ -35,50 +42,10 @@ const P = 'hearth/devicehub';
 const admin = { email: 'bench@example.com', password: 'bench-password-1' };
 
 const now = () => performance.timeOrigin + performance.now();
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (value) => (Number.isFinite(value) ? Math.round(value * 100) / 100 : value);
 const mb = (bytes) => Math.round((bytes / 1024 / 1024) * 100) / 100;
 /** The server's TypeScript, loaded as it is (the repository and roll-up that Hearth runs). */
 const server = (file) => tsImport(pathToFileURL(path.join(root, 'server/src', file)).href, import.meta.url);
-
-// ---- worker: stream subscribers ---------------------------------------------------------------
-
-async function runSubscribers({ url, password, count }) {
-  const latencies = [];
-  let received = 0;
-  const clients = await Promise.all(
-    Array.from({ length: count }, (_, i) =>
-      mqtt.connectAsync(url, {
-        protocolVersion: 4,
-        clean: true,
-        reconnectPeriod: 0,
-        clientId: `hist-${Date.now()}-${i}`,
-        username: 'bench',
-        password,
-      }),
-    ),
-  );
-  for (const client of clients) {
-    client.on('message', (_topic, payload, packet) => {
-      if (packet.retain) return;
-      const text = payload.toString('latin1');
-      const at = text.lastIndexOf('"bench_ts":');
-      if (at < 0) return;
-      received++;
-      latencies.push(now() - Number.parseFloat(text.slice(at + 11)));
-    });
-    await client.subscribeAsync(`${P}/devices/+`, { qos: 0 });
-  }
-  parentPort.on('message', async (message) => {
-    if (message === 'collect') {
-      parentPort.postMessage({ received, latencies: Float64Array.from(latencies) });
-      await Promise.all(clients.map((client) => client.endAsync(true)));
-      process.exit(0);
-    }
-  });
-  await sleep(1000);
-  parentPort.postMessage('ready');
-}
 
 // ---- shared helpers ---------------------------------------------------------------------------
 
@@ -117,27 +84,6 @@ async function call(url, token, method = 'GET', body) {
   return JSON.parse(text);
 }
 
-async function login(url) {
-  const response = await fetch(`${url}/api/auth/login/start`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(admin),
-  });
-  const body = await response.json();
-  if (!body.access_token) throw new Error(`login failed: ${JSON.stringify(body)}`);
-  return body.access_token;
-}
-
-async function devices(url, token, count) {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const list = await call(`${url}/api/devicehub/devices`, token).catch(() => []);
-    if (list.length >= count) return list;
-    await sleep(250);
-  }
-  throw new Error(`Hearth did not list ${count} devices in time`);
-}
-
 /** Bytes the SQLite file's live pages take (free pages not counted), after a WAL checkpoint. */
 function liveBytes(file) {
   const db = new Database(file);
@@ -169,8 +115,8 @@ async function yearOfOneSensor(mosquitto) {
     await publisher.publishAsync(`${BASE}/bridge/devices`, JSON.stringify([sensor(1, 'year_sensor')]), {
       retain: true,
     });
-    let token = await login(hearth.url);
-    const [device] = await devices(hearth.url, token, 1);
+    let token = (await signIn(hearth.url, admin)).access_token;
+    const [device] = await hubDevices(hearth.url, token, 1);
     await hearth.stop();
 
     const { openStorage } = await server('storage/database.ts');
@@ -224,8 +170,8 @@ async function yearOfOneSensor(mosquitto) {
 
     // The API, through the running server.
     hearth = await startHearth(env, { dataDir });
-    token = await login(hearth.url);
-    await devices(hearth.url, token, 1);
+    token = (await signIn(hearth.url, admin)).access_token;
+    await hubDevices(hearth.url, token, 1);
     const ranges = [
       ['1 year', 365 * DAY],
       ['30 days', 30 * DAY],
@@ -299,8 +245,8 @@ async function ingest(mosquitto) {
         retain: true,
       },
     );
-    const token = await login(hearth.url);
-    const list = await devices(hearth.url, token, INGEST_DEVICES);
+    const token = (await signIn(hearth.url, admin)).access_token;
+    const list = await hubDevices(hearth.url, token, INGEST_DEVICES);
     const setRecording = async (on) => {
       for (const device of list) {
         // bench_ts (the send time, different in every message) is never recorded.
@@ -317,20 +263,12 @@ async function ingest(mosquitto) {
     const phase = async (mode, seconds) => {
       await setRecording(mode === 'on');
       const rowsBefore = rawRows(file);
-      const worker = new Worker(new URL(import.meta.url), {
-        workerData: { url: wsUrl, password: token, count: SUBSCRIBERS },
+      const subscribers = await startSubscribers({
+        url: wsUrl,
+        filter: `${P}/devices/+`,
+        password: token,
+        count: SUBSCRIBERS,
       });
-      const messages = [];
-      let notify;
-      worker.on('message', (message) => {
-        messages.push(message);
-        notify?.();
-      });
-      const next = async () => {
-        while (messages.length === 0) await new Promise((resolve) => (notify = resolve));
-        return messages.shift();
-      };
-      await next();
       const cpuBefore = cpuMs(hearth.pid);
       const started = now();
       let sent = 0;
@@ -349,8 +287,7 @@ async function ingest(mosquitto) {
       }
       await sleep(2000);
       const cpu = cpuMs(hearth.pid) - cpuBefore;
-      worker.postMessage('collect');
-      const { received, latencies } = await next();
+      const { received, latencies } = await subscribers.collect();
       if (mode === 'on') {
         recorded.rows += rawRows(file) - rowsBefore;
         recorded.seconds += seconds;
@@ -394,55 +331,6 @@ function rawRows(file) {
   } finally {
     db.close();
   }
-}
-
-/** CPU time (user + system) a process has used, in ms (Linux). */
-function cpuMs(pid) {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-async function startMosquitto() {
-  const port = await freePort();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-mosquitto-'));
-  const config = path.join(dir, 'mosquitto.conf');
-  fs.writeFileSync(
-    config,
-    [
-      'allow_anonymous true',
-      'persistence false',
-      'log_dest none',
-      'set_tcp_nodelay true',
-      `listener ${port} 127.0.0.1`,
-      '',
-    ].join('\n'),
-  );
-  const child = spawn('/usr/sbin/mosquitto', ['-c', config], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      const probe = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, {
-        reconnectPeriod: 0,
-        connectTimeout: 1000,
-      });
-      await probe.endAsync(true);
-      break;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(100);
-    }
-  }
-  return {
-    port,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => {
-          fs.rmSync(dir, { recursive: true, force: true });
-          resolve();
-        });
-        child.kill('SIGTERM');
-      }),
-  };
 }
 
 // ---- C: the chart's first draw ---------------------------------------------------------------
@@ -518,7 +406,7 @@ async function chartDraw() {
 }
 
 async function main() {
-  const mosquitto = await startMosquitto();
+  const mosquitto = await startMosquitto({ settings: ['set_tcp_nodelay true'] });
   try {
     const only = process.env.BENCH_HISTORY_PART;
     // BENCH_HISTORY_PART=year|chart|ingest runs one part only.
@@ -564,5 +452,4 @@ async function main() {
   }
 }
 
-if (!isMainThread) await runSubscribers(workerData);
-else await main();
+await main();

@@ -3,7 +3,7 @@
 // live favourite card (target ≤ 0.5 s), to all 12 cards and to every room card, and where that
 // time goes (the requests the cards wait for). Each run is a fresh browser context (nothing cached).
 import { chromium } from 'playwright-core';
-import { freePort, percentile, report, startHearth } from './lib.mjs';
+import { api, freePort, hubDevices, percentile, report, signUpBench, startHearth } from './lib.mjs';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 2000);
 const ROOMS = Number(process.env.BENCH_ROOMS ?? 40);
@@ -24,33 +24,11 @@ const browser = await chromium.launch({
 });
 
 try {
-  const json = async (method, route, body, token) => {
-    const response = await fetch(`${hearth.url}${route}`, {
-      method,
-      headers: {
-        ...(body ? { 'Content-Type': 'application/json' } : {}),
-        ...(token ? { Authorization: `Bearer ${token}` } : {}),
-      },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: response.status, data: await response.json().catch(() => null) };
-  };
-  const person = { first_name: 'Bench', last_name: 'Mark', user_name: 'bench', email: 'bench@example.test' };
-  const password = 'Hearth-bench-password-4711';
-  await json('POST', '/api/auth/signup', { ...person, password });
-  const login = async () =>
-    (await json('POST', '/api/auth/login/start', { email: person.email, password })).data;
+  const json = (method, route, body, token) => api(hearth.url, method, route, body, token);
+  const login = await signUpBench(hearth.url);
   const { access_token: token } = await login();
 
-  let devices = [];
-  for (let tries = 0; tries < 150 && devices.length < DEVICES; tries++) {
-    const answer = await json('GET', '/api/devicehub/devices', undefined, token);
-    if (answer.status !== 200) throw new Error(`GET /api/devicehub/devices answered ${answer.status}`);
-    devices = answer.data;
-    if (devices.length < DEVICES) await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  if (devices.length < DEVICES)
-    throw new Error(`hub lists ${devices.length} of ${DEVICES} devices after 30 s`);
+  const devices = await hubDevices(hearth.url, token, DEVICES, 30);
 
   // 40 rooms, the devices dealt among them; 12 favourites spread over the whole list (most of
   // them beyond the first screen the Devices page fetches first).

@@ -2,12 +2,13 @@
 // nginx, and of two behind nginx (round robin), all on one fresh PostgreSQL database and Mosquitto.
 // Needs PostgreSQL (BENCH_DATABASE_URL or TEST_DATABASE_URL, default the CI's), Mosquitto
 // (BENCH_MQTT_URL or TEST_MQTT_URL) and nginx; without them it says so and reports nothing.
-import { spawn, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
+import { tsImport } from 'tsx/esm/api';
 import { freePort, report, startHearth } from './lib.mjs';
 
 const require = createRequire(new URL('../e2e/package.json', import.meta.url));
@@ -17,7 +18,11 @@ const databaseUrl =
   process.env.TEST_DATABASE_URL ??
   'postgres://postgres@127.0.0.1:5432/test';
 const mqttUrl = process.env.BENCH_MQTT_URL ?? process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
-const nginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((file) => fs.existsSync(file));
+const e2eNginx = tsImport(
+  pathToFileURL(path.join(import.meta.dirname, '../e2e/support/nginx.ts')).href,
+  import.meta.url,
+);
+const nginx = (await e2eNginx).nginxBinary();
 const cores = os.availableParallelism();
 const loadBefore = os.loadavg();
 
@@ -43,74 +48,9 @@ const env = {
   TRUST_PROXY: 'loopback',
 };
 
-/** nginx in front of `ports`, as in the README's "Running several instances". */
-async function startNginx(ports) {
-  const prefix = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-nginx-'));
-  const listen = await freePort();
-  const user = process.getuid?.() === 0 ? 'user root;\n' : '';
-  fs.writeFileSync(
-    path.join(prefix, 'nginx.conf'),
-    `${user}worker_processes 1;
-daemon off;
-pid ${prefix}/nginx.pid;
-error_log ${prefix}/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  client_body_temp_path ${prefix}/body;
-  proxy_temp_path ${prefix}/proxy;
-  fastcgi_temp_path ${prefix}/fastcgi;
-  uwsgi_temp_path ${prefix}/uwsgi;
-  scgi_temp_path ${prefix}/scgi;
-  map $http_upgrade $connection_upgrade { default upgrade; '' ''; }
-  upstream hearth {
-${ports.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=5s;`).join('\n')}
-    keepalive 64;
-  }
-  server {
-    listen 127.0.0.1:${listen};
-    location / {
-      proxy_pass http://hearth;
-      proxy_http_version 1.1;
-      proxy_set_header Host $http_host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_set_header Upgrade $http_upgrade;
-      proxy_set_header Connection $connection_upgrade;
-      proxy_next_upstream error timeout non_idempotent;
-    }
-  }
-}
-`,
-  );
-  const child = spawn(
-    nginx,
-    ['-p', prefix, '-e', path.join(prefix, 'error.log'), '-c', path.join(prefix, 'nginx.conf')],
-    {
-      stdio: 'ignore',
-    },
-  );
-  const base = `http://127.0.0.1:${listen}`;
-  for (let tries = 0; ; tries++) {
-    try {
-      await fetch(`${base}/healthz`);
-      break;
-    } catch (error) {
-      if (tries > 100) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  return {
-    url: base,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => {
-          fs.rmSync(prefix, { recursive: true, force: true });
-          resolve();
-        });
-        child.kill('SIGQUIT');
-      }),
-  };
-}
+/** nginx in front of `ports`, as in the README's "Running several instances" (the browser tests' own). */
+const startNginx = async (ports) =>
+  (await e2eNginx).startNginx(nginx, await freePort(), ports, { workerConnections: 4096, keepalive: 64 });
 
 const json = { 'content-type': 'application/json' };
 /** Each measurement's length (BENCH_SECONDS to shorten a trial run). */

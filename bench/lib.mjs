@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import mqtt from 'mqtt';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -93,4 +95,160 @@ export function report(name, rows, extra = {}) {
     `${JSON.stringify({ name, measuredAt: new Date().toISOString(), cpus: os.cpus().length, rows, ...extra }, null, 2)}\n`,
   );
   console.log(`written ${path.relative(root, file)}`);
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** CPU time (user + system) a process has used, in ms (Linux). */
+export function cpuMs(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** A JSON call to Hearth at `url`: `{ status, data }`, data null when the answer is not JSON. */
+export async function api(url, method, route, body, token) {
+  const response = await fetch(`${url}${route}`, {
+    method,
+    headers: {
+      ...(body ? { 'Content-Type': 'application/json' } : {}),
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: response.status, data: await response.json().catch(() => null) };
+}
+
+/** Signs in (POST /api/auth/login/start) and resolves with the token pair; throws when refused. */
+export async function signIn(url, { email, password }) {
+  const { status, data } = await api(url, 'POST', '/api/auth/login/start', { email, password });
+  if (status !== 200 || !data?.access_token)
+    throw new Error(`login failed: ${status} ${JSON.stringify(data)}`);
+  return data;
+}
+
+/** The account a benchmark signs up first (so it is the admin). */
+export const BENCH_ACCOUNT = {
+  first_name: 'Bench',
+  last_name: 'Mark',
+  user_name: 'bench',
+  email: 'bench@example.test',
+  password: 'Hearth-bench-password-4711',
+};
+
+/** Signs BENCH_ACCOUNT up; resolves with a sign-in that gives a fresh token pair each call. */
+export async function signUpBench(url) {
+  await api(url, 'POST', '/api/auth/signup', BENCH_ACCOUNT);
+  return () => signIn(url, BENCH_ACCOUNT);
+}
+
+/**
+ * Resolves with the hub's device list once it holds `count` devices; asks every 250 ms (an answer
+ * other than 200 counts as not yet) and throws after `seconds`, with the last answer.
+ */
+export async function hubDevices(url, token, count, seconds = 60) {
+  const deadline = Date.now() + seconds * 1000;
+  let last;
+  for (;;) {
+    last = await api(url, 'GET', '/api/devicehub/devices', undefined, token);
+    if (last.status === 200 && Array.isArray(last.data) && last.data.length >= count) return last.data;
+    if (Date.now() > deadline) break;
+    await sleep(250);
+  }
+  const listed = Array.isArray(last.data)
+    ? `${last.data.length} of ${count} devices`
+    : JSON.stringify(last.data);
+  throw new Error(`the hub lists ${listed} after ${seconds} s (last answer ${last.status})`);
+}
+
+/**
+ * An own Mosquitto (/usr/sbin/mosquitto) on a free port of 127.0.0.1, anonymous and without
+ * persistence, with `settings` (lines of mosquitto.conf, e.g. 'set_tcp_nodelay true') and, with
+ * `websockets`, a second listener for MQTT over WebSocket; resolves once it accepts a client.
+ */
+export async function startMosquitto({ settings = [], websockets = false } = {}) {
+  const port = await freePort();
+  const wsPort = websockets ? await freePort() : undefined;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-mosquitto-'));
+  const config = path.join(dir, 'mosquitto.conf');
+  fs.writeFileSync(
+    config,
+    [
+      'per_listener_settings false',
+      'allow_anonymous true',
+      'persistence false',
+      'log_dest none',
+      ...settings,
+      `listener ${port} 127.0.0.1`,
+      ...(websockets ? [`listener ${wsPort} 127.0.0.1`, 'protocol websockets'] : []),
+      '',
+    ].join('\n'),
+  );
+  const child = spawn('/usr/sbin/mosquitto', ['-c', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      const probe = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, {
+        reconnectPeriod: 0,
+        connectTimeout: 1000,
+      });
+      await probe.endAsync(true);
+      break;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await sleep(100);
+    }
+  }
+  return {
+    url: `mqtt://127.0.0.1:${port}`,
+    port,
+    wsPort,
+    pid: child.pid,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => {
+          fs.rmSync(dir, { recursive: true, force: true });
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/**
+ * `count` subscribers of `filter` at `url` (MQTT over TCP or WebSocket; `password` signs in as
+ * "bench") in a worker thread (subscribers.mjs), each timing publish → receive from the "bench_ts"
+ * field a message ends with. Resolves once they are subscribed and retained state is drained;
+ * `collect()` ends them and resolves with `{ received, latencies }`.
+ */
+export async function startSubscribers({ url, filter, password, count }) {
+  const worker = new Worker(new URL('./subscribers.mjs', import.meta.url), {
+    workerData: { url, filter, password, count },
+  });
+  const exited = new Promise((resolve) => worker.once('exit', resolve));
+  const messages = [];
+  let notify;
+  worker.on('message', (message) => {
+    messages.push(message);
+    notify?.();
+  });
+  worker.on('error', (error) => {
+    messages.push({ error });
+    notify?.();
+  });
+  const next = async () => {
+    while (messages.length === 0) await new Promise((resolve) => (notify = resolve));
+    const message = messages.shift();
+    if (message.error) throw message.error;
+    return message;
+  };
+  await next(); // ready
+  return {
+    async collect() {
+      worker.postMessage('collect');
+      const result = await next();
+      await exited;
+      return result;
+    },
+  };
 }

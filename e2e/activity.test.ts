@@ -6,6 +6,7 @@ import { DevicesPage, eventually, hubDevices } from './support/devices.page.js';
 import { type RunningServer, startServer } from './support/server.js';
 import {
   type Account,
+  ADA,
   apiCall,
   axeFindings,
   logIn,
@@ -27,7 +28,7 @@ describe('Activity page', () => {
   beforeAll(async () => {
     server = await startServer({ SIMULATOR: 'on' });
     browser = await launchBrowser();
-    admin = await signUp(server.url, { first_name: 'Ada', last_name: 'Lovelace', user_name: 'ada' });
+    admin = await signUp(server.url, ADA);
     bob = await signUp(server.url, { first_name: 'Bob', last_name: 'Builder', user_name: 'bob' });
     // 10 000 commands through the REST API, 32 at a time: each leaves one entry.
     const sensor = await eventually(

@@ -5,7 +5,7 @@ import { serviceUrl } from '../server/test/services.js';
 import { launchBrowser } from './support/browser.js';
 import { DevicesPage, eventually } from './support/devices.page.js';
 import { type RunningServer, startServer } from './support/server.js';
-import { type Account, apiCall, signUp } from './support/settings.page.js';
+import { type Account, ADA, apiCall, setRole, signUp } from './support/settings.page.js';
 
 const NOTICE =
   /^The MQTT broker holds messages back \(\d+ ms per round trip\)\. With Mosquitto, add "set_tcp_nodelay true" to its configuration\.$/;
@@ -27,16 +27,9 @@ describe.skipIf(!enabled)('the slow-broker notice in Chromium, against a default
     broker = await startOwnMosquitto({ nodelay: false });
     server = await startServer({ MQTT_URL: broker.url, SIMULATOR: 'off', LOG_LEVEL: 'warn' });
     browser = await launchBrowser();
-    admin = await signUp(server.url, { first_name: 'Ada', last_name: 'Lovelace', user_name: 'ada' });
+    admin = await signUp(server.url, ADA);
     resident = await signUp(server.url, { first_name: 'Rita', last_name: 'Resident', user_name: 'rita' });
-    const promoted = await apiCall(
-      server.url,
-      'PATCH',
-      `/api/auth/users/${resident.id}`,
-      { role: 'resident' },
-      admin.accessToken,
-    );
-    expect(promoted.status).toBe(200);
+    await setRole(server.url, admin, resident, 'resident');
     // The probe's verdict (the first probe may come while Hearth is still busy starting).
     await eventually(
       async () =>

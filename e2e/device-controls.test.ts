@@ -9,13 +9,13 @@ import {
 import { seriousA11yViolations } from './support/axe.js';
 import { artifactsDir, launchBrowser } from './support/browser.js';
 import { DevicesPage, eventually } from './support/devices.page.js';
-import { BUS_LOGIN, freePort, type RunningServer, startServer } from './support/server.js';
-import { type Account, signUp } from './support/settings.page.js';
+import { type BusServer, startServerWithBus } from './support/server.js';
+import { type Account, ADA, signUp } from './support/settings.page.js';
 
 // Composite and list controls in Chromium: a Zigbee2MQTT on the bus lists real definitions (a
 // siren, a lock, …) and records what reaches `<name>/set`.
 describe('composite and list controls on device tiles', () => {
-  let server: RunningServer;
+  let server: BusServer;
   let browser: Browser;
   let z2m: ScriptedZigbee2mqtt;
   let admin: Account;
@@ -29,14 +29,10 @@ describe('composite and list controls on device tiles', () => {
   const setsFor = (name: string) => z2m.sets.filter((set) => set.name === name).map((set) => set.payload);
 
   beforeAll(async () => {
-    const mqttPort = await freePort();
-    server = await startServer({ SIMULATOR: 'off', MQTT_LISTEN_PORT: String(mqttPort), ...BUS_LOGIN });
+    server = await startServerWithBus({ SIMULATOR: 'off' });
     browser = await launchBrowser();
-    admin = await signUp(server.url, { first_name: 'Ada', last_name: 'Lovelace', user_name: 'ada' });
-    z2m = await ScriptedZigbee2mqtt.connect(
-      `mqtt://${BUS_LOGIN.MQTT_LISTEN_USERNAME}:${BUS_LOGIN.MQTT_LISTEN_PASSWORD}@127.0.0.1:${mqttPort}`,
-      'zigbee2mqtt',
-    );
+    admin = await signUp(server.url, ADA);
+    z2m = await ScriptedZigbee2mqtt.connect(server.busUrl, 'zigbee2mqtt');
     z2m.devices = compositeDevicesFixture();
     await z2m.publishDevices();
     await z2m.publish('Hall siren/availability', { state: 'online' }, true);

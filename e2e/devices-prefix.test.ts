@@ -3,12 +3,12 @@ import type { Browser, WebSocket } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './support/browser.js';
 import { DevicesPage, eventually, hubDevices } from './support/devices.page.js';
-import { BUS_LOGIN, busLogin, freePort, type RunningServer, startServer } from './support/server.js';
-import { type Account, signUp } from './support/settings.page.js';
+import { type BusServer, startServerWithBus } from './support/server.js';
+import { type Account, ADA, signUp } from './support/settings.page.js';
 
 // The README documents DEVICEHUB_TOPIC_PREFIX; the page must follow it (learned from GET /api/config).
 describe('Devices page with DEVICEHUB_TOPIC_PREFIX=myhome', () => {
-  let server: RunningServer;
+  let server: BusServer;
   let browser: Browser;
   let bus: mqtt.MqttClient;
   let admin: Account;
@@ -19,16 +19,10 @@ describe('Devices page with DEVICEHUB_TOPIC_PREFIX=myhome', () => {
   const requests: string[] = [];
 
   beforeAll(async () => {
-    const mqttPort = await freePort();
-    server = await startServer({
-      SIMULATOR: 'on',
-      MQTT_LISTEN_PORT: String(mqttPort),
-      ...BUS_LOGIN,
-      DEVICEHUB_TOPIC_PREFIX: 'myhome',
-    });
+    server = await startServerWithBus({ SIMULATOR: 'on', DEVICEHUB_TOPIC_PREFIX: 'myhome' });
     browser = await launchBrowser();
-    admin = await signUp(server.url, { first_name: 'Ada', last_name: 'Lovelace', user_name: 'ada' });
-    bus = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, { protocolVersion: 4, ...busLogin });
+    admin = await signUp(server.url, ADA);
+    bus = await mqtt.connectAsync(server.busUrl, { protocolVersion: 4 });
     await bus.subscribeAsync('zigbee2mqtt/+/set');
     bus.on('message', (topic, payload) => sets.push({ topic, payload: JSON.parse(payload.toString()) }));
     devices = await DevicesPage.open(browser, server.url, admin);

@@ -5,17 +5,16 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactsDir, launchBrowser } from './support/browser.js';
 import { DevicesPage, eventually, hubDevices } from './support/devices.page.js';
-import { BUS_LOGIN, busLogin, freePort, type RunningServer, startServer } from './support/server.js';
-import { type Account, signUp } from './support/settings.page.js';
+import { type BusMessage, type BusServer, startServerWithBus, watchBus } from './support/server.js';
+import { type Account, ADA, signUp } from './support/settings.page.js';
 
 describe('Devices page in Chromium against the simulator', () => {
-  let server: RunningServer;
+  let server: BusServer;
   let browser: Browser;
   let bus: mqtt.MqttClient;
   let admin: Account;
   let plain: Account;
-  let env: Record<string, string>;
-  const sent: { topic: string; payload: Record<string, unknown> }[] = [];
+  const sent: BusMessage[] = [];
   const pages: DevicesPage[] = [];
 
   const open = async (account: Account, options = {}) => {
@@ -33,21 +32,15 @@ describe('Devices page in Chromium against the simulator', () => {
   };
 
   beforeAll(async () => {
-    const mqttPort = await freePort();
-    env = { SIMULATOR: 'on', MQTT_LISTEN_PORT: String(mqttPort), ...BUS_LOGIN };
-    server = await startServer(env);
+    server = await startServerWithBus({ SIMULATOR: 'on' });
     browser = await launchBrowser();
-    admin = await signUp(server.url, { first_name: 'Ada', last_name: 'Lovelace', user_name: 'ada' });
+    admin = await signUp(server.url, ADA);
     plain = await signUp(server.url, { first_name: 'Uma', last_name: 'Plain', user_name: 'uma' });
-    bus = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, { protocolVersion: 4, ...busLogin });
-    await bus.subscribeAsync(['zigbee2mqtt/+/set', 'zigbee2mqtt/bridge/request/device/rename']);
-    bus.on('message', (topic, payload) => {
-      try {
-        sent.push({ topic, payload: JSON.parse(payload.toString()) });
-      } catch {
-        sent.push({ topic, payload: { raw: payload.toString() } });
-      }
-    });
+    bus = await watchBus(
+      server.busUrl,
+      ['zigbee2mqtt/+/set', 'zigbee2mqtt/bridge/request/device/rename'],
+      sent,
+    );
   });
   afterAll(async () => {
     for (const devices of pages) await devices.close();
@@ -228,11 +221,8 @@ describe('Devices page in Chromium against the simulator', () => {
     await bus.endAsync(true);
     await server.stop();
     await devices.text('State stream offline').waitFor({ timeout: 10_000 });
-    server = await startServer({ ...env, PORT: String(port), DATA_DIR: dataDir });
-    bus = await mqtt.connectAsync(`mqtt://127.0.0.1:${env.MQTT_LISTEN_PORT}`, {
-      protocolVersion: 4,
-      ...busLogin,
-    });
+    server = await startServerWithBus({ ...server.env, PORT: String(port), DATA_DIR: dataDir });
+    bus = await mqtt.connectAsync(server.busUrl, { protocolVersion: 4 });
     await devices.text('State: connected').waitFor({ timeout: 20_000 });
     await devices.text('Metadata: rest').waitFor();
     await devices.tile('Hallway lamp').waitFor();

@@ -5,8 +5,8 @@ import { ScriptedZigbee2mqtt } from '../server/src/devicehub/adapters/zigbee2mqt
 import { seriousA11yViolations } from './support/axe.js';
 import { launchBrowser } from './support/browser.js';
 import { eventually, hubDevices } from './support/devices.page.js';
-import { BUS_LOGIN, freePort, type RunningServer, startServer } from './support/server.js';
-import { type Account, apiCall, logIn, openSignedIn, signUp } from './support/settings.page.js';
+import { type BusServer, startServerWithBus } from './support/server.js';
+import { type Account, ADA, apiCall, logIn, openSignedIn, signUp } from './support/settings.page.js';
 
 type Segment = { start: number; end: number; label: string };
 type UplotLike = {
@@ -71,7 +71,7 @@ const drawn = (page: Page, property: string): Promise<Drawn> =>
 // docs/history.md#device-history-page in Chromium: a lamp reports through a scripted Zigbee2MQTT,
 // goes offline and back; its page draws what the API answers, gaps included.
 describe('device history page', () => {
-  let server: RunningServer;
+  let server: BusServer;
   let browser: Browser;
   let z2m: ScriptedZigbee2mqtt;
   let admin: Account;
@@ -83,14 +83,10 @@ describe('device history page', () => {
   const flushed = () => new Promise((resolve) => setTimeout(resolve, 1500));
 
   beforeAll(async () => {
-    const mqttPort = await freePort();
-    server = await startServer({ SIMULATOR: 'off', MQTT_LISTEN_PORT: String(mqttPort), ...BUS_LOGIN });
+    server = await startServerWithBus({ SIMULATOR: 'off' });
     browser = await launchBrowser();
-    admin = await signUp(server.url, { first_name: 'Ada', last_name: 'Lovelace', user_name: 'ada' });
-    z2m = await ScriptedZigbee2mqtt.connect(
-      `mqtt://${BUS_LOGIN.MQTT_LISTEN_USERNAME}:${BUS_LOGIN.MQTT_LISTEN_PASSWORD}@127.0.0.1:${mqttPort}`,
-      'zigbee2mqtt',
-    );
+    admin = await signUp(server.url, ADA);
+    z2m = await ScriptedZigbee2mqtt.connect(server.busUrl, 'zigbee2mqtt');
     z2m.devices.push(PLUG);
     await z2m.publishDevices();
     const lamp = await eventually(

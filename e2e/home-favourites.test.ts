@@ -1,25 +1,25 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import mqtt from 'mqtt';
+import type mqtt from 'mqtt';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from './support/axe.js';
-import { artifactsDir, launchBrowser } from './support/browser.js';
+import { artifactsDir, closePages, launchBrowser } from './support/browser.js';
 import { eventually, type HubDevice, hubDevices } from './support/devices.page.js';
-import { BUS_LOGIN, busLogin, freePort, type RunningServer, startServer } from './support/server.js';
-import { type Account, apiCall, logIn, signUp } from './support/settings.page.js';
+import { type BusMessage, type BusServer, startServerWithBus, watchBus } from './support/server.js';
+import { type Account, ADA, apiCall, logIn, signUp } from './support/settings.page.js';
 
 const THEMES = ['light', 'dark'] as const;
 
 /** docs/screens.md#favourites-and-rooms against the simulator: favourites and room cards on home. */
 describe('home favourites and rooms in Chromium', () => {
-  let server: RunningServer;
+  let server: BusServer;
   let browser: Browser;
   let bus: mqtt.MqttClient;
   let admin: Account;
   let plain: Account;
   let devices: HubDevice[];
-  const sent: { topic: string; payload: Record<string, unknown> }[] = [];
+  const sent: BusMessage[] = [];
   const pages: Page[] = [];
 
   const api = async <T>(method: string, route: string, body?: unknown) => {
@@ -68,20 +68,11 @@ describe('home favourites and rooms in Chromium', () => {
   const saved = async () => (await api<{ device_ids: string[] }>('GET', '/api/favourites')).data.device_ids;
 
   beforeAll(async () => {
-    const mqttPort = await freePort();
-    server = await startServer({ SIMULATOR: 'on', MQTT_LISTEN_PORT: String(mqttPort), ...BUS_LOGIN });
+    server = await startServerWithBus({ SIMULATOR: 'on' });
     browser = await launchBrowser();
-    admin = await signUp(server.url, { first_name: 'Ada', last_name: 'Lovelace', user_name: 'ada' });
+    admin = await signUp(server.url, ADA);
     plain = await signUp(server.url, { first_name: 'Uma', last_name: 'Plain', user_name: 'uma' });
-    bus = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, { protocolVersion: 4, ...busLogin });
-    await bus.subscribeAsync('zigbee2mqtt/+/set');
-    bus.on('message', (topic, payload) => {
-      try {
-        sent.push({ topic, payload: JSON.parse(payload.toString()) });
-      } catch {
-        sent.push({ topic, payload: { raw: payload.toString() } });
-      }
-    });
+    bus = await watchBus(server.busUrl, 'zigbee2mqtt/+/set', sent);
     devices = await eventually(
       () => hubDevices(server.url, admin),
       (list) =>
@@ -92,11 +83,7 @@ describe('home favourites and rooms in Chromium', () => {
     fs.mkdirSync(artifactsDir, { recursive: true });
   });
   afterAll(async () => {
-    for (const page of pages)
-      await page
-        .context()
-        .close()
-        .catch(() => {});
+    await closePages(pages);
     await bus?.endAsync();
     await browser?.close();
     await server?.stop();

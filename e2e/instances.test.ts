@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedZigbee2mqtt } from '../server/src/devicehub/adapters/zigbee2mqtt/fixtures/scripted-zigbee2mqtt.js';
 import { serviceUrl } from '../server/test/services.js';
+import { waitFor as poll } from '../server/test/wait.js';
 import { launchBrowser } from './support/browser.js';
 import { nginxBinary, type RunningNginx, startNginx } from './support/nginx.js';
 import { freePort, type RunningServer, startServer } from './support/server.js';
@@ -94,18 +95,8 @@ describe.runIf(databaseUrl && mqttUrl && nginx)(
       expect(answer.status).toBe(200);
       return answer.body.access_token as string;
     };
-    const waitFor = async <T>(
-      probe: () => Promise<T | undefined | false>,
-      timeoutMs = 10_000,
-    ): Promise<T> => {
-      const end = Date.now() + timeoutMs;
-      for (;;) {
-        const value = await probe();
-        if (value !== undefined && value !== false) return value;
-        if (Date.now() > end) throw new Error('condition not met in time');
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    };
+    const waitFor = <T>(probe: () => Promise<T | undefined | false>, timeoutMs = 10_000) =>
+      poll(probe, timeoutMs, 100);
 
     beforeAll(async () => {
       adminPassword = `Admin-${unique}-Pass`;

@@ -7,8 +7,8 @@ import { ScriptedZigbee2mqtt } from '../server/src/devicehub/adapters/zigbee2mqt
 import { seriousA11yViolations } from './support/axe.js';
 import { artifactsDir, launchBrowser } from './support/browser.js';
 import { eventually } from './support/devices.page.js';
-import { BUS_LOGIN, freePort, type RunningServer, startServer } from './support/server.js';
-import { type Account, apiCall, logIn, signUp } from './support/settings.page.js';
+import { type BusServer, startServerWithBus } from './support/server.js';
+import { type Account, ADA, apiCall, logIn, signUp } from './support/settings.page.js';
 
 interface WireDevice {
   id: string;
@@ -22,7 +22,7 @@ interface WireDevice {
 // bulk, by drag and drop and by accepting suggestions, and starred. The server's answers are checked
 // through the API.
 describe('assigning devices to rooms on the Devices page', () => {
-  let server: RunningServer;
+  let server: BusServer;
   let browser: Browser;
   let z2m: ScriptedZigbee2mqtt;
   let admin: Account;
@@ -74,16 +74,12 @@ describe('assigning devices to rooms on the Devices page', () => {
   };
 
   beforeAll(async () => {
-    const mqttPort = await freePort();
-    server = await startServer({ SIMULATOR: 'off', MQTT_LISTEN_PORT: String(mqttPort), ...BUS_LOGIN });
+    server = await startServerWithBus({ SIMULATOR: 'off' });
     browser = await launchBrowser();
     fs.mkdirSync(artifactsDir, { recursive: true });
-    admin = await signUp(server.url, { first_name: 'Ada', last_name: 'Lovelace', user_name: 'ada' });
+    admin = await signUp(server.url, ADA);
     token = (await logIn(server.url, admin.email, admin.password)).accessToken;
-    z2m = await ScriptedZigbee2mqtt.connect(
-      `mqtt://${BUS_LOGIN.MQTT_LISTEN_USERNAME}:${BUS_LOGIN.MQTT_LISTEN_PASSWORD}@127.0.0.1:${mqttPort}`,
-      'zigbee2mqtt',
-    );
+    z2m = await ScriptedZigbee2mqtt.connect(server.busUrl, 'zigbee2mqtt');
     // Zigbee2MQTT's own advice: `room/device`. "Living room/Lamp" is the fixture's already.
     const renamed: Record<string, string> = {
       'Kitchen remote': 'Kitchen/Remote',

@@ -4,15 +4,15 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedZigbee2mqtt } from '../server/src/devicehub/adapters/zigbee2mqtt/fixtures/scripted-zigbee2mqtt.js';
 import { seriousA11yViolations } from './support/axe.js';
-import { artifactsDir, launchBrowser } from './support/browser.js';
+import { artifactsDir, closePages, launchBrowser } from './support/browser.js';
 import { eventually, hubDevices } from './support/devices.page.js';
-import { BUS_LOGIN, freePort, type RunningServer, startServer } from './support/server.js';
-import { type Account, apiCall, logIn, signUp } from './support/settings.page.js';
+import { type BusServer, startServerWithBus } from './support/server.js';
+import { type Account, ADA, apiCall, logIn, signUp } from './support/settings.page.js';
 
 // docs/screens.md#toolbar, #group-by-room, #room-actions and #manage-rooms in Chromium: devices
 // of a scripted Zigbee2MQTT, rooms made in the dialog, views opened from their URL.
 describe('Devices page: filters, rooms and room actions', () => {
-  let server: RunningServer;
+  let server: BusServer;
   let browser: Browser;
   let z2m: ScriptedZigbee2mqtt;
   let admin: Account;
@@ -54,14 +54,10 @@ describe('Devices page: filters, rooms and room actions', () => {
   };
 
   beforeAll(async () => {
-    const mqttPort = await freePort();
-    server = await startServer({ SIMULATOR: 'off', MQTT_LISTEN_PORT: String(mqttPort), ...BUS_LOGIN });
+    server = await startServerWithBus({ SIMULATOR: 'off' });
     browser = await launchBrowser();
-    admin = await signUp(server.url, { first_name: 'Ada', last_name: 'Lovelace', user_name: 'ada' });
-    z2m = await ScriptedZigbee2mqtt.connect(
-      `mqtt://${BUS_LOGIN.MQTT_LISTEN_USERNAME}:${BUS_LOGIN.MQTT_LISTEN_PASSWORD}@127.0.0.1:${mqttPort}`,
-      'zigbee2mqtt',
-    );
+    admin = await signUp(server.url, ADA);
+    z2m = await ScriptedZigbee2mqtt.connect(server.busUrl, 'zigbee2mqtt');
     await z2m.publishDevices();
     await eventually(
       async () => (await hubDevices(server.url, admin)).map((device) => device.name),
@@ -79,11 +75,7 @@ describe('Devices page: filters, rooms and room actions', () => {
     );
   });
   afterAll(async () => {
-    for (const page of pages)
-      await page
-        .context()
-        .close()
-        .catch(() => {});
+    await closePages(pages);
     await z2m?.close();
     await browser?.close();
     await server?.stop();

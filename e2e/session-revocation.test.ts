@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMailCatcher } from '../server/test/mail-catcher.js';
 import { launchBrowser } from './support/browser.js';
 import { type RunningServer, startServer } from './support/server.js';
-import { type Account, openSignedIn, SettingsPage, signUp } from './support/settings.page.js';
+import { type Account, ADA, openSignedIn, SettingsPage, signUp } from './support/settings.page.js';
 
 /**
  * Issue 11 acceptance 3: a password change in one browser signs the same user out everywhere
@@ -20,7 +20,7 @@ describe('a password change ends the other browser’s session (Chromium)', () =
     mail = await startMailCatcher();
     server = await startServer({ SMTP_URL: mail.url });
     browser = await launchBrowser();
-    ada = await signUp(server.url, { first_name: 'Ada', last_name: 'Lovelace', user_name: 'ada' });
+    ada = await signUp(server.url, ADA);
   });
   afterAll(async () => {
     await browser?.close();

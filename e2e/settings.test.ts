@@ -6,6 +6,7 @@ import { launchBrowser } from './support/browser.js';
 import { type RunningServer, startServer } from './support/server.js';
 import {
   type Account,
+  ADA,
   apiCall,
   axeFindings,
   openSignedIn,
@@ -67,7 +68,7 @@ describe('Account Settings in Chromium', () => {
     mail = await startMailCatcher();
     server = await startServer({ SMTP_URL: mail.url, SIMULATOR: 'off' });
     browser = await launchBrowser();
-    ada = await signUp(server.url, { first_name: 'Ada', last_name: 'Lovelace', user_name: 'ada' });
+    ada = await signUp(server.url, ADA);
     signedUpAt = Date.now();
     ({ page, errors } = await openSignedIn(browser, server.url, ada));
     settings = new SettingsPage(page, ada.user_name);

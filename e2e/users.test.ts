@@ -8,6 +8,7 @@ import {
   axeFindings,
   openSignedIn,
   screenshotBothThemes,
+  setRole,
   signUp,
 } from './support/settings.page.js';
 import { UsersPage } from './support/users.page.js';
@@ -35,14 +36,7 @@ describe('Users page in Chromium', () => {
     for (let n = 1; n <= 9; n++) {
       await signUp(server.url, { first_name: `Guest${n}`, last_name: 'Visitor', user_name: `guest${n}` });
     }
-    const promoted = await apiCall(
-      server.url,
-      'PATCH',
-      `/api/auth/users/${resident.id}`,
-      { role: 'resident' },
-      admin.accessToken,
-    );
-    expect(promoted.status).toBe(200);
+    await setRole(server.url, admin, resident, 'resident');
   });
   afterAll(async () => {
     for (const page of pages) await page.close().catch(() => {});

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -27,3 +27,12 @@ export async function launchBrowser(): Promise<Browser> {
 
 /** Screenshots land here so anyone can look at what the browser saw. */
 export const artifactsDir = path.resolve(import.meta.dirname, '../../artifacts');
+
+/** Closes the pages a suite opened, each with its own context (one already gone is no error). */
+export async function closePages(pages: Page[]) {
+  for (const page of pages)
+    await page
+      .context()
+      .close()
+      .catch(() => {});
+}

@@ -2,6 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { captureOutput } from './server.js';
 
 /** Debian's nginx, if installed (`.ci/run` installs it). */
 export function nginxBinary(): string | undefined {
@@ -14,18 +15,27 @@ export function nginxBinary(): string | undefined {
   }
 }
 
+/** Sizes a load test raises (bench/instances.bench.mjs); the defaults suit the browser tests. */
+export interface NginxTuning {
+  workerConnections?: number;
+  /** Idle connections to the instances kept open per worker. */
+  keepalive?: number;
+}
+
 /**
  * The README's example ("Running several instances"): round robin over the instances, WebSocket
  * upgrade for /ws/devicehub, X-Forwarded-For for TRUST_PROXY, and a retry on the next instance
  * when one fails to answer (connection refused or reset), POSTs included.
  */
-export function nginxConfig(options: { listen: number; upstreams: number[]; prefix: string; user?: string }) {
-  const { prefix } = options;
+export function nginxConfig(
+  options: { listen: number; upstreams: number[]; prefix: string; user?: string } & NginxTuning,
+) {
+  const { prefix, workerConnections = 1024, keepalive = 16 } = options;
   return `${options.user ? `user ${options.user};\n` : ''}worker_processes 1;
 daemon off;
 pid ${prefix}/nginx.pid;
 error_log ${prefix}/error.log warn;
-events { worker_connections 1024; }
+events { worker_connections ${workerConnections}; }
 http {
   access_log off;
   client_body_temp_path ${prefix}/body;
@@ -41,7 +51,7 @@ http {
 
   upstream hearth {
 ${options.upstreams.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=5s;`).join('\n')}
-    keepalive 16;
+    keepalive ${keepalive};
   }
 
   server {
@@ -73,12 +83,17 @@ export interface RunningNginx {
 }
 
 /** Starts nginx in the foreground with its own prefix, configuration and temp directories. */
-export async function startNginx(binary: string, listen: number, upstreams: number[]): Promise<RunningNginx> {
+export async function startNginx(
+  binary: string,
+  listen: number,
+  upstreams: number[],
+  tuning: NginxTuning = {},
+): Promise<RunningNginx> {
   const prefix = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-nginx-'));
   const config = path.join(prefix, 'nginx.conf');
   // Running as root, nginx's workers would switch to "nobody", who cannot write our temp folders.
   const user = process.getuid?.() === 0 ? 'root' : undefined;
-  fs.writeFileSync(config, nginxConfig({ listen, upstreams, prefix, ...(user ? { user } : {}) }));
+  fs.writeFileSync(config, nginxConfig({ listen, upstreams, prefix, ...tuning, ...(user ? { user } : {}) }));
   const child: ChildProcess = spawn(
     binary,
     ['-p', prefix, '-e', path.join(prefix, 'error.log'), '-c', config],
@@ -86,23 +101,17 @@ export async function startNginx(binary: string, listen: number, upstreams: numb
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
+  const output = captureOutput(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${listen}`;
   const end = Date.now() + 10_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`nginx exited:\n${output}`);
+    if (child.exitCode !== null) throw new Error(`nginx exited:\n${output()}`);
     try {
       await fetch(`${url}/healthz`);
       break;
     } catch {
-      if (Date.now() > end) throw new Error(`nginx did not start:\n${output}`);
+      if (Date.now() > end) throw new Error(`nginx did not start:\n${output()}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
@@ -113,7 +122,7 @@ export async function startNginx(binary: string, listen: number, upstreams: numb
       try {
         return fs.readFileSync(path.join(prefix, 'error.log'), 'utf8');
       } catch {
-        return output;
+        return output();
       }
     },
     stop: async () => {

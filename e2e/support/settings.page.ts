@@ -43,6 +43,9 @@ export async function logIn(base: string, email: string, password: string) {
   return { accessToken: data.access_token, refreshToken: data.refresh_token };
 }
 
+/** The person most tests sign up first (the admin). */
+export const ADA = { first_name: 'Ada', last_name: 'Lovelace', user_name: 'ada' } as const;
+
 /** Signs up (the first account becomes admin, later ones `user`) and logs in. */
 export async function signUp(
   base: string,
@@ -56,6 +59,19 @@ export async function signUp(
   const { accessToken } = await logIn(base, email, password);
   const me = await call<{ id: string }>(base, 'GET', '/api/auth/me', undefined, accessToken);
   return { ...person, id: me.data.id, email, password, accessToken };
+}
+
+/** An admin gives `account` another role (PATCH /api/auth/users/:id); throws unless it is taken. */
+export async function setRole(base: string, admin: Account, account: Account, role: string) {
+  const { status, data } = await call(
+    base,
+    'PATCH',
+    `/api/auth/users/${account.id}`,
+    { role },
+    admin.accessToken,
+  );
+  if (status !== 200)
+    throw new Error(`role ${role} for ${account.email} answered ${status}: ${JSON.stringify(data)}`);
 }
 
 /** Opens the app already signed in: the session provider spends this refresh token on load. */

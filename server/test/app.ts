@@ -9,6 +9,7 @@ import type { NewUser, Role, UserRecord } from '../src/users/index.js';
 import { AccountsClient } from './accounts-client.js';
 import { sqliteDatabase, type TestDatabase } from './databases.js';
 import { MailCatcher } from './mail-catcher.js';
+import { storeUser } from './users.js';
 
 /** Captures every JSON log line a test server writes. */
 export class LogCapture extends Writable {
@@ -97,20 +98,9 @@ export interface TestContext {
   ): Promise<{ status: number; body: any }>;
 }
 
-let users = 0;
-
 /** A user stored directly (no sign-up mail), with unique names unless `fields` gives them. */
 export function createUser(hearth: Hearth, role: Role, fields: Partial<NewUser> = {}): Promise<UserRecord> {
-  const n = `${++users}${Date.now().toString(36)}`;
-  return hearth.users.create({
-    email: `person${n}@example.com`,
-    userName: `person${n}`,
-    firstName: `First${n}`,
-    lastName: `Last${n}`,
-    passwordHash: null,
-    role,
-    ...fields,
-  });
+  return storeUser(hearth.users, role, fields);
 }
 
 /** A valid access token of the user: a fresh session, as a sign-in would give. */

@@ -1,4 +1,4 @@
-import type { UserRecord } from '../src/users/index.js';
+import type { NewUser, Role, UserRecord, UsersRepository } from '../src/users/index.js';
 
 /** A user record as the repository returns it, for unit tests of rules that take one. */
 export function userRecord(fields: Partial<UserRecord> & Pick<UserRecord, 'id'>): UserRecord {
@@ -20,4 +20,24 @@ export function userRecord(fields: Partial<UserRecord> & Pick<UserRecord, 'id'>)
     updatedAt: '2026-01-01T00:00:00.000Z',
     ...fields,
   };
+}
+
+let stored = 0;
+
+/** A user written straight to storage (no sign-up mail), with unique names unless `fields` gives them. */
+export function storeUser(
+  users: Pick<UsersRepository, 'create'>,
+  role: Role = 'user',
+  fields: Partial<NewUser> = {},
+): Promise<UserRecord> {
+  const n = `${++stored}${Date.now().toString(36)}`;
+  return users.create({
+    email: `person${n}@example.com`,
+    userName: `person${n}`,
+    firstName: `First${n}`,
+    lastName: `Last${n}`,
+    passwordHash: null,
+    role,
+    ...fields,
+  });
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testDatabases, useTestStorage } from '../../test/databases.js';
+import { storeUser } from '../../test/users.js';
 import { nowIso } from '../storage/columns.js';
 import { UsersRepository } from '../users/index.js';
 import { sweepAccounts } from './housekeeping.js';
@@ -9,14 +10,7 @@ describe.each(testDatabases())('accounts housekeeping on $name', ({ create }) =>
 
   it('deletes what has expired and keeps what still counts', async () => {
     const { db } = t.storage;
-    const user = await new UsersRepository(db).create({
-      email: 'sweep@example.com',
-      userName: 'sweep',
-      firstName: 'S',
-      lastName: 'W',
-      passwordHash: null,
-      role: 'user',
-    });
+    const user = await storeUser(new UsersRepository(db));
     const now = Date.now();
     const ago = (ms: number) => nowIso(now - ms);
     const window = { failures: 3, window_ends_at: ago(-60_000), locked_until: null };

@@ -1,18 +1,13 @@
 import { ACTIVITY_KINDS, ACTIVITY_PAGE_SIZE } from '@hearth/contracts';
 import { z } from 'zod';
-import { queryText } from '../http/validation.js';
+import { queryText, queryTime } from '../http/validation.js';
 import { ACTIVITY_ERRORS as E } from './activity.errors.js';
 import type { ActivityPosition } from './activity.repository.js';
 
 /** `from`/`to`: ISO-8601 (with a date) or epoch ms; parsed to ISO-8601 UTC. */
 const time = (name: string, message: string) =>
   queryText(name).transform((value, ctx) => {
-    const text = value.trim();
-    const t = /^-?\d{1,16}$/.test(text)
-      ? Number(text)
-      : /^\d{4}-\d{2}-\d{2}/.test(text)
-        ? Date.parse(text)
-        : Number.NaN;
+    const t = queryTime(value);
     if (!Number.isFinite(t) || t < 0 || t > 253402300799999) {
       ctx.addIssue({ code: 'custom', message });
       return z.NEVER;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LogCapture, useTestApp } from '../../test/app.js';
 import { type RestartableBroker, startOwnMosquitto } from '../../test/restartable-broker.js';
 import { serviceUrl } from '../../test/services.js';
+import { waitFor } from '../../test/wait.js';
 import { createLogger } from '../logging/logger.js';
 import { type Bus, connectBus } from './bus.js';
 import { BusProbe } from './bus-probe.js';
@@ -21,15 +22,7 @@ const warnings = (logs: LogCapture) =>
     .map((line) => JSON.parse(line))
     .filter((entry) => String(entry.msg).includes('set_tcp_nodelay true'));
 
-async function eventually<T>(read: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const eventually = <T>(read: () => Promise<T | undefined>) => waitFor(read, 15_000, 100);
 
 describe.each(configurations)('Hearth against $name', ({ nodelay, warns }) => {
   let broker: RestartableBroker;

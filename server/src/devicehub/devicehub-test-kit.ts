@@ -4,31 +4,19 @@ import { accessToken, createUser, startTestApp, type TestApp } from '../../test/
 import type { TestDatabase } from '../../test/databases.js';
 import { freePort } from '../../test/ports.js';
 import { serviceUrl } from '../../test/services.js';
+import { waitFor } from '../../test/wait.js';
 import type { Role } from '../users/index.js';
 import { ScriptedZigbee2mqtt } from './adapters/zigbee2mqtt/fixtures/scripted-zigbee2mqtt.js';
 
 // Test support for the device hub: a Hearth on a bus with a scripted Zigbee2MQTT beside it.
 
-export { freePort };
+export { freePort, waitFor };
 
 /** The credentials the scripted Zigbee2MQTT signs in to the embedded broker's listener with. */
 export const TEST_BUS_LOGIN = {
   MQTT_LISTEN_USERNAME: 'zigbee2mqtt',
   MQTT_LISTEN_PASSWORD: 'test-bus-password',
 } as const;
-
-export async function waitFor<T>(
-  probe: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 5000,
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 export interface Household {
   app: TestApp;

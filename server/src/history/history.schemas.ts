@@ -1,17 +1,12 @@
 import { HISTORY_DEFAULT_POINTS, HISTORY_MAX_POINTS } from '@hearth/contracts';
 import { z } from 'zod';
-import { queryText } from '../http/validation.js';
+import { queryText, queryTime } from '../http/validation.js';
 import { HISTORY_ERRORS as E } from './history.errors.js';
 
 /** `from`/`to`: ISO-8601 (with a date) or epoch ms; parsed to epoch ms. */
 const time = (message: string) =>
   queryText(message.split(' ')[0]!).transform((value, ctx) => {
-    const text = value.trim();
-    const t = /^-?\d{1,16}$/.test(text)
-      ? Number(text)
-      : /^\d{4}-\d{2}-\d{2}/.test(text)
-        ? Date.parse(text)
-        : Number.NaN;
+    const t = queryTime(value);
     if (!Number.isFinite(t) || Math.abs(t) > 8.64e15) {
       ctx.addIssue({ code: 'custom', message });
       return z.NEVER;

@@ -50,3 +50,10 @@ export const queryText = (name: string) =>
   z.string({
     error: (issue) => (Array.isArray(issue.input) ? `${name} must be given once` : `${name} must be text`),
   });
+
+/** A time as a query gives it: epoch ms, or ISO-8601 with a date; NaN for anything else. */
+export function queryTime(text: string): number {
+  const trimmed = text.trim();
+  if (/^-?\d{1,16}$/.test(trimmed)) return Number(trimmed);
+  return /^\d{4}-\d{2}-\d{2}/.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
+}

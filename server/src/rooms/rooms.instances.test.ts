@@ -4,18 +4,12 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { accessToken, createUser, startTestApp, type TestApp } from '../../test/app.js';
 import { postgresDatabase, type TestDatabase } from '../../test/databases.js';
 import { describeWithService, serviceUrl } from '../../test/services.js';
+import { waitFor as poll } from '../../test/wait.js';
+
+const waitFor = <T>(probe: () => Promise<T | undefined | false> | T | undefined | false) =>
+  poll(probe, 8_000);
 
 const DEVICES = 3;
-
-async function waitFor<T>(probe: () => Promise<T | undefined | false> | T | undefined | false): Promise<T> {
-  const end = Date.now() + 8000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /**
  * docs/rooms.md#several-instances: two instances on one PostgreSQL database and one Mosquitto; a

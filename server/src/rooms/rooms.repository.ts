@@ -23,6 +23,16 @@ export const nameKey = (name: string) => name.toLowerCase();
 /** A room's floor as the uniqueness index sees it ('' without a floor). */
 export const floorScope = (floorId: string | null) => floorId ?? '';
 
+/** The columns a room's fields are stored in (its name, icon, floor and order as given). */
+const roomColumns = (room: Room) => ({
+  name: room.name,
+  name_key: nameKey(room.name),
+  icon: room.icon,
+  position: room.order,
+  floor_id: room.floor_id,
+  floor_scope: floorScope(room.floor_id),
+});
+
 /** A device's room as stored. */
 export interface DeviceRoomRow {
   id: string;
@@ -68,12 +78,7 @@ export class RoomsStore {
       .insertInto('rooms')
       .values({
         id: room.id,
-        name: room.name,
-        name_key: nameKey(room.name),
-        icon: room.icon,
-        position: room.order,
-        floor_id: room.floor_id,
-        floor_scope: floorScope(room.floor_id),
+        ...roomColumns(room),
         created_at: now,
         updated_at: now,
       })
@@ -84,15 +89,7 @@ export class RoomsStore {
   async saveRoom(room: Room, now: string) {
     await this.db
       .updateTable('rooms')
-      .set({
-        name: room.name,
-        name_key: nameKey(room.name),
-        icon: room.icon,
-        position: room.order,
-        floor_id: room.floor_id,
-        floor_scope: floorScope(room.floor_id),
-        updated_at: now,
-      })
+      .set({ ...roomColumns(room), updated_at: now })
       .where('id', '=', room.id)
       .execute();
   }

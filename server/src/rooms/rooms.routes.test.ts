@@ -2,18 +2,8 @@ import type { Device, Room } from '@hearth/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
+import { waitFor } from '../../test/wait.js';
 import type { UserRecord } from '../users/index.js';
-
-/** Polls until `probe` gives something (not undefined or false). */
-async function waitFor<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const SIMULATED_DEVICES = 6;
 

@@ -3,19 +3,10 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
+import { waitFor } from '../../test/wait.js';
 import type { UserRecord } from '../users/index.js';
 
 const DEVICES = 3;
-
-async function waitFor<T>(probe: () => Promise<T | undefined | false> | T | undefined | false): Promise<T> {
-  const end = Date.now() + 5000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /**
  * docs/rooms.md#events: what another open page sees of room changes, over the device stream

@@ -2,6 +2,7 @@ import { LogOut, Settings } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useSession } from '../shared/session/session-context.js';
 import { Avatar } from '../shared/ui/Avatar.js';
+import { MenuItem } from '../shared/ui/MenuItem.js';
 
 /** docs/screens.md#layout: the profile button, top right, and its popover when signed in. */
 export function ProfileMenu({ onOpenSettings }: { onOpenSettings(): void }) {
@@ -78,10 +79,7 @@ export function ProfileMenu({ onOpenSettings }: { onOpenSettings(): void }) {
             <Avatar user={user} size={48} />
             <span className="popover-name">{displayName}</span>
           </div>
-          <button
-            type="button"
-            role="menuitem"
-            className="popover-item"
+          <MenuItem
             onClick={() => {
               setOpen(false);
               onOpenSettings();
@@ -89,11 +87,8 @@ export function ProfileMenu({ onOpenSettings }: { onOpenSettings(): void }) {
           >
             <Settings size={18} aria-hidden="true" />
             Settings
-          </button>
-          <button
-            type="button"
-            role="menuitem"
-            className="popover-item"
+          </MenuItem>
+          <MenuItem
             onClick={() => {
               setOpen(false);
               void logout();
@@ -101,7 +96,7 @@ export function ProfileMenu({ onOpenSettings }: { onOpenSettings(): void }) {
           >
             <LogOut size={18} aria-hidden="true" />
             Logout
-          </button>
+          </MenuItem>
         </div>
       )}
     </div>

@@ -1,17 +1,11 @@
 import { type Device, deviceIconKind } from '@hearth/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/app.js';
+import { waitFor as poll } from '../../../test/wait.js';
 import { TEMPLATES } from './catalog.js';
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const waitFor = <T>(probe: () => Promise<T | undefined | false> | T | undefined | false) =>
+  poll(probe, 20_000);
 
 describe('simulator (SIMULATOR=on)', () => {
   const t = useTestApp({ env: { SIMULATOR: 'on' } });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testDatabases, useTestStorage } from '../../../test/databases.js';
+import { storeUser } from '../../../test/users.js';
 import { UsersRepository } from '../../users/index.js';
 import { nowIso } from '../columns.js';
 import { backfillSessions } from './0007_sessions_lockout.js';
@@ -9,14 +10,7 @@ describe.each(testDatabases())('migration 0007 on $name', ({ create }) => {
 
   it('turns every live refresh-token family into a session, so nobody is signed out by the upgrade', async () => {
     const { db } = t.storage;
-    const user = await new UsersRepository(db).create({
-      email: 'upgrade@example.com',
-      userName: 'upgrade',
-      firstName: 'U',
-      lastName: 'P',
-      passwordHash: null,
-      role: 'user',
-    });
+    const user = await storeUser(new UsersRepository(db));
     const row = (id: string, family: string, revoked: string | null, created: string) => ({
       id,
       family_id: family,

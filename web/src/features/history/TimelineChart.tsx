@@ -1,19 +1,15 @@
-import { useEffect, useMemo, useRef } from 'react';
-import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
+import { useMemo } from 'react';
+import type uPlot from 'uplot';
+import { type ChartRange, useChart } from './chart-frame.js';
 import type { ChartData, ChartProperty } from './history.model.js';
 import { TIMELINE_PALETTE, type Timeline, timelineValueAt } from './timeline.model.js';
-import { token, useColorScheme } from './use-color-scheme.js';
+import { token } from './use-color-scheme.js';
 
-interface Props {
+interface Props extends ChartRange {
   property: ChartProperty;
   timeline: Timeline;
   /** The entries as columns (x in s): the crosshair and drag zoom work on them like the other charts. */
   data: ChartData;
-  from: number;
-  to: number;
-  onZoom(from: number, to: number): void;
-  syncKey: string;
 }
 
 /** What browser tests read: the drawn segments and the uPlot instance. */
@@ -32,116 +28,93 @@ const swatch = (property: ChartProperty, colour: number) =>
  * shows "On"/"Off" or the enum value; a drag zooms every chart; gaps stay empty.
  */
 export function TimelineChart({ property, timeline, data, from, to, onZoom, syncKey }: Props) {
-  const element = useRef<TimelineElement>(null);
-  const zoom = useRef(onZoom);
-  zoom.current = onZoom;
-  const scheme = useColorScheme();
+  const element = useChart<TimelineElement>(
+    { from, to, onZoom, syncKey },
+    (target, frame) => {
+      const { muted } = frame;
+      const surface = token('--surface', '#fff');
+      const colours =
+        property.type === 'boolean'
+          ? [token('--timeline-off', '#c3c8d0'), token('--timeline-on', '#d9822b')]
+          : Array.from({ length: TIMELINE_PALETTE }, (_, i) => token(`--timeline-${i + 1}`, muted));
 
-  useEffect(() => {
-    const target = element.current;
-    if (!target) return;
-    void scheme;
-    const muted = token('--muted', '#888');
-    const surface = token('--surface', '#fff');
-    const colours =
-      property.type === 'boolean'
-        ? [token('--timeline-off', '#c3c8d0'), token('--timeline-on', '#d9822b')]
-        : Array.from({ length: TIMELINE_PALETTE }, (_, i) => token(`--timeline-${i + 1}`, muted));
-
-    const draw = (u: uPlot) => {
-      const { ctx, bbox } = u;
-      const right = bbox.left + bbox.width;
-      const top = bbox.top + bbox.height * 0.15;
-      const height = bbox.height * 0.7;
-      ctx.save();
-      ctx.beginPath();
-      ctx.rect(bbox.left, bbox.top, bbox.width, bbox.height);
-      ctx.clip();
-      for (const segment of timeline.segments) {
-        const x0 = Math.max(bbox.left, u.valToPos(segment.start / 1000, 'x', true));
-        const x1 = Math.min(right, u.valToPos(segment.end / 1000, 'x', true));
-        if (x1 < bbox.left || x0 > right) continue;
-        ctx.fillStyle = colours[segment.colour] ?? muted;
-        // At least a pixel: a short "on" is still seen at a year's scale.
-        ctx.fillRect(x0, top, Math.max(1, x1 - x0), height);
-        if (segment.changedWithin && timeline.bucketMs > 0) {
-          // The bucket the change happened in: striped (where in it is not known).
-          const end = Math.min(x1, u.valToPos((segment.start + timeline.bucketMs) / 1000, 'x', true));
-          ctx.save();
-          ctx.beginPath();
-          ctx.rect(x0, top, Math.max(1, end - x0), height);
-          ctx.clip();
-          ctx.beginPath();
-          ctx.strokeStyle = surface;
-          ctx.lineWidth = 2 * devicePixelRatio;
-          for (let x = x0 - height; x < end; x += 6 * devicePixelRatio) {
-            ctx.moveTo(x, top + height);
-            ctx.lineTo(x + height, top);
+      const draw = (u: uPlot) => {
+        const { ctx, bbox } = u;
+        const right = bbox.left + bbox.width;
+        const top = bbox.top + bbox.height * 0.15;
+        const height = bbox.height * 0.7;
+        ctx.save();
+        ctx.beginPath();
+        ctx.rect(bbox.left, bbox.top, bbox.width, bbox.height);
+        ctx.clip();
+        for (const segment of timeline.segments) {
+          const x0 = Math.max(bbox.left, u.valToPos(segment.start / 1000, 'x', true));
+          const x1 = Math.min(right, u.valToPos(segment.end / 1000, 'x', true));
+          if (x1 < bbox.left || x0 > right) continue;
+          ctx.fillStyle = colours[segment.colour] ?? muted;
+          // At least a pixel: a short "on" is still seen at a year's scale.
+          ctx.fillRect(x0, top, Math.max(1, x1 - x0), height);
+          if (segment.changedWithin && timeline.bucketMs > 0) {
+            // The bucket the change happened in: striped (where in it is not known).
+            const end = Math.min(x1, u.valToPos((segment.start + timeline.bucketMs) / 1000, 'x', true));
+            ctx.save();
+            ctx.beginPath();
+            ctx.rect(x0, top, Math.max(1, end - x0), height);
+            ctx.clip();
+            ctx.beginPath();
+            ctx.strokeStyle = surface;
+            ctx.lineWidth = 2 * devicePixelRatio;
+            for (let x = x0 - height; x < end; x += 6 * devicePixelRatio) {
+              ctx.moveTo(x, top + height);
+              ctx.lineTo(x + height, top);
+            }
+            ctx.stroke();
+            ctx.restore();
           }
-          ctx.stroke();
-          ctx.restore();
         }
-      }
-      ctx.restore();
-    };
+        ctx.restore();
+      };
 
-    const valueAtCursor = (u: uPlot) => {
-      const left = u.cursor.left;
-      if (left === undefined || left < 0) return '–';
-      return timelineValueAt(timeline, u.posToVal(left, 'x') * 1000);
-    };
+      const valueAtCursor = (u: uPlot) => {
+        const left = u.cursor.left;
+        if (left === undefined || left < 0) return '–';
+        return timelineValueAt(timeline, u.posToVal(left, 'x') * 1000);
+      };
 
-    const options: uPlot.Options = {
-      width: Math.max(280, target.clientWidth),
-      height: 110,
-      series: [
-        {},
-        {
-          label: property.label,
-          stroke: colours[1] ?? muted,
-          width: 0,
-          points: { show: false },
-          paths: () => null,
-          value: (u) => valueAtCursor(u),
+      target.timeline = timeline;
+      return {
+        options: {
+          height: 110,
+          series: [
+            {},
+            {
+              label: property.label,
+              stroke: colours[1] ?? muted,
+              width: 0,
+              points: { show: false },
+              paths: () => null,
+              value: (u) => valueAtCursor(u),
+            },
+          ],
+          scales: { x: frame.x, y: { range: () => [0, 1] } },
+          axes: [
+            frame.timeAxis,
+            // The same width as the numeric charts' value axis: every chart's time axis lines up.
+            {
+              stroke: muted,
+              grid: { show: false },
+              ticks: { show: false },
+              values: (_u, ticks) => ticks.map(() => ''),
+            },
+          ],
+          cursor: { ...frame.cursor, y: false, points: { show: false } },
+          hooks: { draw: [draw], setSelect: [frame.setSelect] },
         },
-      ],
-      scales: { x: { time: true, min: from / 1000, max: to / 1000 }, y: { range: () => [0, 1] } },
-      axes: [
-        { stroke: muted, grid: { stroke: `${muted}33` } },
-        // The same width as the numeric charts' value axis: every chart's time axis lines up.
-        {
-          stroke: muted,
-          grid: { show: false },
-          ticks: { show: false },
-          values: (_u, ticks) => ticks.map(() => ''),
-        },
-      ],
-      cursor: { sync: { key: syncKey }, drag: { x: true, y: false }, y: false, points: { show: false } },
-      hooks: {
-        draw: [draw],
-        setSelect: [
-          (u) => {
-            if (u.select.width < 5) return;
-            const left = u.posToVal(u.select.left, 'x');
-            const right = u.posToVal(u.select.left + u.select.width, 'x');
-            u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
-            zoom.current(left * 1000, right * 1000);
-          },
-        ],
-      },
-    };
-    const chart = new uPlot(options, [data.x, data.y], target);
-    target.uplot = chart;
-    target.timeline = timeline;
-    const resize = new ResizeObserver(() =>
-      chart.setSize({ width: Math.max(280, target.clientWidth), height: chart.height }),
-    );
-    resize.observe(target);
-    return () => {
-      resize.disconnect();
-      chart.destroy();
-    };
-  }, [property, timeline, data, from, to, syncKey, scheme]);
+        data: [data.x, data.y],
+      };
+    },
+    [property, timeline, data],
+  );
 
   // The key: each value drawn in this range, with its colour.
   const key = useMemo(() => {

@@ -1,8 +1,7 @@
 import type { Favourites } from '@hearth/contracts';
 import type { ApiResult } from '../../shared/api/client.js';
+import { SnapshotStore } from '../../shared/store/snapshot-store.js';
 import type { RoomFeed } from './room-events.js';
-
-type Listener = () => void;
 
 export interface FavouritesSnapshot {
   ids: string[];
@@ -42,9 +41,7 @@ export function movedBy(ids: string[], id: string, delta: number): string[] {
  * browser of the same user changing the list (`favourites.changed` naming this user) or the stream
  * coming back reads it again.
  */
-export class FavouritesStore {
-  private snapshot: FavouritesSnapshot = EMPTY;
-  private listeners = new Set<Listener>();
+export class FavouritesStore extends SnapshotStore<FavouritesSnapshot> {
   private loading: Promise<void> | null = null;
   private saving = Promise.resolve();
   private generation = 0;
@@ -52,15 +49,9 @@ export class FavouritesStore {
   constructor(
     private readonly api: FavouritesApi,
     private readonly userId: () => string | null,
-  ) {}
-
-  getSnapshot = () => this.snapshot;
-  subscribe = (listener: Listener) => {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
-  };
+  ) {
+    super(EMPTY);
+  }
 
   follow(feed: RoomFeed) {
     return feed.subscribe((event) => {
@@ -88,22 +79,7 @@ export class FavouritesStore {
 
   /** Stars or un-stars a device; resolves with the error message, or null once saved. */
   toggle(id: string): Promise<string | null> {
-    const before = this.snapshot.ids;
-    const wanted = toggled(before, id);
-    this.generation++;
-    this.set({ ...this.snapshot, ids: wanted });
-    const result = this.saving.then(async () => {
-      const answer = await this.api.save(this.snapshot.ids);
-      if (answer.success && Array.isArray(answer.data?.device_ids)) {
-        this.set({ ids: answer.data.device_ids, loaded: true, error: null });
-        return null;
-      }
-      const error = answer.error ?? 'PUT failed';
-      this.set({ ...this.snapshot, ids: toggled(this.snapshot.ids, id), error });
-      return error;
-    });
-    this.saving = result.then(() => {});
-    return result;
+    return this.save(toggled(this.snapshot.ids, id), (ids) => toggled(ids, id));
   }
 
   /**
@@ -113,16 +89,26 @@ export class FavouritesStore {
   move(id: string, delta: number): Promise<string | null> {
     const wanted = movedBy(this.snapshot.ids, id, delta);
     if (wanted === this.snapshot.ids) return Promise.resolve(null);
-    this.generation++;
+    return this.save(wanted, (ids) => movedBy(ids, id, -delta));
+  }
+
+  /**
+   * Shows `wanted` at once and saves it after the saves before it; the server's answer wins unless
+   * the list changed again meanwhile (that change is saved next and its answer wins), a failure
+   * applies `undo` to the list as it is then (later changes stay).
+   */
+  private save(wanted: string[], undo: (ids: string[]) => string[]): Promise<string | null> {
+    const generation = ++this.generation;
     this.set({ ...this.snapshot, ids: wanted });
     const result = this.saving.then(async () => {
       const answer = await this.api.save(this.snapshot.ids);
       if (answer.success && Array.isArray(answer.data?.device_ids)) {
-        this.set({ ids: answer.data.device_ids, loaded: true, error: null });
+        if (generation === this.generation)
+          this.set({ ids: answer.data.device_ids, loaded: true, error: null });
         return null;
       }
       const error = answer.error ?? 'PUT failed';
-      this.set({ ...this.snapshot, ids: movedBy(this.snapshot.ids, id, -delta), error });
+      this.set({ ...this.snapshot, ids: undo(this.snapshot.ids), error });
       return error;
     });
     this.saving = result.then(() => {});
@@ -133,10 +119,5 @@ export class FavouritesStore {
     this.generation++;
     this.loading = null;
     this.set(EMPTY);
-  }
-
-  private set(snapshot: FavouritesSnapshot) {
-    this.snapshot = snapshot;
-    for (const listener of this.listeners) listener();
   }
 }

@@ -129,6 +129,36 @@ describe('FavouritesStore', () => {
     expect(store.getSnapshot().ids).toEqual(['lamp', 'fan']);
   });
 
+  it('keeps a move made while the previous save is on the wire, and saves it next', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const saves: string[][] = [];
+    const store = new FavouritesStore(
+      {
+        fetch: async () => ok({ device_ids: ['a', 'b', 'c'] }),
+        save: async (ids) => {
+          saves.push(ids);
+          if (saves.length === 1) await held;
+          return ok({ device_ids: ids });
+        },
+      },
+      () => 'me',
+    );
+    await store.load();
+    const first = store.move('b', -1);
+    while (saves.length === 0) await Promise.resolve();
+    const second = store.move('c', -1);
+    release();
+    expect(await Promise.all([first, second])).toEqual([null, null]);
+    expect(saves).toEqual([
+      ['b', 'a', 'c'],
+      ['b', 'c', 'a'],
+    ]);
+    expect(store.getSnapshot().ids).toEqual(['b', 'c', 'a']);
+  });
+
   it('saves toggles one after the other so the last one wins', async () => {
     const { store, saves } = setup();
     await store.load();

@@ -1,9 +1,8 @@
 import type { RoomsResponse } from '@hearth/contracts';
 import type { ApiResult } from '../../shared/api/client.js';
+import { SnapshotStore } from '../../shared/store/snapshot-store.js';
 import type { RoomEvent, RoomFeed } from './room-events.js';
 import { applyRoomEvent, sortRooms } from './rooms-state.js';
-
-type Listener = () => void;
 
 export interface RoomsSnapshot extends RoomsResponse {
   /** True once GET /api/rooms answered. */
@@ -19,22 +18,14 @@ const EMPTY: RoomsSnapshot = { rooms: [], floors: [], loaded: false, error: null
  * GET /api/rooms, then kept live by the stream's room and floor events (read again after a
  * reconnect). Events that arrive while the read is on the wire are applied on top of its answer.
  */
-export class RoomsStore {
-  private snapshot: RoomsSnapshot = EMPTY;
-  private listeners = new Set<Listener>();
+export class RoomsStore extends SnapshotStore<RoomsSnapshot> {
   private loading: Promise<void> | null = null;
   private queued: RoomEvent[] = [];
   private generation = 0;
 
-  constructor(private readonly fetch: () => Promise<ApiResult<RoomsResponse>>) {}
-
-  getSnapshot = () => this.snapshot;
-  subscribe = (listener: Listener) => {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
-  };
+  constructor(private readonly fetch: () => Promise<ApiResult<RoomsResponse>>) {
+    super(EMPTY);
+  }
 
   /** Listens to a feed; returns the unsubscribe. */
   follow(feed: RoomFeed) {
@@ -83,10 +74,5 @@ export class RoomsStore {
     this.loading = null;
     this.queued = [];
     this.set(EMPTY);
-  }
-
-  private set(snapshot: RoomsSnapshot) {
-    this.snapshot = snapshot;
-    for (const listener of this.listeners) listener();
   }
 }

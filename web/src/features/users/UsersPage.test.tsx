@@ -1,28 +1,14 @@
-import type { Role, User } from '@hearth/contracts';
+import type { User } from '@hearth/contracts';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionContext, type SessionValue } from '../../shared/session/session-context.js';
+import { testUser } from '../../shared/session/test-user.js';
 import { ToastProvider } from '../../shared/toast/ToastProvider.js';
 import UsersPage from './UsersPage.js';
 
-const person = (id: string, role: Role, extra: Partial<User> = {}): User => ({
-  id,
-  first_name: id.toUpperCase(),
-  last_name: 'Test',
-  user_name: id,
-  name: `${id} Test`,
-  email: `${id}@example.test`,
-  role,
-  email_confirmed: false,
-  lockout_enabled: false,
-  two_factor_enabled: false,
-  profile_picture_url: null,
-  ...extra,
-});
-
-const admin = person('root', 'admin', { email_confirmed: true });
-const resident = person('rita', 'resident');
-const plain = person('uma', 'user');
+const admin = testUser('root', 'admin', { email_confirmed: true });
+const resident = testUser('rita', 'resident');
+const plain = testUser('uma', 'user');
 
 interface Call {
   method: string;

@@ -1,22 +1,11 @@
-import type { Role, User } from '@hearth/contracts';
+import type { Role } from '@hearth/contracts';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionContext, type SessionValue } from '../../../shared/session/session-context.js';
+import { testUser } from '../../../shared/session/test-user.js';
 import { BusDelayNotice } from './BusDelayNotice.js';
 
-const person = (role: Role): User => ({
-  id: role,
-  first_name: role,
-  last_name: 'Test',
-  user_name: role,
-  name: `${role} Test`,
-  email: `${role}@example.test`,
-  role,
-  email_confirmed: true,
-  lockout_enabled: false,
-  two_factor_enabled: false,
-  profile_picture_url: null,
-});
+const person = (role: Role) => testUser(role, role, { first_name: role, email_confirmed: true });
 
 let status: Record<string, unknown>;
 let calls: string[];

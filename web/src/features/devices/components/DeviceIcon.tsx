@@ -15,7 +15,7 @@ const ICONS = {
 export function DeviceIcon({ kind }: { kind: DeviceIconKind }) {
   const Icon = ICONS[kind];
   return (
-    <span className="device-icon" data-icon={kind} aria-hidden="true">
+    <span className="icon-badge device-icon" data-icon={kind} aria-hidden="true">
       <Icon size={22} strokeWidth={1.75} />
     </span>
   );

@@ -1,9 +1,8 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { HubActions } from '../hooks/use-device-hub.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Json } from '../model/device.types.js';
 import { rawGroupDevice } from '../model/test-devices.js';
-import { DeviceStore } from '../store/device-store.js';
+import { testHub } from '../test-hub.js';
 import { DeviceTile } from './DeviceTile.js';
 import { DevicesContext } from './devices-context.js';
 
@@ -12,14 +11,7 @@ afterEach(cleanup);
 const writable = { readOnly: false, write: true, set: true };
 
 function setup(raw: Json) {
-  const store = new DeviceStore((flush) => queueMicrotask(flush));
-  const actions = {
-    send: vi.fn(async () => {}),
-    rename: vi.fn(async () => ({ status: 'unchanged' as const })),
-    deliver: vi.fn(async () => null),
-  } satisfies HubActions;
-  store.loadList([raw]);
-  store.flush();
+  const { store, actions } = testHub([raw]);
   render(
     <DevicesContext.Provider value={{ store, actions }}>
       <DeviceTile deviceKey={String(raw.id)} />

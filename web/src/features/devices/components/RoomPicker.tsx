@@ -1,6 +1,7 @@
 import type { Room } from '@hearth/contracts';
 import { Check } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { MenuItem } from '../../../shared/ui/MenuItem.js';
 import type { AssignTarget } from '../../rooms/assign.js';
 import { MESSAGES } from '../devices.messages.js';
 
@@ -112,24 +113,18 @@ export function RoomPicker({
             ...rooms.map((room) => ({ id: room.id as string | null, name: room.name })),
             { id: null, name: MESSAGES.unassigned },
           ].map((option) => (
-            <button
+            <MenuItem
               key={option.id ?? ''}
-              type="button"
-              role="menuitemradio"
-              aria-checked={current === option.id}
-              className="popover-item"
+              checked={current === option.id}
               onClick={() => pick({ roomId: option.id })}
             >
               <span className="room-check" aria-hidden="true">
                 {current === option.id && <Check size={16} />}
               </span>
               {option.name}
-            </button>
+            </MenuItem>
           ))}
-          <button
-            type="button"
-            role="menuitem"
-            className="popover-item"
+          <MenuItem
             onClick={() => {
               setDraft('');
               setNaming(true);
@@ -137,7 +132,7 @@ export function RoomPicker({
           >
             <span className="room-check" aria-hidden="true" />
             {MESSAGES.newRoom}
-          </button>
+          </MenuItem>
         </div>
       )}
       {open && naming && (

@@ -5,10 +5,9 @@ import { FavouritesStore } from '../../rooms/favourites-store.js';
 import { RoomFeed } from '../../rooms/room-events.js';
 import { RoomsStore } from '../../rooms/rooms-store.js';
 import type { RoomsHub } from '../../rooms/use-rooms.js';
-import type { HubActions } from '../hooks/use-device-hub.js';
 import type { Json } from '../model/device.types.js';
-import { DeviceStore } from '../store/device-store.js';
 import { SelectionStore } from '../store/selection-store.js';
+import { testHub } from '../test-hub.js';
 import { AssignToolbar } from './AssignToolbar.js';
 import { DeviceTile } from './DeviceTile.js';
 import { DevicesContext } from './devices-context.js';
@@ -49,14 +48,7 @@ const room = (id: string, name: string, order = 0): Room => ({
 const ROOMS = [room('k', 'Kitchen', 0), room('b', 'Bedroom', 1)];
 
 async function setup(devices: Json[], favourites: string[] = []) {
-  const store = new DeviceStore((flush) => queueMicrotask(flush));
-  const actions = {
-    send: vi.fn(async () => {}),
-    rename: vi.fn(async () => ({ status: 'unchanged' as const })),
-    deliver: vi.fn(async () => null),
-  } satisfies HubActions;
-  store.loadList(devices);
-  store.flush();
+  const { store, actions } = testHub(devices);
   const save = vi.fn(async (ids: string[]) => ({ success: true, status: 200, data: { device_ids: ids } }));
   const hub: RoomsHub = {
     feed: new RoomFeed(),

@@ -1,4 +1,4 @@
-type Listener = () => void;
+import { SnapshotStore } from '../../../shared/store/snapshot-store.js';
 
 export interface SelectionSnapshot {
   /** "Select" mode is on: tiles show a checkbox, the selection bar shows. */
@@ -13,17 +13,10 @@ const OFF: SelectionSnapshot = { active: false, ids: [] };
  * docs/rooms.md#selection: the tiles picked for "Move to room". Tiles read whether they are
  * selected, the selection bar reads the list; leaving the mode forgets the selection.
  */
-export class SelectionStore {
-  private snapshot: SelectionSnapshot = OFF;
-  private listeners = new Set<Listener>();
-
-  getSnapshot = () => this.snapshot;
-  subscribe = (listener: Listener) => {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
-  };
+export class SelectionStore extends SnapshotStore<SelectionSnapshot> {
+  constructor() {
+    super(OFF);
+  }
 
   isSelected = (id: string) => this.snapshot.ids.includes(id);
 
@@ -46,10 +39,5 @@ export class SelectionStore {
   keepOnly(listed: ReadonlySet<string>) {
     const ids = this.snapshot.ids.filter((id) => listed.has(id));
     if (ids.length !== this.snapshot.ids.length) this.set({ ...this.snapshot, ids });
-  }
-
-  private set(snapshot: SelectionSnapshot) {
-    this.snapshot = snapshot;
-    for (const listener of this.listeners) listener();
   }
 }

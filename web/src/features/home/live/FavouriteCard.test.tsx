@@ -1,9 +1,8 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DevicesContext } from '../../devices/components/devices-context.js';
-import type { HubActions } from '../../devices/hooks/use-device-hub.js';
 import type { Json } from '../../devices/model/device.types.js';
-import { DeviceStore } from '../../devices/store/device-store.js';
+import { testHub } from '../../devices/test-hub.js';
 import { FavouriteCard } from './FavouriteCard.js';
 
 afterEach(cleanup);
@@ -29,16 +28,9 @@ const lamp = {
 };
 
 function setup(raw: Json, place: { first?: boolean; last?: boolean } = {}) {
-  const store = new DeviceStore((flush) => queueMicrotask(flush));
-  const actions = {
-    send: vi.fn(async () => {}),
-    rename: vi.fn(async () => ({ status: 'unchanged' as const })),
-    deliver: vi.fn(async () => null),
-  } satisfies HubActions;
+  const { store, actions } = testHub([raw]);
   const onMove = vi.fn();
   const onUnstar = vi.fn();
-  store.loadList([raw]);
-  store.flush();
   render(
     <DevicesContext.Provider value={{ store, actions }}>
       <FavouriteCard

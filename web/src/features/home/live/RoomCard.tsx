@@ -54,7 +54,7 @@ export const RoomCard = memo(function RoomCard({
   return (
     <article className="room-card" aria-label={room.name} data-room-id={room.id}>
       <header className="room-card-header">
-        <span className="room-icon" aria-hidden="true">
+        <span className="icon-badge room-icon" aria-hidden="true">
           <RoomIcon icon={room.icon} size={22} />
         </span>
         <h3 className="room-card-name" title={room.name}>

@@ -1,0 +1,42 @@
+// Worker thread of startSubscribers (lib.mjs): `count` MQTT.js clients subscribed to `filter`,
+// each timing publish → receive from the "bench_ts" field every benchmark message ends with.
+import { parentPort, workerData } from 'node:worker_threads';
+import mqtt from 'mqtt';
+
+const { url, filter, password, count } = workerData;
+const now = () => performance.timeOrigin + performance.now();
+const latencies = [];
+let received = 0;
+const clients = await Promise.all(
+  Array.from({ length: count }, (_, i) =>
+    mqtt.connectAsync(url, {
+      protocolVersion: 4,
+      clean: true,
+      reconnectPeriod: 0,
+      clientId: `bench-${Date.now()}-${i}`,
+      ...(password ? { username: 'bench', password } : {}),
+    }),
+  ),
+);
+for (const client of clients) {
+  client.on('message', (_topic, payload, packet) => {
+    if (packet.retain) return;
+    // The send time is the last field; reading it needs no JSON.parse of the whole state.
+    const text = payload.toString('latin1');
+    const at = text.lastIndexOf('"bench_ts":');
+    if (at < 0) return;
+    received++;
+    latencies.push(now() - Number.parseFloat(text.slice(at + 11)));
+  });
+  await client.subscribeAsync(filter, { qos: 0 });
+}
+parentPort.on('message', async (message) => {
+  if (message === 'collect') {
+    parentPort.postMessage({ received, latencies: Float64Array.from(latencies) });
+    await Promise.all(clients.map((client) => client.endAsync(true)));
+    process.exit(0);
+  }
+});
+// Retained state (Hearth sends every device on subscribe) must be drained before measuring.
+await new Promise((resolve) => setTimeout(resolve, 1000));
+parentPort.postMessage('ready');
