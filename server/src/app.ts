@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import type { RouteOptions } from 'fastify';
 import type { Logger } from 'pino';
+import { accessModule } from './access/index.js';
 import {
   accountsModule,
   oidcModule,
@@ -201,6 +202,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     dialect: storage.dialect,
     sharedBus: config.mqttUrl !== undefined,
     activity: activity.log,
+    // Late-bound: the access rules read where devices are from the hub.
+    reach: {
+      reachOf: (user) => access.reach.reachOf(user),
+      onChange: (listener) => access.reach.onChange(listener),
+    },
+  });
+  const access = accessModule({
+    db,
+    dialect: storage.dialect,
+    log,
+    guards,
+    users,
+    devices: deviceHub.devices,
+    bus,
+    topicPrefix: config.devicehubTopicPrefix,
+    activity: activity.log,
   });
   const features: Module[] = [
     activity,
@@ -228,6 +245,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       activity: activity.log,
     }),
     deviceHub,
+    access,
     roomsModule({
       db,
       dialect: storage.dialect,

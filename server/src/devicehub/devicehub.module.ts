@@ -14,6 +14,7 @@ import { DevicesRepository } from './devicehub.repository.js';
 import { registerDevicehubRoutes } from './devicehub.routes.js';
 import { DeviceHubService, type DeviceListener } from './devicehub.service.js';
 import { createEdgeBroker, type EdgeBroker } from './edge/edge-broker.js';
+import { type ReachSource, roleReach } from './reach.js';
 import { Zigbee2mqttSimulator } from './simulator/simulator.js';
 import { StateWriter } from './state-writer.js';
 import { AdvisoryWriterLease, soleWriter } from './writer-lease.js';
@@ -45,6 +46,8 @@ export interface DeviceHubModuleDeps {
   sharedBus?: boolean;
   /** Where commands and renames are recorded (docs/activity.md); none: not recorded. */
   activity?: ActivityLog;
+  /** Every caller's reach (docs/access.md); none: the roles' defaults (residents and admins everything). */
+  reach?: ReachSource;
 }
 
 /** How often an instance that does not write device state reads online flags and last seen. */
@@ -54,6 +57,8 @@ const PRESENCE_SYNC_MS = 2000;
 export interface DeviceDirectory {
   /** Whether the hub lists this device (removed ones are not listed). */
   has(id: string): boolean;
+  /** The room of a listed device now (null: unassigned; undefined: not listed). */
+  roomOf(id: string): string | null | undefined;
   /** These devices' new room is stored: the hub's devices follow, with a `device.upsert` each. */
   roomsAssigned(ids: readonly string[], roomId: string | null): void;
   /** Publishes a JSON event to browsers; `topic` is relative to P (e.g. `events/room.upsert`). */
@@ -81,6 +86,7 @@ export interface DeviceHubModule extends Module {
 export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
   const { bus, zigbee2mqttBaseTopic: baseTopic } = deps;
   const log = deps.log.child({ domain: 'devicehub' });
+  const reach = deps.reach ?? roleReach;
   const repository = new DevicesRepository(deps.db);
   const lease = deps.dialect === 'postgres' ? new AdvisoryWriterLease(deps.db, log) : soleWriter();
   const writer = new StateWriter(repository, log, 1000, lease);
@@ -111,6 +117,7 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
     name: 'devicehub',
     devices: {
       has: (id) => hub().has(id),
+      roomOf: (id) => hub().roomOf(id),
       roomsAssigned: (ids, roomId) => hub().roomsAssigned(ids, roomId),
       publishEvent: (topic, payload) => hub().publishEvent(topic, payload),
     },

@@ -173,6 +173,11 @@ export class DeviceHubService implements AdapterEvents {
     return this.devices.has(id);
   }
 
+  /** The room of a listed device (null: unassigned; undefined: not listed). */
+  roomOf(id: string): string | null | undefined {
+    return this.devices.get(id)?.room_id;
+  }
+
   /**
    * docs/rooms.md#assignment: the rooms domain has stored these devices' new room (null: none);
    * the hub's devices follow and browsers get a `device.upsert` for each.

@@ -9,3 +9,12 @@ export {
   deviceHubModule,
 } from './devicehub.module.js';
 export type { DeviceListener } from './devicehub.service.js';
+export {
+  EVERYTHING,
+  mayManageDevices,
+  NOTHING,
+  type Principal,
+  type Reach,
+  type ReachSource,
+  roleReach,
+} from './reach.js';
