@@ -18,6 +18,7 @@ import { chromium } from 'playwright-core';
 import { tsImport } from 'tsx/esm/api';
 import {
   cpuMs,
+  hubDevices,
   percentile,
   report,
   signIn,
@@ -364,6 +365,7 @@ async function chartDraw() {
         const target = document.getElementById('chart');
         target.innerHTML = '';
         const started = performance.now();
+        // biome-ignore lint/correctness/noUndeclaredVariables: uPlot is the page's global (its script tag), not Node's.
         const chart = new uPlot(
           {
             width: 1200,

@@ -2,8 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
+import { isManager } from '@hearth/contracts';
 import type { RouteOptions } from 'fastify';
 import type { Logger } from 'pino';
+import { accessModule } from './access/index.js';
 import {
   accountsModule,
   oidcModule,
@@ -166,6 +168,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     log,
     retentionDays: config.activityRetentionDays,
     signedIn: (request) => accounts.auth.user(request),
+    // docs/activity.md#who-sees-what: residents and admins read the entries about devices they may
+    // view (all of them without rules), a `user` their own.
+    scope: async (viewer) => {
+      if (!isManager(viewer.role)) return { actorId: viewer.id };
+      const reach = await access.reach.reachOf(viewer);
+      return reach.everything ? {} : { deviceIds: deviceHub.gate.visible(reach).map((device) => device.id) };
+    },
   });
   const accounts = accountsModule({
     db,
@@ -201,6 +210,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     dialect: storage.dialect,
     sharedBus: config.mqttUrl !== undefined,
     activity: activity.log,
+    // Late-bound: the access rules read where devices are from the hub.
+    reach: {
+      reachOf: (user) => access.reach.reachOf(user),
+      onChange: (listener) => access.reach.onChange(listener),
+    },
+  });
+  const access = accessModule({
+    db,
+    dialect: storage.dialect,
+    log,
+    guards,
+    users,
+    devices: deviceHub.devices,
+    bus,
+    topicPrefix: config.devicehubTopicPrefix,
+    activity: activity.log,
   });
   const features: Module[] = [
     activity,
@@ -226,8 +251,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       guards,
       sessions: accounts.sessions,
       activity: activity.log,
+      access: access.reset,
     }),
     deviceHub,
+    access,
     roomsModule({
       db,
       dialect: storage.dialect,
@@ -237,6 +264,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       bus,
       topicPrefix: config.devicehubTopicPrefix,
       activity: activity.log,
+      reach: access.reach,
     }),
     { name: 'bus-probe', start: () => busProbe.start(), close: () => busProbe.close() },
     historyModule({
@@ -246,6 +274,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       devices: deviceHub.feed,
       heartbeatMs: config.historyHeartbeatMs,
       retention: config.historyRetention,
+      reach: access.reach,
     }),
     // Device events: the hub's listeners exist once it is registered.
     { name: 'activity-devices', register: () => activity.listenTo(deviceHub.feed) },
