@@ -26,6 +26,7 @@ import { webAppModule } from './http/web-app.js';
 import { Lifecycle, type Module } from './lifecycle/module.js';
 import { createLogger } from './logging/logger.js';
 import { Mailer } from './mail/index.js';
+import { passesModule } from './passes/index.js';
 import { roomsModule } from './rooms/index.js';
 import { preparePrivateDirectory } from './storage/data-dir.js';
 import { openStorage, type Storage } from './storage/database.js';
@@ -236,6 +237,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       devices: deviceHub.devices,
       bus,
       topicPrefix: config.devicehubTopicPrefix,
+      activity: activity.log,
+    }),
+    passesModule({
+      db,
+      log,
+      guards,
+      devices: deviceHub.control,
+      publicUrl: config.publicUrl,
+      timeZone: config.householdTimeZone,
       activity: activity.log,
     }),
     { name: 'bus-probe', start: () => busProbe.start(), close: () => busProbe.close() },

@@ -9,7 +9,17 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const serverSrc = path.join(repo, 'server/src');
 
 /** Features, each a folder whose public face is its `index.ts`. */
-const DOMAINS = ['accounts', 'users', 'devicehub', 'rooms', 'mail', 'health', 'history', 'activity'];
+const DOMAINS = [
+  'accounts',
+  'users',
+  'devicehub',
+  'rooms',
+  'mail',
+  'health',
+  'history',
+  'activity',
+  'passes',
+];
 
 interface Edge {
   from: string;

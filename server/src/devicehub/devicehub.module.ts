@@ -1,4 +1,4 @@
-import type { Device } from '@hearth/contracts';
+import type { Device, DeviceCommandRequest } from '@hearth/contracts';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { TokenReader } from '../accounts/index.js';
@@ -70,11 +70,21 @@ export interface DeviceFeed {
   writes(): boolean;
 }
 
+/** What guest passes use of the hub (docs/passes.md): every device, and commands on its behalf. */
+export interface DeviceControl {
+  list(): Device[];
+  find(id: string): Device | undefined;
+  /** The hub's command, with its own checks and errors (the caller has checked who may send it). */
+  command(id: string, request: DeviceCommandRequest): Promise<{ device_id: string; status: 'sent' }>;
+}
+
 export interface DeviceHubModule extends Module {
   /** Usable once the module is registered. */
   devices: DeviceDirectory;
   /** Usable once the module is registered. */
   feed: DeviceFeed;
+  /** Usable once the module is registered. */
+  control: DeviceControl;
 }
 
 /** The device hub: registry, adapters, simulator, REST routes and the browser edge broker. */
@@ -118,6 +128,11 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
       find: (id) => (hub().has(id) ? hub().get(id) : undefined),
       listen: (listener) => hub().listen(listener),
       writes: () => lease.isHolder(),
+    },
+    control: {
+      list: () => hub().list(),
+      find: (id) => (hub().has(id) ? hub().get(id) : undefined),
+      command: (id, request) => hub().command(id, request),
     },
     async register(app) {
       edge = await createEdgeBroker(app, {
