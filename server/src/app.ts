@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import type { RouteOptions } from 'fastify';
 import type { Logger } from 'pino';
+import { accessModule } from './access/index.js';
 import {
   accountsModule,
   oidcModule,
@@ -202,6 +203,36 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     dialect: storage.dialect,
     sharedBus: config.mqttUrl !== undefined,
     activity: activity.log,
+    // Late-bound: the access rules read where devices are from the hub.
+    reach: {
+      reachOf: (user) => access.reach.reachOf(user),
+      onChange: (listener) => access.reach.onChange(listener),
+    },
+    // Late-bound too: a guest pass's page on the stream (docs/passes.md#stream).
+    passes: (token) => passes.authenticate(token),
+  });
+  const access = accessModule({
+    db,
+    dialect: storage.dialect,
+    log,
+    guards,
+    users,
+    devices: deviceHub.devices,
+    bus,
+    topicPrefix: config.devicehubTopicPrefix,
+    activity: activity.log,
+  });
+  const passes = passesModule({
+    db,
+    log,
+    guards,
+    devices: deviceHub.devices,
+    gate: deviceHub.gate,
+    users,
+    reach: access.reach,
+    publicUrl: config.publicUrl,
+    timeZone: config.householdTimeZone,
+    activity: activity.log,
   });
   const features: Module[] = [
     activity,
@@ -229,6 +260,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       activity: activity.log,
     }),
     deviceHub,
+    access,
     roomsModule({
       db,
       dialect: storage.dialect,
@@ -239,15 +271,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       topicPrefix: config.devicehubTopicPrefix,
       activity: activity.log,
     }),
-    passesModule({
-      db,
-      log,
-      guards,
-      devices: deviceHub.control,
-      publicUrl: config.publicUrl,
-      timeZone: config.householdTimeZone,
-      activity: activity.log,
-    }),
+    passes,
     { name: 'bus-probe', start: () => busProbe.start(), close: () => busProbe.close() },
     historyModule({
       db,

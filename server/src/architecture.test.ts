@@ -10,6 +10,7 @@ const serverSrc = path.join(repo, 'server/src');
 
 /** Features, each a folder whose public face is its `index.ts`. */
 const DOMAINS = [
+  'access',
   'accounts',
   'users',
   'devicehub',

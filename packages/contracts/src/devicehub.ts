@@ -107,6 +107,11 @@ export interface Device {
    * exist yet), while the device is unassigned and nobody has ever assigned it; else null.
    */
   suggested_room: string | null;
+  /**
+   * docs/access.md: what the caller may do with it (`view` or `control`), on every device the API
+   * or the stream hands a signed-in caller; devices they may not view are not listed.
+   */
+  access?: 'view' | 'control';
 }
 
 /** A device that left its ecosystem's list: kept with its id and name until an admin purges it. */

@@ -2,6 +2,7 @@
  * Shapes and names that both the server and the web app use. Declared once here; neither side
  * re-declares them.
  */
+export * from './access.js';
 export * from './activity.js';
 export * from './auth.js';
 export * from './client-config.js';

@@ -3,12 +3,22 @@
 export { readBinary } from './binary.js';
 export { DevicehubMessages } from './devicehub.errors.js';
 export {
-  type DeviceControl,
   type DeviceDirectory,
   type DeviceFeed,
+  type DeviceGate,
   type DeviceHubModule,
   type DeviceHubModuleDeps,
   deviceHubModule,
 } from './devicehub.module.js';
 export { deviceCommandBody } from './devicehub.schemas.js';
 export type { DeviceListener } from './devicehub.service.js';
+export type { PassAuthenticator } from './edge/edge-connect.js';
+export {
+  EVERYTHING,
+  mayManageDevices,
+  NOTHING,
+  type Principal,
+  type Reach,
+  type ReachSource,
+  roleReach,
+} from './reach.js';

@@ -1,35 +1,20 @@
-import type { Device, PassLevel, Role } from '@hearth/contracts';
-import { isManager } from '@hearth/contracts';
+import { type AccessLevel, accessAtLeast } from '@hearth/contracts';
+import type { Reach } from '../devicehub/index.js';
 import type { PassRecord } from './passes.repository.js';
 
-/** What a caller may do with a device: nothing, look, or control (docs/passes.md#what-a-pass-covers). */
-export type Level = 'none' | PassLevel;
+/** The most a pass's creator may do with each device now (their access rules), by their account id. */
+export type CreatorReach = (creatorId: string) => Promise<Reach>;
 
-/** A caller's reach: synchronous and cheap, asked once per device (and per stream message). */
-export interface Reach {
-  levelOf(deviceId: string): Level;
-}
-
-/** The most a pass's creator may do with each device, as they are now. */
-export type CreatorReach = (creator: { id: string; role: Role }) => Promise<Reach>;
-
-/** Without access rules: residents and admins control everything, others nothing (docs/roles.md). */
-export const roleReach: CreatorReach = async (creator) => {
-  const level: Level = isManager(creator.role) ? 'control' : 'none';
-  return { levelOf: () => level };
-};
-
-const RANK: Record<Level, number> = { none: 0, view: 1, control: 2 };
-export const lower = (a: Level, b: Level): Level => (RANK[a] <= RANK[b] ? a : b);
-export const atLeast = (level: Level, wanted: Level): boolean => RANK[level] >= RANK[wanted];
+/** The lower of two levels. */
+export const lower = (a: AccessLevel, b: AccessLevel): AccessLevel => (accessAtLeast(a, b) ? b : a);
 
 /**
- * A pass's reach: its devices, and the devices now in its rooms, at the pass's level, never
- * beyond what its creator may do with them now. Rooms are read from the hub's devices when asked,
- * so a device moved into a pass's room is covered from then on.
+ * docs/passes.md#what-a-pass-covers: a pass's reach. Its devices, and the devices in its rooms when
+ * asked (a device moved into a pass's room is covered from then on), at the pass's level, never
+ * beyond what its creator may do with them now.
  */
 export function passReach(
-  pass: Pick<PassRecord, 'level' | 'rooms' | 'devices'>,
+  pass: Pick<PassRecord, 'id' | 'level' | 'rooms' | 'devices'>,
   creator: Reach,
   roomOf: (deviceId: string) => string | null | undefined,
 ): Reach {
@@ -43,15 +28,11 @@ export function passReach(
       }
       return lower(pass.level, creator.levelOf(deviceId));
     },
+    levelOfRoom(roomId) {
+      return roomId !== null && rooms.has(roomId) ? lower(pass.level, creator.levelOfRoom(roomId)) : 'none';
+    },
+    everything: false,
+    any: devices.size + rooms.size > 0 && creator.any,
+    tag: `pass:${pass.id}:${creator.tag}`,
   };
 }
-
-/** The devices of `all` a reach may view, each with its level. */
-export const reachable = (all: Iterable<Device>, reach: Reach): (Device & { access: PassLevel })[] => {
-  const out: (Device & { access: PassLevel })[] = [];
-  for (const device of all) {
-    const level = reach.levelOf(device.id);
-    if (level !== 'none') out.push({ ...device, access: level });
-  }
-  return out;
-};

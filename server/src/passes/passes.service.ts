@@ -1,37 +1,37 @@
-import type {
-  CreatedPass,
-  Device,
-  DeviceCommandRequest,
-  Pass,
-  PassDevice,
-  PassInfo,
-  PassList,
+import {
+  accessAtLeast,
+  type CreatedPass,
+  type DeviceCommandRequest,
+  type Pass,
+  type PassDevice,
+  type PassInfo,
+  type PassList,
 } from '@hearth/contracts';
 import { type ActivityLog, type ActivityOrigin, type ActivityRecord, resultOf } from '../activity/index.js';
+import {
+  type DeviceDirectory,
+  type DeviceGate,
+  EVERYTHING,
+  type Principal,
+  type Reach,
+} from '../devicehub/index.js';
 import { HttpError } from '../http/errors.js';
 import { nowIso } from '../storage/columns.js';
 import type { UserRecord } from '../users/index.js';
 import { PASSES_ERRORS as E } from './passes.errors.js';
-import { atLeast, type CreatorReach, passReach, type Reach, reachable } from './passes.reach.js';
+import { type CreatorReach, passReach } from './passes.reach.js';
 import type { PassesRepository, PassRecord } from './passes.repository.js';
 import { type PassState, passState } from './passes.schedule.js';
 import type { CreatePass } from './passes.schemas.js';
 import { hashPassToken, newPassToken } from './passes.token.js';
 
-/** What passes use of the device hub. */
-export interface PassDeviceHub {
-  /** Every listed device. */
-  list(): Device[];
-  /** A listed device, or undefined. */
-  find(id: string): Device | undefined;
-  /** Sends a command (the hub's own checks and errors). */
-  command(id: string, request: DeviceCommandRequest): Promise<{ device_id: string; status: 'sent' }>;
-}
-
 export interface PassesServiceDeps {
   repository: PassesRepository;
-  devices: PassDeviceHub;
-  /** The most a pass's creator may do now (access rules; without them, their role). */
+  /** Which devices the hub lists, and their rooms. */
+  devices: Pick<DeviceDirectory, 'has' | 'roomOf'>;
+  /** The hub's devices as a reach sees them, and commands checked against it. */
+  gate: DeviceGate;
+  /** The most a pass's creator may do now (their access rules). */
   creatorReach: CreatorReach;
   activity: ActivityLog;
   /** PUBLIC_URL: links are `${publicUrl}/pass/{token}`. */
@@ -41,16 +41,22 @@ export interface PassesServiceDeps {
   now?: () => number;
 }
 
-/** A pass that works now, with what it reaches. */
+/** A pass that works now: who it is on the stream and in the log, and what it reaches. */
 export interface OpenPass {
   pass: PassRecord;
+  principal: Principal & { kind: 'pass' };
   reach: Reach;
 }
 
 const ms = (iso: string | null) => (iso === null ? null : Date.parse(iso));
 
-/** The actor of what a pass does: its label (docs/activity.md#entries). */
-export const passActor = (pass: Pick<PassRecord, 'id' | 'label'>) => ({
+/** A pass as the stream and the activity log name it: its label (docs/activity.md#entries). */
+export const passPrincipal = (pass: Pick<PassRecord, 'id' | 'label'>): Principal & { kind: 'pass' } => ({
+  kind: 'pass',
+  passId: pass.id,
+  label: pass.label ?? 'Guest pass',
+});
+const passActor = (pass: Pick<PassRecord, 'id' | 'label'>) => ({
   type: 'pass' as const,
   id: pass.id,
   label: pass.label ?? 'Guest pass',
@@ -113,20 +119,21 @@ export class PassesService {
 
   /** POST /api/passes: checks what it covers against the creator's own reach, then stores its hash. */
   async create(caller: UserRecord, input: CreatePass): Promise<CreatedPass> {
-    const { repository, devices } = this.deps;
+    const { repository, devices, gate } = this.deps;
     const now = this.now();
     if (input.ends_at !== undefined && Date.parse(input.ends_at) <= now)
       throw new HttpError(400, E.endInPast);
     const rooms = await repository.existingRooms(input.rooms);
     const unknownRoom = input.rooms.find((id) => !rooms.has(id));
     if (unknownRoom !== undefined) throw new HttpError(400, E.unknownRoom(unknownRoom));
-    const unknownDevice = input.devices.find((id) => !devices.find(id));
+    const unknownDevice = input.devices.find((id) => !devices.has(id));
     if (unknownDevice !== undefined) throw new HttpError(400, E.unknownDevice(unknownDevice));
-    const mine = await this.deps.creatorReach({ id: caller.id, role: caller.role });
-    const inRooms = devices.list().filter((device) => device.room_id && rooms.has(device.room_id));
-    const beyond = [...input.devices, ...inRooms.map((device) => device.id)].find(
-      (id) => !atLeast(mine.levelOf(id), input.level),
-    );
+    const mine = await this.deps.creatorReach(caller.id);
+    const inRooms = gate.visible(EVERYTHING).filter((device) => device.room_id && rooms.has(device.room_id));
+    const beyond =
+      [...input.devices, ...inRooms.map((device) => device.id)].find(
+        (id) => !accessAtLeast(mine.levelOf(id), input.level),
+      ) ?? input.rooms.find((id) => !accessAtLeast(mine.levelOfRoom(id), input.level));
     if (beyond !== undefined) throw new HttpError(403, E.beyondCreator(beyond));
     const token = newPassToken();
     const id = crypto.randomUUID();
@@ -210,9 +217,9 @@ export class PassesService {
         next_start: state.nextStart === null ? null : nowIso(state.nextStart),
       });
     }
-    const creator = await this.deps.creatorReach(pass.creator);
-    const reach = passReach(pass, creator, (id) => this.deps.devices.find(id)?.room_id);
-    return { pass, reach };
+    const creator = await this.deps.creatorReach(pass.creator.id);
+    const reach = passReach(pass, creator, (id) => this.deps.devices.roomOf(id));
+    return { pass, principal: passPrincipal(pass), reach };
   }
 
   /** GET /api/pass/{token}/devices: the pass's devices; opening the page is recorded. */
@@ -226,7 +233,7 @@ export class PassesService {
     };
     try {
       const { reach } = await this.opened(pass);
-      const devices = reachable(this.deps.devices.list(), reach);
+      const devices = this.deps.gate.visible(reach) as PassDevice[];
       this.deps.activity.record({ ...entry, result: 'ok' });
       return devices;
     } catch (error) {
@@ -235,7 +242,10 @@ export class PassesService {
     }
   }
 
-  /** POST /api/pass/{token}/devices/{id}/commands: one `device.command` entry with the pass as actor. */
+  /**
+   * POST /api/pass/{token}/devices/{id}/commands: one `device.command` entry with the pass as actor
+   * (the hub's gate records it; a pass that does not work now is recorded here).
+   */
   async command(
     token: string,
     deviceId: string,
@@ -243,32 +253,33 @@ export class PassesService {
     origin: ActivityOrigin,
   ): Promise<{ device_id: string; status: 'sent' }> {
     const pass = await this.byToken(token);
-    const device = this.deps.devices.find(deviceId);
-    const entry: Omit<ActivityRecord, 'result'> = {
-      actor: passActor(pass),
-      ...origin,
-      kind: 'device.command',
-      device_id: deviceId,
-      ...(device?.room_id ? { room_id: device.room_id } : {}),
-      detail: { ...(device ? { name: device.name } : {}), state: request.state, via: 'pass' },
-    };
+    let open: OpenPass;
     try {
-      const { reach } = await this.opened(pass);
-      const result = await this.commandWithin(reach, deviceId, request);
-      this.deps.activity.record({ ...entry, result: 'ok' });
-      return result;
+      open = await this.opened(pass);
     } catch (error) {
-      this.record(entry, error);
+      this.record(
+        {
+          actor: passActor(pass),
+          ...origin,
+          kind: 'device.command',
+          device_id: deviceId,
+          detail: { state: request.state },
+        },
+        error,
+      );
       throw error;
     }
+    return this.deps.gate.command(open.reach, open.principal, deviceId, request, origin);
   }
 
-  /** A command within a reach: 404 for a device out of it, 403 for one it may only view. */
-  async commandWithin(reach: Reach, deviceId: string, request: DeviceCommandRequest) {
-    const level = reach.levelOf(deviceId);
-    if (level === 'none' || !this.deps.devices.find(deviceId)) throw new HttpError(404, E.deviceNotFound);
-    if (level !== 'control') throw new HttpError(403, E.viewOnly);
-    return this.deps.devices.command(deviceId, request);
+  /** The stream's CONNECT with a pass (docs/passes.md#stream): the pass if it works now, else undefined. */
+  async forStream(token: string): Promise<OpenPass | undefined> {
+    try {
+      return await this.open(token);
+    } catch (error) {
+      if (error instanceof HttpError) return undefined;
+      throw error;
+    }
   }
 
   private record(entry: Omit<ActivityRecord, 'result'>, error: unknown) {

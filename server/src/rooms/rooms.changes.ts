@@ -42,13 +42,10 @@ const order = z.number().int().min(0);
 
 /** A change as another instance sends it over the bus (checked before any of it reaches a browser). */
 export const sharedChange = z.object({
-  origin: z.string(),
-  change: z.object({
-    floors: z.array(z.object({ id, name, order })),
-    rooms: z.array(z.object({ id, name, icon: z.enum(ROOM_ICONS), order, floor_id: id.nullable() })),
-    moved: z.object({ ids: z.array(id), room_id: id.nullable() }).nullable(),
-    removed_room: id.nullable(),
-    removed_floor: id.nullable(),
-    favourites_of: id.nullable().optional(),
-  }),
+  floors: z.array(z.object({ id, name, order })),
+  rooms: z.array(z.object({ id, name, icon: z.enum(ROOM_ICONS), order, floor_id: id.nullable() })),
+  moved: z.object({ ids: z.array(id), room_id: id.nullable() }).nullable(),
+  removed_room: id.nullable(),
+  removed_floor: id.nullable(),
+  favourites_of: id.nullable().optional(),
 });

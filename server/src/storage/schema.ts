@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { AccessTables } from '../access/access.tables.js';
 import type { AccountsTables } from '../accounts/accounts.tables.js';
 import type { IdentityTables } from '../accounts/identities.tables.js';
 import type { PicturesTables } from '../accounts/pictures/pictures.tables.js';
@@ -38,7 +39,8 @@ export interface UsersTable {
 
 /** Every table; each domain declares its own in `<domain>.tables.ts`. */
 export interface Database
-  extends AccountsTables,
+  extends AccessTables,
+    AccountsTables,
     ActivityTables,
     IdentityTables,
     DevicehubTables,

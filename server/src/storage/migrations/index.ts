@@ -12,6 +12,7 @@ import { migration as m0010 } from './0010_shared_secrets.js';
 import { migration as m0011 } from './0011_device_presence.js';
 import { migration as m0012 } from './0012_history.js';
 import { migration as m0013 } from './0013_activity.js';
+import { migration as m0014 } from './0014_access_rules.js';
 import { migration as m0015 } from './0015_passes.js';
 
 /**
@@ -32,5 +33,6 @@ export const migrations: Record<string, Migration> = {
   '0011_device_presence': m0011,
   '0012_history': m0012,
   '0013_activity': m0013,
+  '0014_access_rules': m0014,
   '0015_passes': m0015,
 };

@@ -1,0 +1,94 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { type ActivityLog, noActivity } from '../activity/index.js';
+import type { Bus } from '../bus/bus.js';
+import { instanceChanges } from '../bus/instance-changes.js';
+import type { DeviceDirectory, ReachSource } from '../devicehub/index.js';
+import type { Module } from '../lifecycle/module.js';
+import type { Dialect } from '../storage/database.js';
+import type { Database } from '../storage/schema.js';
+import type { Guards, UserRecord, UsersRepository } from '../users/index.js';
+import { AccessRepository } from './access.repository.js';
+import { registerAccessRoutes } from './access.routes.js';
+import { AccessService } from './access.service.js';
+
+export interface AccessModuleDeps {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  log: Logger;
+  guards: Guards;
+  users: Pick<UsersRepository, 'findById'>;
+  /** Where the hub's devices are now: a device's room. */
+  devices: Pick<DeviceDirectory, 'roomOf'>;
+  bus: Bus;
+  /** DEVICEHUB_TOPIC_PREFIX: instances sharing it tell each other whose rules changed. */
+  topicPrefix: string;
+  /** Where rule changes are recorded (docs/activity.md); none: not recorded. */
+  activity?: ActivityLog;
+}
+
+/** What a role change (PATCH /api/auth/users/{id}, `reset_access`) uses of the access rules. */
+export interface AccessReset {
+  /** Why the caller may not reset the target's rules (403), or undefined. */
+  denial(caller: UserRecord, target: UserRecord): string | undefined;
+  reset(userId: string): Promise<void>;
+}
+
+export interface AccessModule extends Module {
+  /** Every caller's reach, and word of changed rules (the device hub, rooms and history use it). */
+  reach: ReachSource;
+  reset: AccessReset;
+}
+
+const changedUsers = z.object({ user_ids: z.array(z.string().min(1).max(200)).max(1000) });
+
+/** Access rules: who may view and control which devices (docs/access.md). */
+export function accessModule(deps: AccessModuleDeps): AccessModule {
+  const log = deps.log.child({ domain: 'access' });
+  const listeners = new Set<(userIds: readonly string[]) => void>();
+  const tell = (userIds: readonly string[]) => {
+    for (const listener of listeners) {
+      try {
+        listener(userIds);
+      } catch (error) {
+        log.error({ err: error }, 'an access change listener failed');
+      }
+    }
+  };
+  // docs/access.md#several-instances: a change made through another instance reaches this one's streams.
+  const instances = instanceChanges({
+    bus: deps.bus,
+    topic: `${deps.topicPrefix}/instances/access`,
+    log,
+    schema: changedUsers,
+    apply: (change) => tell(change.user_ids),
+    what: 'access change',
+  });
+  const service = new AccessService({
+    repository: new AccessRepository(deps.db, deps.dialect),
+    users: deps.users,
+    devices: deps.devices,
+    changed: (userIds) => {
+      tell(userIds);
+      instances.share({ user_ids: userIds });
+    },
+  });
+  return {
+    name: 'access',
+    reach: {
+      reachOf: (user) => service.reachOf(user),
+      onChange(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    },
+    reset: {
+      denial: (caller, target) => service.resetDenial(caller, target),
+      reset: (userId) => service.reset(userId),
+    },
+    register: (app) => registerAccessRoutes(app, deps.guards, service, deps.activity ?? noActivity),
+    start: () => instances.start(),
+    close: () => instances.close(),
+  };
+}

@@ -1,0 +1,102 @@
+import type { AccessLevel } from '@hearth/contracts';
+import { type Kysely, sql } from 'kysely';
+import type { Dialect } from '../storage/database.js';
+import type { Database } from '../storage/schema.js';
+import type { RuleSet } from './access.policy.js';
+
+/** How many ids one `in (…)` list holds (SQLite's bound-parameter limit is 32 766; PostgreSQL's 65 535). */
+const CHUNK = 1000;
+
+const chunks = <T>(items: readonly T[]): T[][] => {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
+  return out;
+};
+
+/** The access rules' storage (docs/access.md#storage), one query set for SQLite and PostgreSQL. */
+export class AccessRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  async rules(userId: string): Promise<RuleSet> {
+    const [rooms, devices] = await Promise.all([
+      this.db
+        .selectFrom('access_room_rules')
+        .select(['room_id', 'level'])
+        .where('user_id', '=', userId)
+        .execute(),
+      this.db
+        .selectFrom('access_device_rules')
+        .select(['device_id', 'level'])
+        .where('user_id', '=', userId)
+        .execute(),
+    ]);
+    return {
+      rooms: new Map(rooms.map((row) => [row.room_id, row.level as AccessLevel])),
+      devices: new Map(devices.map((row) => [row.device_id, row.level as AccessLevel])),
+    };
+  }
+
+  /** Of these room ids, those that are no room. */
+  async unknownRooms(ids: readonly string[]): Promise<string[]> {
+    const known = new Set<string>();
+    for (const part of chunks(ids)) {
+      const rows = await this.db.selectFrom('rooms').select('id').where('id', 'in', part).execute();
+      for (const row of rows) known.add(row.id);
+    }
+    return ids.filter((id) => !known.has(id));
+  }
+
+  /** Of these device ids, those the registry does not hold (a removed device keeps its id and rules until purged). */
+  async unknownDevices(ids: readonly string[]): Promise<string[]> {
+    const known = new Set<string>();
+    for (const part of chunks(ids)) {
+      const rows = await this.db
+        .selectFrom('devicehub_devices')
+        .select('id')
+        .where('id', 'in', part)
+        .execute();
+      for (const row of rows) known.add(row.id);
+    }
+    return ids.filter((id) => !known.has(id));
+  }
+
+  /**
+   * Replaces the account's rules in one transaction. On PostgreSQL two instances replacing the same
+   * account's rules take turns (a transaction-scoped advisory lock), so the last one wins whole.
+   */
+  async replace(userId: string, rules: RuleSet, now: string): Promise<RuleSet> {
+    return this.db.transaction().execute(async (trx) => {
+      if (this.dialect === 'postgres')
+        await sql`select pg_advisory_xact_lock(hashtext(current_schema() || '/hearth/access/' || ${userId}))`.execute(
+          trx,
+        );
+      const before = await new AccessRepository(trx, this.dialect).rules(userId);
+      await trx.deleteFrom('access_room_rules').where('user_id', '=', userId).execute();
+      await trx.deleteFrom('access_device_rules').where('user_id', '=', userId).execute();
+      const rooms = [...rules.rooms].map(([room_id, level]) => ({
+        user_id: userId,
+        room_id,
+        level,
+        updated_at: now,
+      }));
+      const devices = [...rules.devices].map(([device_id, level]) => ({
+        user_id: userId,
+        device_id,
+        level,
+        updated_at: now,
+      }));
+      for (const part of chunks(rooms)) await trx.insertInto('access_room_rules').values(part).execute();
+      for (const part of chunks(devices)) await trx.insertInto('access_device_rules').values(part).execute();
+      return before;
+    });
+  }
+
+  /** Deletes every rule of the account (a role change that resets them). */
+  async clear(userId: string): Promise<void> {
+    await this.db.deleteFrom('access_room_rules').where('user_id', '=', userId).execute();
+    await this.db.deleteFrom('access_device_rules').where('user_id', '=', userId).execute();
+  }
+}

@@ -1,0 +1,2 @@
+// The access rules as app.ts sees them (docs/access.md).
+export { type AccessModule, type AccessModuleDeps, type AccessReset, accessModule } from './access.module.js';

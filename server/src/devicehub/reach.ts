@@ -1,0 +1,61 @@
+import { type AccessLevel, isManager, ROLE_DEFAULT_ACCESS } from '@hearth/contracts';
+import type { UserRecord } from '../users/index.js';
+
+/**
+ * docs/access.md#reach: what one caller (a signed-in account, or a guest pass) may do with each
+ * device. The hub asks it on every call and the stream on every message it forwards to a
+ * filtered connection, so `levelOf` is synchronous and cheap. Built by the access domain for
+ * accounts and by the passes domain for passes.
+ */
+export interface Reach {
+  /** The caller's level on a device the hub lists (its own rule, else its room's, else the default). */
+  levelOf(deviceId: string): AccessLevel;
+  /** The caller's level on a room's devices that have no rule of their own (null: unassigned ones). */
+  levelOfRoom(roomId: string | null): AccessLevel;
+  /**
+   * Control over every device, with nothing filtered: residents and admins without rules. Their
+   * stream takes the fast path (the same bytes for all of them, no per-message check).
+   */
+  readonly everything: boolean;
+  /** Whether it may view some device at all: a stream connection needs it. */
+  readonly any: boolean;
+  /** Names this reach's rules, so that two callers with the same rules share a list's ETag. */
+  readonly tag: string;
+}
+
+/** Who is behind a stream connection or a call. */
+export type Principal = { kind: 'user'; user: UserRecord } | { kind: 'pass'; passId: string; label: string };
+
+/** Where the hub gets a signed-in account's reach, and hears that some accounts' reach changed. */
+export interface ReachSource {
+  reachOf(user: UserRecord): Promise<Reach>;
+  /** `userIds`: the accounts whose rules changed (their open streams follow within 2 s). */
+  onChange(listener: (userIds: readonly string[]) => void): () => void;
+}
+
+/** Control over everything (admins; residents without rules). */
+export const EVERYTHING: Reach = {
+  levelOf: () => 'control',
+  levelOfRoom: () => 'control',
+  everything: true,
+  any: true,
+  tag: 'all',
+};
+
+/** Nothing at all. */
+export const NOTHING: Reach = {
+  levelOf: () => 'none',
+  levelOfRoom: () => 'none',
+  everything: false,
+  any: false,
+  tag: 'none',
+};
+
+/** Without access rules (a hub built without the access domain): the role's default. */
+export const roleReach: ReachSource = {
+  reachOf: async (user) => (ROLE_DEFAULT_ACCESS[user.role] === 'control' ? EVERYTHING : NOTHING),
+  onChange: () => () => {},
+};
+
+/** Whether the role may rename devices and assign rooms (with `control` of them). */
+export const mayManageDevices = (user: UserRecord): boolean => isManager(user.role);
