@@ -17,8 +17,8 @@ export type PassPageState =
   | { kind: 'open'; info: PassInfo }
   | { kind: 'closed'; info: PassInfo | null; message: string };
 
-/** The pass is asked again at most this often while its stream is down. */
-const RECHECK_MS = 2000;
+/** The pass is asked again at most this often while its stream is down (it retries every 2 s). */
+const RECHECK_MS = 500;
 /** While the pass does not work yet: asked again this often (and at its next start). */
 const WAIT_MS = 30_000;
 
