@@ -151,6 +151,21 @@ describe('Guest passes', () => {
     await guest.close();
   });
 
+  it('tells the open page at once when the pass is paused', async () => {
+    const { pass, path } = await createPass({ label: 'Dog sitter', devices: [lamp.id] });
+    const guest = await guestPage(path, 1280);
+    await power(guest.page, lamp.name).waitFor();
+    await guest.page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    const paused = Date.now();
+    await apiCall(server.url, 'PATCH', `/api/passes/${pass.id}`, { paused: true }, admin.accessToken);
+    await guest.page
+      .getByText('This pass is paused. Ask the person who shared it with you to resume it.')
+      .waitFor({ timeout: 5000 });
+    expect(Date.now() - paused).toBeLessThan(3000);
+    expect(await guest.page.locator('.device-tile').count()).toBe(0);
+    await guest.close();
+  });
+
   it('tells a guest whose pass has not started yet when it starts', async () => {
     const starts = new Date(Date.now() + HOUR).toISOString();
     const { path } = await createPass({ label: 'Tomorrow', devices: [lamp.id], starts_at: starts });

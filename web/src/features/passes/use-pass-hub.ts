@@ -90,8 +90,10 @@ export function usePassHub(token: string) {
       const notice = guestNotice(info);
       if (notice) {
         close(info, notice);
+        // Not yet, or paused: it may work later without the guest reloading; ended: it never will.
         if (info.status === 'scheduled')
           later(info.next_start ? Date.parse(info.next_start) - Date.now() + 500 : WAIT_MS);
+        if (info.status === 'paused') later(WAIT_MS);
         return;
       }
       if (info.ends_at) later(Date.parse(info.ends_at) - Date.now() + 500);
