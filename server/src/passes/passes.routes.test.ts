@@ -402,6 +402,15 @@ describe.each(testDatabases())('guest passes on $name', ({ create }) => {
       expect((await guest('GET', `/api/pass/${token}`)).status).toBe(200);
     });
 
+    it('never writes a token to the log', async () => {
+      const { token } = await newPass();
+      await guest('GET', `/api/pass/${token}`);
+      await guest('GET', `/api/pass/${token}/devices`);
+      await guest('POST', `/api/pass/${token}/devices/${named.id}/commands`, { state: { on: false } });
+      expect(t.hearth.logs.text).toContain('/api/pass/[Redacted]/devices');
+      expect(t.hearth.logs.text).not.toContain(token);
+    });
+
     it('a pass token never works on the accounts API', async () => {
       const { token } = await newPass();
       for (const headers of [{ authorization: `Bearer ${token}` }, { cookie: `auth_token=${token}` }]) {
