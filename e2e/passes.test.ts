@@ -144,6 +144,8 @@ describe('Guest passes', () => {
       .waitFor({ timeout: 5000 });
     const tookMs = Date.now() - revoked;
     expect(await guest.page.locator('.device-tile').count()).toBe(0);
+    // The page still names the pass it was showing.
+    expect(await guest.page.getByRole('heading', { level: 1 }).textContent()).toBe('Cleaner');
     expect(await axeFindings(guest.page)).toEqual([]);
     await screenshotBothThemes(guest.page, 'pass-guest-revoked');
     console.log(`revoked pass: the open page closed after ${tookMs} ms`);

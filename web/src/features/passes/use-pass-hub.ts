@@ -63,13 +63,15 @@ export function usePassHub(token: string) {
     let stream: DeviceStream | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let checkedAt = 0;
+    // The page keeps the pass's name once it has read it (a revoked pass answers 404, nameless).
+    let known: PassInfo | null = null;
 
     const close = (info: PassInfo | null, message: string) => {
       stream?.stop();
       stream = null;
       store.clear();
       setLive(false);
-      setState({ kind: 'closed', info, message });
+      setState({ kind: 'closed', info: info ?? known, message });
     };
     const later = (ms: number) => {
       clearTimeout(timer);
@@ -87,6 +89,7 @@ export function usePassHub(token: string) {
         return later(answer.status === 429 ? 60_000 : WAIT_MS);
       }
       const info = answer.data;
+      known = info;
       const notice = guestNotice(info);
       if (notice) {
         close(info, notice);
