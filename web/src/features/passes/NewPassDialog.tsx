@@ -187,7 +187,7 @@ export function NewPassDialog({
                     <Field
                       label={M.to}
                       type="time"
-                      value={window.to === '24:00' ? '23:59' : window.to}
+                      value={window.to === '24:00' ? '00:00' : window.to}
                       onChange={(event) => setWindow(index, { to: event.target.value })}
                     />
                     {draft.windows.length > 1 && (

@@ -50,4 +50,11 @@ describe('the New pass request', () => {
       },
     });
   });
+
+  it('reads a window ending at 00:00 as ending at midnight', () => {
+    const result = passRequest(
+      draft({ when: 'weekly', endsAt: '', windows: [{ days: ['sat'], from: '20:00', to: '00:00' }] }),
+    );
+    expect(result).toMatchObject({ request: { schedule: [{ days: ['sat'], from: '20:00', to: '24:00' }] } });
+  });
 });

@@ -46,7 +46,12 @@ export function passRequest(draft: PassDraft): { request: CreatePassRequest } | 
   return {
     request: {
       ...request,
-      schedule: draft.windows.map((window) => ({ days: window.days, from: window.from, to: window.to })),
+      // A window ending at 00:00 ends at midnight, the end of its day (the server's `24:00`).
+      schedule: draft.windows.map((window) => ({
+        days: window.days,
+        from: window.from,
+        to: window.to === '00:00' ? '24:00' : window.to,
+      })),
     },
   };
 }
