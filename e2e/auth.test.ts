@@ -67,6 +67,7 @@ describe('signing in and out in Chromium', () => {
       'Devices',
       'Map',
       'Users',
+      'Guest passes',
       'Activity',
       'Spotify',
     ]);

@@ -28,6 +28,7 @@ import { webAppModule } from './http/web-app.js';
 import { Lifecycle, type Module } from './lifecycle/module.js';
 import { createLogger } from './logging/logger.js';
 import { Mailer } from './mail/index.js';
+import { passesModule } from './passes/index.js';
 import { roomsModule } from './rooms/index.js';
 import { preparePrivateDirectory } from './storage/data-dir.js';
 import { openStorage, type Storage } from './storage/database.js';
@@ -215,6 +216,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       reachOf: (user) => access.reach.reachOf(user),
       onChange: (listener) => access.reach.onChange(listener),
     },
+    // Late-bound too: a guest pass's page on the stream (docs/passes.md#stream).
+    passes: (token) => passes.authenticate(token),
   });
   const access = accessModule({
     db,
@@ -225,6 +228,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     devices: deviceHub.devices,
     bus,
     topicPrefix: config.devicehubTopicPrefix,
+    activity: activity.log,
+  });
+  const passes = passesModule({
+    db,
+    log,
+    guards,
+    devices: deviceHub.devices,
+    gate: deviceHub.gate,
+    users,
+    reach: access.reach,
+    publicUrl: config.publicUrl,
+    timeZone: config.householdTimeZone,
     activity: activity.log,
   });
   const features: Module[] = [
@@ -266,6 +281,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       activity: activity.log,
       reach: access.reach,
     }),
+    passes,
     { name: 'bus-probe', start: () => busProbe.start(), close: () => busProbe.close() },
     historyModule({
       db,

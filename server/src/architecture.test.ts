@@ -19,6 +19,7 @@ const DOMAINS = [
   'health',
   'history',
   'activity',
+  'passes',
 ];
 
 interface Edge {

@@ -9,5 +9,6 @@ export * from './client-config.js';
 export * from './device-icons.js';
 export * from './devicehub.js';
 export * from './history.js';
+export * from './passes.js';
 export * from './roles.js';
 export * from './rooms.js';

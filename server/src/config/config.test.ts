@@ -106,6 +106,10 @@ describe('parseConfig', () => {
     ],
     [{ SIMULATOR: 'yes' }, 'Invalid SIMULATOR "yes": expected "on" or "off"'],
     [
+      { HOUSEHOLD_TIME_ZONE: 'Mars/Olympus' },
+      'Invalid HOUSEHOLD_TIME_ZONE "Mars/Olympus": expected an IANA time zone such as "Europe/Berlin"',
+    ],
+    [
       { DATABASE_CONNECT_TIMEOUT: 'soon' },
       'Invalid DATABASE_CONNECT_TIMEOUT "soon": expected a number of seconds 0-3600',
     ],
@@ -140,6 +144,11 @@ describe('parseConfig', () => {
     } catch (error) {
       expect((error as Error).message).not.toContain('\n');
     }
+  });
+
+  it("reads the household's time zone, the server's own by default", () => {
+    expect(parseConfig({ HOUSEHOLD_TIME_ZONE: 'Europe/Berlin' }).householdTimeZone).toBe('Europe/Berlin');
+    expect(parseConfig({}).householdTimeZone).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
   });
 
   it('accepts a full, valid configuration', () => {

@@ -2,6 +2,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
+/** Whether `zone` is an IANA time zone this runtime knows. */
+const isTimeZone = (zone: string): boolean => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /**
  * Every environment variable Hearth reads, parsed once at start (DESIGN.md "Configuration").
  * Nothing else in the server reads process.env.
@@ -43,6 +53,8 @@ export interface Config {
   historyRetention: { rawDays: number; fiveMinuteDays: number; hourlyDays: number | undefined };
   /** ACTIVITY_RETENTION_DAYS: activity log entries older than this are pruned. */
   activityRetentionDays: number;
+  /** HOUSEHOLD_TIME_ZONE: guest passes' weekly schedules are read in it (IANA name). */
+  householdTimeZone: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -121,6 +133,7 @@ const schemas = {
   HISTORY_5MIN_DAYS: integer(1, 36500).describe('a number of days 1-36500'),
   HISTORY_HOURLY_DAYS: integer(1, 365000).describe('a number of days 1-365000'),
   ACTIVITY_RETENTION_DAYS: integer(1, 36500).describe('a number of days 1-36500'),
+  HOUSEHOLD_TIME_ZONE: z.string().refine(isTimeZone).describe('an IANA time zone such as "Europe/Berlin"'),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .describe('one of fatal, error, warn, info, debug, trace, silent'),
@@ -229,6 +242,8 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
       hourlyDays: values.HISTORY_HOURLY_DAYS,
     },
     activityRetentionDays: values.ACTIVITY_RETENTION_DAYS ?? 90,
+    // The server's own zone (TZ, else the system's) unless told otherwise.
+    householdTimeZone: values.HOUSEHOLD_TIME_ZONE ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
     logLevel: values.LOG_LEVEL ?? 'info',
   };
 }

@@ -1,6 +1,7 @@
 // The device hub as app.ts sees it.
 
 export { readBinary } from './binary.js';
+export { DevicehubMessages } from './devicehub.errors.js';
 export {
   type DeviceDirectory,
   type DeviceFeed,
@@ -9,6 +10,7 @@ export {
   type DeviceHubModuleDeps,
   deviceHubModule,
 } from './devicehub.module.js';
+export { deviceCommandBody } from './devicehub.schemas.js';
 export type { DeviceListener } from './devicehub.service.js';
 export type { PassAuthenticator } from './edge/edge-connect.js';
 export {

@@ -130,3 +130,18 @@ export function perUserLimit(max: number, windowMs: number, scope = 'user'): Fas
     },
   };
 }
+
+/**
+ * Route config limiting calls per client address (request.ip, TRUST_PROXY applied): `max` per
+ * `windowMs`, counted in the database like every other limit. Routes with the same `scope` share
+ * one count per address. It runs before the route's handler looks anything up.
+ */
+export function perAddressLimit(max: number, windowMs: number, scope: string): FastifyContextConfig {
+  return {
+    rateLimit: {
+      max,
+      timeWindow: windowMs,
+      keyGenerator: (request: FastifyRequest) => `${scope}:${request.ip}`,
+    },
+  };
+}

@@ -31,4 +31,20 @@ describe('log redaction', () => {
     expect(line.request.body.code).toBe('[Redacted]');
     expect(line.user).toEqual({ password: '[Redacted]', refresh_token: '[Redacted]', token: '[Redacted]' });
   });
+
+  it('hides guest pass tokens in logged URLs', () => {
+    const token = 'Ab3_-x'.repeat(7);
+    const line = lineOf((log) =>
+      log.info(
+        { req: { method: 'GET', url: `/api/pass/${token}/devices?x=1`, ip: '192.0.2.1' } },
+        'incoming request',
+      ),
+    );
+    expect(line.req.url).toBe('/api/pass/[Redacted]/devices?x=1');
+    const page = lineOf((log) =>
+      log.info({ req: { method: 'GET', url: `/pass/${token}` } }, 'incoming request'),
+    );
+    expect(page.req.url).toBe('/pass/[Redacted]');
+    expect(JSON.stringify([line, page])).not.toContain(token);
+  });
 });

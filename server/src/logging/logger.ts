@@ -35,8 +35,11 @@ const redactPaths = [
 /** Query parameters whose values are replaced in logged URLs (OIDC returns tokens in the query). */
 const SECRET_QUERY = /([?&](?:access_token|refresh_token|code|state|token|id_token|password)=)[^&#]*/gi;
 
+/** A guest pass's token is a path segment (docs/passes.md#tokens): `/pass/{token}`, `/api/pass/{token}/…`. */
+const PASS_TOKEN = /(\/pass\/)[^/?#]+/gi;
+
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_QUERY, '$1[Redacted]');
+  return url.replace(SECRET_QUERY, '$1[Redacted]').replace(PASS_TOKEN, '$1[Redacted]');
 }
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {

@@ -7,6 +7,7 @@ import type { ActivityTables } from '../activity/activity.tables.js';
 import type { DevicehubTables } from '../devicehub/devicehub.tables.js';
 import type { HistoryTables } from '../history/history.tables.js';
 import type { RateLimitTables } from '../http/rate-limit.tables.js';
+import type { PassesTables } from '../passes/passes.tables.js';
 import type { RoomsTables } from '../rooms/rooms.tables.js';
 import type { SecretsTables } from './secrets.tables.js';
 
@@ -47,6 +48,7 @@ export interface Database
     RoomsTables,
     PicturesTables,
     SecretsTables,
-    HistoryTables {
+    HistoryTables,
+    PassesTables {
   users: UsersTable;
 }

@@ -14,6 +14,9 @@ const UsersPage = loadable(() => import('../features/users/UsersPage.js'), pageL
 // docs/history.md#device-history-page: uPlot loads with it.
 const DeviceHistoryPage = loadable(() => import('../features/history/DeviceHistoryPage.js'), pageLoading);
 const ActivityPage = loadable(() => import('../features/activity/ActivityPage.js'), pageLoading);
+// docs/passes.md#pages: the managers' page, and the guest's page (no app shell).
+const PassesPage = loadable(() => import('../features/passes/PassesPage.js'), pageLoading);
+const PassPage = loadable(() => import('../features/passes/PassPage.js'), pageLoading);
 
 /** docs/screens.md#routes: the routes; anything else goes to /. */
 export function App() {
@@ -22,12 +25,14 @@ export function App() {
       <ToastProvider>
         <SessionProvider>
           <Routes>
+            <Route path="/pass/:token" element={<PassPage />} />
             <Route element={<Layout />}>
               <Route path="/" element={<HomePage />} />
               <Route path="/devices" element={<DevicesPage />} />
               <Route path="/devices/:id" element={<DeviceHistoryPage />} />
               <Route path="/users" element={<UsersPage />} />
               <Route path="/activity" element={<ActivityPage />} />
+              <Route path="/passes" element={<PassesPage />} />
               <Route path="/profile" element={<ProfilePage />} />
               <Route path="/map" element={<MapPage />} />
               <Route path={MUSIC_PROVIDER.path} element={<MusicPage />} />

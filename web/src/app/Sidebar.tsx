@@ -1,4 +1,4 @@
-import { Flame, History, House, Map as MapIcon, Music, Users, Zap } from 'lucide-react';
+import { Flame, History, House, Map as MapIcon, Music, Ticket, Users, Zap } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useSession } from '../shared/session/session-context.js';
@@ -9,6 +9,7 @@ const ICONS: Record<NavItem['icon'], typeof House> = {
   devices: Zap,
   map: MapIcon,
   users: Users,
+  passes: Ticket,
   activity: History,
   music: Music,
 };

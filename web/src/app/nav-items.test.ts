@@ -24,14 +24,14 @@ describe('sidebar entries by role (docs/screens.md#layout, docs/roles.md)', () =
     [
       'resident',
       [
-        ['Main', ['Home', 'Devices', 'Map', 'Users', 'Activity']],
+        ['Main', ['Home', 'Devices', 'Map', 'Users', 'Guest passes', 'Activity']],
         ['Integrations', ['Spotify']],
       ],
     ],
     [
       'admin',
       [
-        ['Main', ['Home', 'Devices', 'Map', 'Users', 'Activity']],
+        ['Main', ['Home', 'Devices', 'Map', 'Users', 'Guest passes', 'Activity']],
         ['Integrations', ['Spotify']],
       ],
     ],

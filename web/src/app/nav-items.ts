@@ -4,7 +4,7 @@ import { MUSIC_PROVIDER } from '../shared/music-provider.js';
 export interface NavItem {
   path: string;
   label: string;
-  icon: 'home' | 'devices' | 'map' | 'users' | 'activity' | 'music';
+  icon: 'home' | 'devices' | 'map' | 'users' | 'passes' | 'activity' | 'music';
   /** Only these roles see the entry; everyone when absent. */
   roles?: readonly Role[];
 }
@@ -22,6 +22,8 @@ const GROUPS: NavGroup[] = [
       { path: '/devices', label: 'Devices', icon: 'devices', roles: MANAGER_ROLES },
       { path: '/map', label: 'Map', icon: 'map' },
       { path: '/users', label: 'Users', icon: 'users', roles: MANAGER_ROLES },
+      // docs/passes.md#pages
+      { path: '/passes', label: 'Guest passes', icon: 'passes', roles: MANAGER_ROLES },
       // docs/activity.md#page: every signed-in role (a `user` sees their own entries).
       { path: '/activity', label: 'Activity', icon: 'activity', roles: ['user', 'resident', 'admin'] },
     ],

@@ -13,6 +13,7 @@ import { migration as m0011 } from './0011_device_presence.js';
 import { migration as m0012 } from './0012_history.js';
 import { migration as m0013 } from './0013_activity.js';
 import { migration as m0014 } from './0014_access_rules.js';
+import { migration as m0015 } from './0015_passes.js';
 
 /**
  * Every migration, in order. Names are zero-padded so they sort; never rename or edit one that
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '0012_history': m0012,
   '0013_activity': m0013,
   '0014_access_rules': m0014,
+  '0015_passes': m0015,
 };

@@ -1,0 +1,2 @@
+// Guest passes as app.ts sees them.
+export { type PassesModule, type PassesModuleDeps, passesModule } from './passes.module.js';

@@ -1,0 +1,293 @@
+import {
+  accessAtLeast,
+  type CreatedPass,
+  type DeviceCommandRequest,
+  type Pass,
+  type PassDevice,
+  type PassInfo,
+  type PassList,
+} from '@hearth/contracts';
+import { type ActivityLog, type ActivityOrigin, type ActivityRecord, resultOf } from '../activity/index.js';
+import {
+  type DeviceDirectory,
+  type DeviceGate,
+  EVERYTHING,
+  type Principal,
+  type Reach,
+} from '../devicehub/index.js';
+import { HttpError } from '../http/errors.js';
+import { nowIso } from '../storage/columns.js';
+import type { UserRecord } from '../users/index.js';
+import { PASSES_ERRORS as E } from './passes.errors.js';
+import { type CreatorReach, passReach } from './passes.reach.js';
+import type { PassesRepository, PassRecord } from './passes.repository.js';
+import { type PassState, passState } from './passes.schedule.js';
+import type { CreatePass } from './passes.schemas.js';
+import { hashPassToken, newPassToken } from './passes.token.js';
+
+export interface PassesServiceDeps {
+  repository: PassesRepository;
+  /** Which devices the hub lists, and their rooms. */
+  devices: Pick<DeviceDirectory, 'has' | 'roomOf'>;
+  /** The hub's devices as a reach sees them, and commands checked against it. */
+  gate: DeviceGate;
+  /** The most a pass's creator may do now (their access rules). */
+  creatorReach: CreatorReach;
+  activity: ActivityLog;
+  /** PUBLIC_URL: links are `${publicUrl}/pass/{token}`. */
+  publicUrl: string;
+  /** HOUSEHOLD_TIME_ZONE: weekly schedules are read in it. */
+  timeZone: string;
+  now?: () => number;
+}
+
+/** A pass that works now: who it is on the stream and in the log, and what it reaches. */
+export interface OpenPass {
+  pass: PassRecord;
+  principal: Principal & { kind: 'pass' };
+  reach: Reach;
+}
+
+const ms = (iso: string | null) => (iso === null ? null : Date.parse(iso));
+
+/** A pass as the stream and the activity log name it: its label (docs/activity.md#entries). */
+export const passPrincipal = (pass: Pick<PassRecord, 'id' | 'label'>): Principal & { kind: 'pass' } => ({
+  kind: 'pass',
+  passId: pass.id,
+  label: pass.label ?? 'Guest pass',
+});
+const passActor = (pass: Pick<PassRecord, 'id' | 'label'>) => ({
+  type: 'pass' as const,
+  id: pass.id,
+  label: pass.label ?? 'Guest pass',
+});
+
+/**
+ * docs/passes.md: guest passes. Managers create, list, pause and revoke them; a guest's page uses
+ * the token alone. Every look-up by token runs the same path (hash, one query, then the checks),
+ * whether the token is wrong, revoked or good.
+ */
+export class PassesService {
+  private readonly now: () => number;
+  private readonly changed = new Set<(passId: string) => void>();
+
+  constructor(private readonly deps: PassesServiceDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  get timeZone(): string {
+    return this.deps.timeZone;
+  }
+
+  /** Called with a pass's id when it is paused, resumed or revoked on this instance. */
+  onChange(listener: (passId: string) => void): () => void {
+    this.changed.add(listener);
+    return () => this.changed.delete(listener);
+  }
+
+  state(pass: PassRecord, now = this.now()): PassState {
+    return passState(
+      { startsAt: ms(pass.startsAt), endsAt: ms(pass.endsAt), schedule: pass.schedule, paused: pass.paused },
+      now,
+      this.deps.timeZone,
+    );
+  }
+
+  private view(pass: PassRecord): Pass {
+    const state = this.state(pass);
+    return {
+      id: pass.id,
+      label: pass.label,
+      level: pass.level,
+      rooms: pass.rooms,
+      devices: pass.devices,
+      starts_at: pass.startsAt,
+      ends_at: pass.endsAt,
+      schedule: pass.schedule,
+      paused: pass.paused,
+      status: state.status,
+      next_start: state.nextStart === null ? null : nowIso(state.nextStart),
+      created_at: pass.createdAt,
+      created_by: { id: pass.creator.id, label: pass.creator.label },
+    };
+  }
+
+  async list(_caller: UserRecord): Promise<PassList> {
+    const passes = await this.deps.repository.list();
+    return { passes: passes.map((pass) => this.view(pass)), time_zone: this.deps.timeZone };
+  }
+
+  /** POST /api/passes: checks what it covers against the creator's own reach, then stores its hash. */
+  async create(caller: UserRecord, input: CreatePass): Promise<CreatedPass> {
+    const { repository, devices, gate } = this.deps;
+    const now = this.now();
+    if (input.ends_at !== undefined && Date.parse(input.ends_at) <= now)
+      throw new HttpError(400, E.endInPast);
+    const rooms = await repository.existingRooms(input.rooms);
+    const unknownRoom = input.rooms.find((id) => !rooms.has(id));
+    if (unknownRoom !== undefined) throw new HttpError(400, E.unknownRoom(unknownRoom));
+    const unknownDevice = input.devices.find((id) => !devices.has(id));
+    if (unknownDevice !== undefined) throw new HttpError(400, E.unknownDevice(unknownDevice));
+    const mine = await this.deps.creatorReach(caller.id);
+    const inRooms = gate.visible(EVERYTHING).filter((device) => device.room_id && rooms.has(device.room_id));
+    const beyond =
+      [...input.devices, ...inRooms.map((device) => device.id)].find(
+        (id) => !accessAtLeast(mine.levelOf(id), input.level),
+      ) ?? input.rooms.find((id) => !accessAtLeast(mine.levelOfRoom(id), input.level));
+    if (beyond !== undefined) throw new HttpError(403, E.beyondCreator(beyond));
+    const token = newPassToken();
+    const id = crypto.randomUUID();
+    await repository.insert({
+      id,
+      tokenHash: hashPassToken(token),
+      label: input.label,
+      level: input.level,
+      rooms: input.rooms,
+      devices: input.devices,
+      startsAt: input.starts_at ?? null,
+      endsAt: input.ends_at ?? null,
+      schedule: input.schedule ?? null,
+      createdBy: caller.id,
+      createdAt: nowIso(now),
+    });
+    const stored = await repository.byId(id);
+    if (!stored) throw new Error('the new pass was not stored');
+    return { ...this.view(stored), url: `${this.deps.publicUrl}/pass/${token}` };
+  }
+
+  async setPaused(_caller: UserRecord, id: string, paused: boolean): Promise<Pass> {
+    if (!(await this.deps.repository.setPaused(id, paused, nowIso(this.now())))) {
+      throw new HttpError(404, E.passNotFound);
+    }
+    this.tell(id);
+    const pass = await this.deps.repository.byId(id);
+    if (!pass) throw new HttpError(404, E.passNotFound);
+    return this.view(pass);
+  }
+
+  async revoke(_caller: UserRecord, id: string): Promise<void> {
+    if (!(await this.deps.repository.revoke(id, nowIso(this.now()))))
+      throw new HttpError(404, E.passNotFound);
+    this.tell(id);
+  }
+
+  /** The pass of a token: one hash, one query, the same 404 for a wrong or a revoked token. */
+  async byToken(token: string): Promise<PassRecord> {
+    const pass = await this.deps.repository.byTokenHash(hashPassToken(token));
+    if (pass === undefined || pass.revokedAt !== null) throw new HttpError(404, E.passNotFound);
+    return pass;
+  }
+
+  /** GET /api/pass/{token}: what the page says about the pass, whether or not it works now. */
+  async info(token: string): Promise<PassInfo> {
+    const pass = await this.byToken(token);
+    const state = this.state(pass);
+    return {
+      label: pass.label,
+      level: pass.level,
+      status: state.status,
+      starts_at: pass.startsAt,
+      ends_at: pass.endsAt,
+      schedule: pass.schedule,
+      next_start: state.nextStart === null ? null : nowIso(state.nextStart),
+      time_zone: this.deps.timeZone,
+    };
+  }
+
+  /** The pass of a token if it works now, with its reach; else the 404 or the 403 saying why. */
+  async open(token: string): Promise<OpenPass> {
+    const pass = await this.byToken(token);
+    return this.opened(pass);
+  }
+
+  /** A stored pass that must work now (the stream re-checks its connections with it). */
+  async opened(pass: PassRecord): Promise<OpenPass> {
+    const state = this.state(pass);
+    if (state.status !== 'active') {
+      const message =
+        state.status === 'expired'
+          ? E.expired
+          : state.status === 'paused'
+            ? E.paused
+            : pass.startsAt !== null && Date.parse(pass.startsAt) > this.now()
+              ? E.notYetValid
+              : E.outsideHours;
+      throw new HttpError(403, message, {
+        status: state.status,
+        next_start: state.nextStart === null ? null : nowIso(state.nextStart),
+      });
+    }
+    const creator = await this.deps.creatorReach(pass.creator.id);
+    const reach = passReach(pass, creator, (id) => this.deps.devices.roomOf(id));
+    return { pass, principal: passPrincipal(pass), reach };
+  }
+
+  /** GET /api/pass/{token}/devices: the pass's devices; opening the page is recorded. */
+  async devices(token: string, origin: ActivityOrigin): Promise<PassDevice[]> {
+    const pass = await this.byToken(token);
+    const entry = {
+      actor: passActor(pass),
+      ...origin,
+      kind: 'pass.use' as const,
+      detail: { action: 'open' },
+    };
+    try {
+      const { reach } = await this.opened(pass);
+      const devices = this.deps.gate.visible(reach) as PassDevice[];
+      this.deps.activity.record({ ...entry, result: 'ok' });
+      return devices;
+    } catch (error) {
+      this.record(entry, error);
+      throw error;
+    }
+  }
+
+  /**
+   * POST /api/pass/{token}/devices/{id}/commands: one `device.command` entry with the pass as actor
+   * (the hub's gate records it; a pass that does not work now is recorded here).
+   */
+  async command(
+    token: string,
+    deviceId: string,
+    request: DeviceCommandRequest,
+    origin: ActivityOrigin,
+  ): Promise<{ device_id: string; status: 'sent' }> {
+    const pass = await this.byToken(token);
+    let open: OpenPass;
+    try {
+      open = await this.opened(pass);
+    } catch (error) {
+      this.record(
+        {
+          actor: passActor(pass),
+          ...origin,
+          kind: 'device.command',
+          device_id: deviceId,
+          detail: { state: request.state },
+        },
+        error,
+      );
+      throw error;
+    }
+    return this.deps.gate.command(open.reach, open.principal, deviceId, request, origin);
+  }
+
+  /** The stream's CONNECT with a pass (docs/passes.md#stream): the pass if it works now, else undefined. */
+  async forStream(token: string): Promise<OpenPass | undefined> {
+    try {
+      return await this.open(token);
+    } catch (error) {
+      if (error instanceof HttpError) return undefined;
+      throw error;
+    }
+  }
+
+  private record(entry: Omit<ActivityRecord, 'result'>, error: unknown) {
+    const reason = error instanceof HttpError ? error.message : 'Internal error';
+    this.deps.activity.record({ ...entry, result: resultOf(error), detail: { ...entry.detail, reason } });
+  }
+
+  private tell(passId: string) {
+    for (const listener of this.changed) listener(passId);
+  }
+}

@@ -1,0 +1,185 @@
+import type { Pass, PassInfo, Role, User } from '@hearth/contracts';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SessionContext, type SessionValue } from '../../shared/session/session-context.js';
+import { ToastProvider } from '../../shared/toast/ToastProvider.js';
+import PassesPage from './PassesPage.js';
+import PassPage from './PassPage.js';
+
+const person = (id: string, role: Role): User => ({
+  id,
+  first_name: id,
+  last_name: 'Test',
+  user_name: id,
+  name: `${id} Test`,
+  email: `${id}@example.test`,
+  role,
+  email_confirmed: true,
+  lockout_enabled: false,
+  two_factor_enabled: false,
+  profile_picture_url: null,
+});
+
+const pass = (fields: Partial<Pass>): Pass => ({
+  id: 'p1',
+  label: 'Cleaner',
+  level: 'control',
+  rooms: [],
+  devices: ['lamp'],
+  starts_at: null,
+  ends_at: '2026-11-29T18:00:00.000Z',
+  schedule: null,
+  paused: false,
+  status: 'active',
+  next_start: null,
+  created_at: '2026-11-27T10:00:00.000Z',
+  created_by: { id: 'root', label: 'Root Test' },
+  ...fields,
+});
+
+interface Call {
+  method: string;
+  path: string;
+  body: unknown;
+}
+let calls: Call[];
+let replies: Record<string, { status: number; body: unknown }>;
+
+beforeEach(() => {
+  calls = [];
+  replies = {
+    'GET /api/passes': {
+      status: 200,
+      body: {
+        passes: [pass({}), pass({ id: 'p2', label: null, status: 'expired', devices: [], rooms: ['hall'] })],
+        time_zone: 'Europe/Berlin',
+      },
+    },
+    'GET /api/rooms': { status: 200, body: { rooms: [{ id: 'hall', name: 'Hall' }], floors: [] } },
+    'GET /api/devicehub/devices': { status: 200, body: [{ id: 'lamp', name: 'Desk lamp' }] },
+    'PATCH /api/passes/p1': { status: 200, body: pass({ paused: true, status: 'paused' }) },
+    'DELETE /api/passes/p1': { status: 204, body: null },
+  };
+  vi.stubGlobal('fetch', async (input: URL, init: RequestInit) => {
+    const url = new URL(input);
+    const method = init.method ?? 'GET';
+    calls.push({ method, path: url.pathname, body: init.body ? JSON.parse(String(init.body)) : undefined });
+    const reply = replies[`${method} ${url.pathname}`] ?? { status: 404, body: { error: 'Not found' } };
+    return new Response(reply.status === 204 ? null : JSON.stringify(reply.body), { status: reply.status });
+  });
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function renderManagers(viewer: User) {
+  const session: SessionValue = {
+    user: viewer,
+    accessToken: 'token',
+    loading: false,
+    refreshUser: async () => {},
+    logout: async () => {},
+    openAuthModal: () => {},
+  };
+  render(
+    <ToastProvider>
+      <SessionContext.Provider value={session}>
+        <PassesPage />
+      </SessionContext.Provider>
+    </ToastProvider>,
+  );
+}
+
+describe('Guest passes page', () => {
+  it('tells a plain user they may not view it, without asking the server', () => {
+    renderManagers(person('uma', 'user'));
+    expect(screen.getByText('You do not have permission to view this page.')).toBeTruthy();
+    expect(calls).toEqual([]);
+  });
+
+  it('lists passes with status, level, what they cover and when, in the household zone', async () => {
+    renderManagers(person('rita', 'resident'));
+    const row = (await screen.findByRole('heading', { name: 'Cleaner' })).closest('li') as HTMLElement;
+    expect(within(row).getByText('Active')).toBeTruthy();
+    expect(within(row).getByText('View and control')).toBeTruthy();
+    await waitFor(() => expect(within(row).getByText('Desk lamp')).toBeTruthy());
+    expect(within(row).getByText('until Sun 29 Nov, 19:00')).toBeTruthy();
+    expect(screen.getByText('Times are in Europe/Berlin')).toBeTruthy();
+    const expired = screen.getByRole('heading', { name: 'Guest pass' }).closest('li') as HTMLElement;
+    expect(within(expired).getByText('Expired')).toBeTruthy();
+    // An expired pass can only be revoked.
+    expect(within(expired).queryByRole('button', { name: /^Pause/ })).toBeNull();
+  });
+
+  it('pauses a pass and revokes it after confirming', async () => {
+    renderManagers(person('root', 'admin'));
+    fireEvent.click(await screen.findByRole('button', { name: 'Pause Cleaner' }));
+    await screen.findByRole('button', { name: 'Resume Cleaner' });
+    expect(calls.find((c) => c.method === 'PATCH')).toEqual({
+      method: 'PATCH',
+      path: '/api/passes/p1',
+      body: { paused: true },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Revoke Cleaner' }));
+    const confirm = screen.getByRole('dialog', { name: 'Revoke this pass?' });
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Revoke' }));
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'Cleaner' })).toBeNull());
+    expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/passes/p1')).toBe(true);
+  });
+
+  it('asks for a room or a device before sending a new pass', async () => {
+    renderManagers(person('root', 'admin'));
+    fireEvent.click(await screen.findByRole('button', { name: 'New pass' }));
+    const dialog = screen.getByRole('dialog', { name: 'New guest pass' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create pass' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('Choose at least one room or device');
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+});
+
+describe("the guest's page", () => {
+  const info = (fields: Partial<PassInfo>): PassInfo => ({
+    label: 'Weekend guest',
+    level: 'control',
+    status: 'active',
+    starts_at: null,
+    ends_at: null,
+    schedule: null,
+    next_start: null,
+    time_zone: 'UTC',
+    ...fields,
+  });
+  const renderGuest = () =>
+    render(
+      <MemoryRouter initialEntries={['/pass/tok']}>
+        <Routes>
+          <Route path="/pass/:token" element={<PassPage />} />
+        </Routes>
+      </MemoryRouter>,
+    );
+
+  it.each([
+    [
+      { status: 404, body: { error: 'Pass not found' } },
+      'This link does not work. It may have been revoked or mistyped.',
+    ],
+    [
+      { status: 200, body: info({ status: 'paused' }) },
+      'This pass is paused. Ask the person who shared it with you to resume it.',
+    ],
+    [{ status: 200, body: info({ status: 'expired' }) }, 'This pass has ended.'],
+    [
+      { status: 429, body: { error: 'Too many requests, please try again later' } },
+      'Too many attempts. Try again in a minute.',
+    ],
+  ])('answers %j with a clear message and no devices', async (reply, message) => {
+    replies['GET /api/pass/tok'] = reply;
+    renderGuest();
+    expect((await screen.findByRole('alert')).textContent).toBe(message);
+    expect(document.querySelector('.device-tile')).toBeNull();
+    expect(calls.some((c) => c.path === '/api/pass/tok/devices')).toBe(false);
+  });
+});
