@@ -12,6 +12,8 @@ const DevicesPage = lazy(() => import('../features/devices/DevicesPage.js'));
 const UsersPage = lazy(() => import('../features/users/UsersPage.js'));
 // docs/history.md#device-history-page: uPlot loads with it.
 const DeviceHistoryPage = lazy(() => import('../features/history/DeviceHistoryPage.js'));
+// docs/screens.md#access-rules: the rules matrix, under Users.
+const AccessPage = lazy(() => import('../features/access/AccessPage.js'));
 const ActivityPage = lazy(() => import('../features/activity/ActivityPage.js'));
 
 /** docs/screens.md#routes: the routes; anything else goes to /. */
@@ -26,6 +28,7 @@ export function App() {
               <Route path="/devices" element={<DevicesPage />} />
               <Route path="/devices/:id" element={<DeviceHistoryPage />} />
               <Route path="/users" element={<UsersPage />} />
+              <Route path="/users/access" element={<AccessPage />} />
               <Route path="/activity" element={<ActivityPage />} />
               <Route path="/profile" element={<ProfilePage />} />
               <Route path="/map" element={<MapPage />} />

@@ -164,7 +164,9 @@ function Body({ filtered, filter, clear, rooms, roomsLoaded }: BodyProps) {
 export function DevicesView() {
   const { store, rooms: roomsHub } = useDevicesContext();
   const rooms = useRooms(roomsHub?.rooms ?? NO_ROOMS_STORE);
-  const { filter, update } = useDeviceFilter();
+  const { filter: asked, update } = useDeviceFilter();
+  // Without rooms (a `user`, docs/access.md) there is nothing to filter or group by room.
+  const filter = useMemo(() => (roomsHub ? asked : { ...asked, room: null, group: null }), [roomsHub, asked]);
   const filtered = useFilteredDevices(store, filter, rooms.rooms);
   const ids = useDeviceIds(store);
   const types = useMemo(
@@ -181,6 +183,7 @@ export function DevicesView() {
         rooms={rooms.rooms}
         types={types}
         onManageRooms={roomsHub ? () => setManaging(true) : undefined}
+        byRoom={!!roomsHub}
       />
       <Body
         filtered={filtered}

@@ -11,6 +11,11 @@ export interface DevicesContextValue {
   rooms?: RoomsHub;
   /** The tiles picked for "Move to room" (absent in tests of other parts). */
   selection?: SelectionStore;
+  /**
+   * docs/access.md: false for a `user` shown the devices their rules give them: no room row,
+   * rename, history, recording or access settings (those need a resident or admin). Absent: true.
+   */
+  manager?: boolean;
 }
 
 export const DevicesContext = createContext<DevicesContextValue | null>(null);
