@@ -76,14 +76,14 @@ describe('Users page in Chromium', () => {
     await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1);
     expect(await users.row('uma').count()).toBe(1);
 
-    await users.roleSelect('uma').selectOption('resident');
+    await users.changeRole('uma', 'resident');
     await users.snackbar('Role updated').waitFor();
     await page.waitForFunction(
       () =>
         (document.querySelector('[aria-label="Role for uma"]') as HTMLSelectElement | null)?.value ===
         'resident',
     );
-    await users.roleSelect('uma').selectOption('user');
+    await users.changeRole('uma', 'user', 'Reset rules');
     await users.snackbar('Role updated').waitFor();
 
     await users.lockButton('uma').click();
