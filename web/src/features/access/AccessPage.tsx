@@ -166,7 +166,7 @@ function Matrix({ viewer }: { viewer: User }) {
             </span>
             <button
               type="button"
-              className="button button--secondary"
+              className="button button--secondary button--small"
               disabled={changes === 0 || saving}
               onClick={() => {
                 setEdits({});
@@ -177,7 +177,7 @@ function Matrix({ viewer }: { viewer: User }) {
             </button>
             <button
               type="button"
-              className="button button--primary"
+              className="button button--primary button--small"
               disabled={changes === 0 || saving}
               onClick={() => void save()}
             >
