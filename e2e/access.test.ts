@@ -75,8 +75,15 @@ describe('access rules in the browser', () => {
       () => hubDevices(server.url, admin),
       (list) => ['Living room lamp', 'Hallway lamp'].every((name) => list.some((d) => d.name === name)),
     );
-    livingRoom = await api<Room>('POST', '/api/rooms', { name: 'Living room', icon: 'sofa' });
+    const ground = await api<{ id: string }>('POST', '/api/floors', { name: 'Ground floor' });
+    livingRoom = await api<Room>('POST', '/api/rooms', {
+      name: 'Living room',
+      icon: 'sofa',
+      floor_id: ground.id,
+    });
     const hall = await api<Room>('POST', '/api/rooms', { name: 'Hall' });
+    await api<Room>('POST', '/api/rooms', { name: 'Office', icon: 'laptop', floor_id: ground.id });
+    await signUp(server.url, { first_name: 'Rita', last_name: 'Resident', user_name: 'rita' });
     await api('PUT', `/api/rooms/${livingRoom.id}/devices`, { device_ids: [idOf('Living room lamp')] });
     await api('PUT', `/api/rooms/${hall.id}/devices`, { device_ids: [idOf('Hallway lamp')] });
   });
@@ -101,7 +108,9 @@ describe('access rules in the browser', () => {
     expect(await page.getByText('@ada · admin').count()).toBe(0);
     await cell.selectOption('view');
     await page.getByText('1 unsaved change').waitFor();
+    expect(await page.getByRole('columnheader', { name: 'Ground floor' }).getAttribute('colspan')).toBe('2');
     expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(artifactsDir, 'access-matrix-1280-light.png') });
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.locator('.toast').filter({ hasText: 'Access rules saved' }).waitFor();
     expect((await rulesOfKid()).rooms).toEqual({ [livingRoom.id]: 'view' });
