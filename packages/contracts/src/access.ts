@@ -33,6 +33,9 @@ export const accessAtLeast = (level: AccessLevel, wanted: AccessLevel): boolean 
 export const ACCESS_MESSAGES = {
   deviceNotFound: 'Device not found',
   viewOnly: 'You may only view this device, not control it',
+  /** A `user` may control a device but not rename it or move it between rooms. */
+  managersOnly: 'Only residents and admins may rename devices or assign rooms',
+  roomControl: 'You may only view the devices of this room, not control them',
 } as const;
 
 /**

@@ -14,8 +14,5 @@ export const ACCESS_ERRORS = {
   userIdMismatch: 'user_id must be the user of the address',
   unknownRoom: (id: string) => `Unknown room: ${id}`,
   unknownDevice: (id: string) => `Unknown device: ${id}`,
-  /** A `user` may control a device but not rename it or move it between rooms. */
-  managersOnly: 'Only residents and admins may rename devices or assign rooms',
-  roomControl: 'You may only view the devices of this room, not control them',
   resetWithoutRole: 'reset_access goes with a role',
 } as const;

@@ -1,8 +1,8 @@
-import type { Device } from '@hearth/contracts';
+import type { Device, DeviceCommandRequest } from '@hearth/contracts';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { TokenReader } from '../accounts/index.js';
-import { type ActivityLog, noActivity } from '../activity/index.js';
+import { type ActivityLog, noActivity, tracked } from '../activity/index.js';
 import type { Bus } from '../bus/bus.js';
 import type { BusProbeResult } from '../bus/bus-probe.js';
 import type { Module } from '../lifecycle/module.js';
@@ -12,9 +12,10 @@ import { Zigbee2mqttAdapter } from './adapters/zigbee2mqtt/zigbee2mqtt.adapter.j
 import { BusWatch } from './bus-watch.js';
 import { DevicesRepository } from './devicehub.repository.js';
 import { registerDevicehubRoutes } from './devicehub.routes.js';
-import { DeviceHubService, type DeviceListener } from './devicehub.service.js';
+import { actorOf, DeviceHubService, type DeviceListener } from './devicehub.service.js';
 import { createEdgeBroker, type EdgeBroker } from './edge/edge-broker.js';
-import { type ReachSource, roleReach } from './reach.js';
+import type { PassAuthenticator } from './edge/edge-connect.js';
+import { type Principal, type Reach, type ReachSource, roleReach } from './reach.js';
 import { Zigbee2mqttSimulator } from './simulator/simulator.js';
 import { StateWriter } from './state-writer.js';
 import { AdvisoryWriterLease, soleWriter } from './writer-lease.js';
@@ -48,6 +49,8 @@ export interface DeviceHubModuleDeps {
   activity?: ActivityLog;
   /** Every caller's reach (docs/access.md); none: the roles' defaults (residents and admins everything). */
   reach?: ReachSource;
+  /** Guest passes' stream connections (username `pass`, the token as password); none: refused. */
+  passes?: PassAuthenticator;
 }
 
 /** How often an instance that does not write device state reads online flags and last seen. */
@@ -75,11 +78,32 @@ export interface DeviceFeed {
   writes(): boolean;
 }
 
+/**
+ * What guest passes use of the hub (docs/access.md#reach): their devices with their level, and
+ * commands checked against a pass's reach.
+ */
+export interface DeviceGate {
+  /** The listed devices the reach may view, each with its `access`. */
+  visible(reach: Reach): Device[];
+  /** A command checked against the reach (404 out of reach, 403 view-only), recorded with `actor`. */
+  command(
+    reach: Reach,
+    actor: Principal,
+    deviceId: string,
+    request: DeviceCommandRequest,
+    origin?: { ip?: string; client?: string },
+  ): Promise<{ device_id: string; status: 'sent' }>;
+  /** The matching stream connections read their reach again (a pass paused, revoked, expired). */
+  reachChanged(match: (principal: Principal) => boolean): Promise<void>;
+}
+
 export interface DeviceHubModule extends Module {
   /** Usable once the module is registered. */
   devices: DeviceDirectory;
   /** Usable once the module is registered. */
   feed: DeviceFeed;
+  /** Usable once the module is registered. */
+  gate: DeviceGate;
 }
 
 /** The device hub: registry, adapters, simulator, REST routes and the browser edge broker. */
@@ -121,6 +145,23 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
       roomsAssigned: (ids, roomId) => hub().roomsAssigned(ids, roomId),
       publishEvent: (topic, payload) => hub().publishEvent(topic, payload),
     },
+    gate: {
+      visible: (reach) => hub().visibleTo(reach, hub().list()),
+      command: (reach, actor, deviceId, request, origin = {}) => {
+        const about = hub().about(deviceId);
+        const entry = {
+          actor: actorOf(actor),
+          ...origin,
+          kind: 'device.command' as const,
+          ...about,
+          detail: { ...about.detail, state: request.state },
+        };
+        return tracked(deps.activity ?? noActivity, entry, () => hub().command(deviceId, request, reach));
+      },
+      reachChanged: async (match) => {
+        await edge?.reachChanged(match);
+      },
+    },
     feed: {
       find: (id) => (hub().has(id) ? hub().get(id) : undefined),
       listen: (listener) => hub().listen(listener),
@@ -133,6 +174,8 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
         topicPrefix: deps.devicehubTopicPrefix,
         db: deps.db,
         log,
+        reach,
+        ...(deps.passes ? { passes: deps.passes } : {}),
       });
       const hub = new DeviceHubService({
         repository,
@@ -144,8 +187,17 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
         activity: deps.activity ?? noActivity,
       });
       const busWatch = new BusWatch({ bus, edge, adapter, hub, log });
-      edge.onCommand((command, user) => hub.handleEdgeCommand(command, user));
-      registerDevicehubRoutes(app, deps.guards, hub, busWatch, deps.busProbe, deps.activity ?? noActivity);
+      edge.onCommand((command, caller) => hub.handleEdgeCommand(command, caller));
+      edge.attach({ devices: () => hub.list(), get: (id) => (hub.has(id) ? hub.get(id) : undefined) });
+      registerDevicehubRoutes(
+        app,
+        deps.guards,
+        hub,
+        busWatch,
+        deps.busProbe,
+        deps.activity ?? noActivity,
+        reach,
+      );
       service = hub;
       watch = busWatch;
     },

@@ -1,4 +1,4 @@
-import { type DeviceCallResult, MANAGER_ROLES } from '@hearth/contracts';
+import { type DeviceCallResult, isManager } from '@hearth/contracts';
 import { type ActivityLog, originOf, tracked, userActor } from '../activity/index.js';
 import type { BusProbeResult } from '../bus/bus-probe.js';
 import type { HttpApp } from '../http/http-app.js';
@@ -8,6 +8,7 @@ import type { BusWatch } from './bus-watch.js';
 import { DevicehubMessages } from './devicehub.errors.js';
 import { deviceCommandBody, deviceListQuery, deviceRenameBody } from './devicehub.schemas.js';
 import type { DeviceHubService } from './devicehub.service.js';
+import type { ReachSource } from './reach.js';
 
 const BODY_LIMIT = 64 * 1024;
 
@@ -32,8 +33,10 @@ export function registerDevicehubRoutes(
   watch: BusWatch,
   busProbe: { readonly latest: BusProbeResult } | undefined,
   activity: ActivityLog,
+  reaches: ReachSource,
 ) {
-  const onRequest = guards.role(...MANAGER_ROLES);
+  // docs/access.md#where-it-is-enforced: any signed-in account; what it sees and may do is its reach's.
+  const onRequest = guards.user;
   const adminOnly = guards.role('admin');
 
   // `?first=N`: the first screen in the page's order, so it can render before the whole list
@@ -43,16 +46,21 @@ export function registerDevicehubRoutes(
     { onRequest, schema: { querystring: deviceListQuery } },
     async (request, reply) => {
       const { first, ids } = request.query;
+      const reach = await reaches.reachOf(callerOf(request));
       // A handful of devices by id (the home page's favourites): small, not worth a tag.
       if (ids !== undefined) {
         reply.header('cache-control', 'private, no-cache');
-        return service.byIds(ids);
+        return service.visibleTo(reach, service.byIds(ids));
       }
-      const etag = `W/"${service.listTag()}${first === undefined ? '' : `-first${first}`}"`;
+      // A narrower reach lists other devices: its rules are part of the tag.
+      const scope = reach.everything ? '' : `-r${reach.tag}`;
+      const etag = `W/"${service.listTag()}${scope}${first === undefined ? '' : `-first${first}`}"`;
       reply.header('etag', etag).header('cache-control', 'private, no-cache');
       const asked = request.headers['if-none-match'];
       if (asked?.split(',').some((tag) => tag.trim() === etag)) return reply.status(304).send();
-      return first === undefined ? service.list() : service.firstByName(first);
+      return first === undefined
+        ? service.visibleTo(reach, service.list())
+        : service.visibleTo(reach, service.byName(), first);
     },
   );
   app.get(
@@ -99,7 +107,15 @@ export function registerDevicehubRoutes(
         ...about,
         detail: { ...about.detail, to: request.body.name },
       };
-      return ok(await tracked(activity, entry, () => service.rename(request.params.id, request.body.name)));
+      const caller = callerOf(request);
+      return ok(
+        await tracked(activity, entry, async () =>
+          service.rename(request.params.id, request.body.name, {
+            reach: await reaches.reachOf(caller),
+            manager: isManager(caller.role),
+          }),
+        ),
+      );
     },
   );
 
@@ -120,7 +136,11 @@ export function registerDevicehubRoutes(
         ...about,
         detail: { ...about.detail, state: request.body.state },
       };
-      return ok(await tracked(activity, entry, () => service.command(request.params.id, request.body)));
+      return ok(
+        await tracked(activity, entry, async () =>
+          service.command(request.params.id, request.body, await reaches.reachOf(callerOf(request))),
+        ),
+      );
     },
   );
 }

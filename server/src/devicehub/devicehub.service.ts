@@ -1,23 +1,28 @@
 import {
+  ACCESS_MESSAGES,
+  type ActivityActor,
   type Device,
+  type DeviceAccess,
   type DeviceCommandRequest,
   type DeviceRemovedEvent,
   type DeviceState,
   devicehubTopics,
+  isManager,
   type RemovedDevice,
+  roomTopics,
 } from '@hearth/contracts';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { type ActivityLog, type ActivityRecord, noActivity, resultOf, userActor } from '../activity/index.js';
 import { HttpError } from '../http/errors.js';
 import { nowIso } from '../storage/columns.js';
-import type { UserRecord } from '../users/index.js';
 import type { AdapterEvents, DeviceAdapter, DeviceDescription } from './adapters/adapter.js';
 import { DevicehubMessages } from './devicehub.errors.js';
 import type { DevicesRepository, Presence } from './devicehub.repository.js';
 import { deviceRenameCommand, deviceSetCommand } from './devicehub.schemas.js';
-import type { EdgeBroker, EdgeCommand } from './edge/edge-broker.js';
+import type { EdgeAbout, EdgeBroker, EdgeCaller, EdgeCommand } from './edge/edge-broker.js';
 import { LogOnce } from './log-once.js';
+import type { Principal, Reach } from './reach.js';
 import { MAX_STATE_BYTES, MAX_VALUE_BYTES, mergeBounded } from './state-limits.js';
 import type { StateWriter } from './state-writer.js';
 
@@ -78,6 +83,12 @@ export interface DeviceListener {
   /** A device left its ecosystem's list (the registry keeps it as removed). */
   deviceLeft?(device: Device): void;
 }
+
+/** Who an activity entry names for a principal: the person, or the pass's label. */
+export const actorOf = (principal: Principal): ActivityActor =>
+  principal.kind === 'user'
+    ? userActor(principal.user)
+    : { type: 'pass', id: principal.passId, label: principal.label };
 
 const metadataDiffers = (device: Device, description: DeviceDescription) =>
   METADATA_KEYS.some((key) => JSON.stringify(device[key]) !== JSON.stringify(description[key]));
@@ -146,6 +157,25 @@ export class DeviceHubService implements AdapterEvents {
 
   /** The first `count` devices in the order the Devices page shows them (by name). */
   firstByName(count: number): Device[] {
+    return this.byName().slice(0, count);
+  }
+
+  /**
+   * docs/access.md#where-it-is-enforced: of these devices, those the reach may view, each with the
+   * caller's `access`. `first`: only that many (in the given order).
+   */
+  visibleTo(reach: Reach, devices: Device[], first = Number.POSITIVE_INFINITY): Device[] {
+    const out: Device[] = [];
+    for (const device of devices) {
+      if (out.length >= first) break;
+      const level = reach.everything ? 'control' : reach.levelOf(device.id);
+      if (level !== 'none') out.push({ ...device, access: level });
+    }
+    return out;
+  }
+
+  /** Every device in the Devices page's order (by name), kept until a device is added, renamed or removed. */
+  byName(): Device[] {
     if (!this.ordered) {
       const named = this.list().map((device) => ({ device, key: displayName(device).toLowerCase() }));
       named.sort((a, b) => {
@@ -154,7 +184,7 @@ export class DeviceHubService implements AdapterEvents {
       });
       this.ordered = named.map((entry) => entry.device);
     }
-    return this.ordered.slice(0, count);
+    return this.ordered;
   }
 
   /** Changes whenever the device list would read differently (a weak ETag, new for each start). */
@@ -193,9 +223,33 @@ export class DeviceHubService implements AdapterEvents {
     }
   }
 
-  /** An event for browsers under P/events (docs/rooms.md#events); not retained. */
+  /**
+   * An event for browsers under P/events (docs/rooms.md#events); not retained. A connection with
+   * a narrower reach gets `room.upsert` only for rooms holding a device it may view, and
+   * `favourites.changed` only for its own account (docs/access.md#stream).
+   */
   publishEvent(topic: string, payload: unknown) {
-    this.publish(topic, JSON.stringify(payload), false);
+    const id = (payload as { id?: unknown; user_id?: unknown } | null) ?? {};
+    const about: EdgeAbout | undefined =
+      topic === roomTopics.upsert && typeof id.id === 'string'
+        ? { type: 'room', roomId: id.id }
+        : topic === roomTopics.favouritesChanged && typeof id.user_id === 'string'
+          ? { type: 'favourites', userId: id.user_id }
+          : undefined;
+    this.publish(topic, JSON.stringify(payload), false, about);
+  }
+
+  /**
+   * The listed device a caller may act on with `wanted` (docs/access.md#messages): out of reach (or
+   * not listed) 404 "Device not found", view-only 403.
+   */
+  reachable(id: string, reach: Reach, wanted: DeviceAccess = 'control'): Device {
+    const device = this.get(id);
+    if (reach.everything) return device;
+    const level = reach.levelOf(id);
+    if (level === 'none') throw new HttpError(404, DevicehubMessages.deviceNotFound);
+    if (level === 'view' && wanted === 'control') throw new HttpError(403, ACCESS_MESSAGES.viewOnly);
+    return device;
   }
 
   /** Devices that left their ecosystem's list, kept with their ids until purged. */
@@ -225,14 +279,21 @@ export class DeviceHubService implements AdapterEvents {
     return this.queue;
   }
 
-  async command(id: string, request: DeviceCommandRequest): Promise<{ device_id: string; status: 'sent' }> {
-    const device = this.get(id);
+  /** Sends a command; `reach`: the caller's (docs/access.md), checked first. */
+  async command(
+    id: string,
+    request: DeviceCommandRequest,
+    reach?: Reach,
+  ): Promise<{ device_id: string; status: 'sent' }> {
+    const device = reach ? this.reachable(id, reach) : this.get(id);
     await this.options.adapter.command(device, request);
     return { device_id: device.id, status: 'sent' };
   }
 
-  async rename(id: string, name: string): Promise<Device> {
-    const device = this.get(id);
+  /** Renames a device; `as`: the caller's reach and whether their role may rename (docs/access.md). */
+  async rename(id: string, name: string, as?: { reach: Reach; manager: boolean }): Promise<Device> {
+    const device = as ? this.reachable(id, as.reach) : this.get(id);
+    if (as && !as.manager) throw new HttpError(403, ACCESS_MESSAGES.managersOnly);
     const trimmed = name.trim();
     if (trimmed === '') throw new HttpError(400, DevicehubMessages.emptyName);
     if (trimmed === device.name) return device;
@@ -257,24 +318,27 @@ export class DeviceHubService implements AdapterEvents {
   }
 
   /**
-   * A command a browser published on the edge broker (no reply channel: problems are logged).
-   * Each leaves one activity entry, as a REST call does.
+   * A command a browser published on the edge broker. Each leaves one activity entry, as a REST
+   * call does; a refused one (out of reach, view-only, invalid) is dropped and its reason goes to
+   * the client's reply topic (docs/access.md#stream).
    */
-  async handleEdgeCommand(command: EdgeCommand, user: UserRecord) {
+  async handleEdgeCommand(command: EdgeCommand, caller: EdgeCaller) {
     const activity = this.options.activity ?? noActivity;
+    const { principal, reach } = caller;
+    const actor = actorOf(principal);
     const payload = (command.payload ?? {}) as { device_id?: unknown; state?: unknown; name?: unknown };
     const deviceId = typeof payload.device_id === 'string' ? payload.device_id.slice(0, 200) : undefined;
     const about = deviceId ? this.about(deviceId) : {};
     const entry: Omit<ActivityRecord, 'result'> =
       command.kind === 'device.set'
         ? {
-            actor: userActor(user),
+            actor,
             kind: 'device.command',
             ...about,
             detail: { ...about.detail, state: payload.state, via: 'stream' },
           }
         : {
-            actor: userActor(user),
+            actor,
             kind: 'device.rename',
             ...about,
             detail: { ...about.detail, to: payload.name, via: 'stream' },
@@ -282,10 +346,11 @@ export class DeviceHubService implements AdapterEvents {
     try {
       if (command.kind === 'device.set') {
         const { device_id, state } = deviceSetCommand.parse(command.payload);
-        await this.command(device_id, { state });
+        await this.command(device_id, { state }, reach);
       } else {
         const { device_id, name } = deviceRenameCommand.parse(command.payload);
-        await this.rename(device_id, name);
+        const manager = principal.kind === 'user' && isManager(principal.user.role);
+        await this.rename(device_id, name, { reach, manager });
       }
       activity.record({ ...entry, result: 'ok' });
     } catch (error) {
@@ -301,6 +366,7 @@ export class DeviceHubService implements AdapterEvents {
         result: refused ? 'refused' : 'failed',
         detail: { ...entry.detail, reason },
       });
+      if (refused) caller.refuse({ kind: 'refused', device_id: deviceId ?? '', error: reason });
       const message =
         error instanceof z.ZodError
           ? (error.issues[0]?.message ?? 'invalid')
@@ -308,7 +374,7 @@ export class DeviceHubService implements AdapterEvents {
             ? error.message
             : String(error);
       this.options.log.info(
-        { kind: command.kind, user: user.id, error: message },
+        { kind: command.kind, user: actor.id, error: message },
         'device command from browser refused',
       );
     }
@@ -583,26 +649,29 @@ export class DeviceHubService implements AdapterEvents {
     this.stateArrived.delete(id);
     this.changed(true);
     const event: DeviceRemovedEvent = { id, external_id: device.external_id };
-    this.publish(devicehubTopics.removed, JSON.stringify(event), false);
+    this.publish(devicehubTopics.removed, JSON.stringify(event), false, { type: 'removed', deviceId: id });
     // An empty retained message clears the device's retained state for late subscribers.
-    this.publish(devicehubTopics.device(id), '', true);
+    this.publish(devicehubTopics.device(id), '', true, { type: 'state', deviceId: id });
   }
 
   private publishUpsert(device: Device) {
     // A rename, a room or metadata: the order may change too.
     this.changed(true);
-    this.publish(devicehubTopics.upsert, JSON.stringify(device), false);
+    // With the fast path's level; the edge re-encodes it for a connection that may only view it.
+    const payload = JSON.stringify({ ...device, access: 'control' });
+    this.publish(devicehubTopics.upsert, payload, false, { type: 'upsert', device });
   }
 
   private publishState(device: Device) {
     this.changed();
-    this.publish(devicehubTopics.device(device.id), JSON.stringify(device.state), true);
+    const about: EdgeAbout = { type: 'state', deviceId: device.id };
+    this.publish(devicehubTopics.device(device.id), JSON.stringify(device.state), true, about);
   }
 
-  private publish(topic: string, payload: string, retain: boolean) {
+  private publish(topic: string, payload: string, retain: boolean, about?: EdgeAbout) {
     let sent: Promise<void>;
     try {
-      sent = this.options.edge.publish(topic, payload, { retain });
+      sent = this.options.edge.publish(topic, payload, about ? { retain, about } : { retain });
     } catch (error) {
       sent = Promise.reject(error);
     }

@@ -4,11 +4,13 @@ export { readBinary } from './binary.js';
 export {
   type DeviceDirectory,
   type DeviceFeed,
+  type DeviceGate,
   type DeviceHubModule,
   type DeviceHubModuleDeps,
   deviceHubModule,
 } from './devicehub.module.js';
 export type { DeviceListener } from './devicehub.service.js';
+export type { PassAuthenticator } from './edge/edge-connect.js';
 export {
   EVERYTHING,
   mayManageDevices,

@@ -77,8 +77,8 @@ describe.each(testDatabases())('edge broker: what a browser may read and write (
     h = await startEdgeHarness(await create());
     const { record, token } = await h.user('resident');
     const received: { command: EdgeCommand; user: UserRecord }[] = [];
-    h.edge.onCommand((command, user) => {
-      received.push({ command, user });
+    h.edge.onCommand((command, caller) => {
+      if (caller.principal.kind === 'user') received.push({ command, user: caller.principal.user });
     });
     const watcher = await h.connect({ token: (await h.user('admin')).token });
     const watched = inbox(watcher);

@@ -1,31 +1,34 @@
 import type { AedesPublishPacket, Client, PublishPacket, Subscription } from 'aedes';
 import type { Logger } from 'pino';
-import type { UserRecord } from '../../users/index.js';
 import type { EdgeCommand } from './edge-broker.js';
 import type { EdgeTopics } from './edge-topics.js';
-import type { WebSocketTransport } from './ws-transport.js';
+import type { ConnectionSession, WebSocketTransport } from './ws-transport.js';
 
-const userOf = (client: Client | null): UserRecord | undefined =>
-  (client?.conn as WebSocketTransport | undefined)?.session?.user;
+const sessionOf = (client: Client | null): ConnectionSession | undefined =>
+  (client?.conn as WebSocketTransport | undefined)?.session;
 
 /**
- * What a browser may do once connected: subscribe under P/devices and P/events (QoS 0), publish
- * only the two command topics (which go to the hub, never to other browsers), and receive only
- * messages under P/devices and P/events.
+ * What a browser may do once connected: subscribe under P/devices and P/events (QoS 0) and to its
+ * own reply topic, publish only the two command topics (which go to the hub, never to other
+ * browsers), and receive only messages under P/devices and P/events — of a filtered connection
+ * (docs/access.md#stream), only the state of devices it may view (retained replays included).
  */
 export function aclHooks(options: {
   topics: EdgeTopics;
   log: Logger;
-  onCommand: (command: EdgeCommand, user: UserRecord) => void;
+  onCommand: (command: EdgeCommand, transport: WebSocketTransport) => void;
 }) {
   const { topics, log } = options;
 
   const authorizeSubscribe = (
-    _client: Client,
+    client: Client,
     subscription: Subscription,
     callback: (error: Error | null, subscription?: Subscription | null) => void,
   ) => {
-    if (!topics.maySubscribe(subscription.topic)) return callback(null, null);
+    const own = sessionOf(client)?.replyTopic;
+    if (!topics.maySubscribe(subscription.topic) && (own === undefined || subscription.topic !== own)) {
+      return callback(null, null);
+    }
     callback(null, { ...subscription, qos: 0 });
   };
 
@@ -34,14 +37,14 @@ export function aclHooks(options: {
     packet: PublishPacket,
     callback: (error?: Error | null) => void,
   ) => {
-    const user = userOf(client);
+    const session = sessionOf(client);
+    const who = session?.principal;
     const kind = topics.commandFor(packet.topic);
-    if (!user || !kind) {
+    const userId =
+      who?.kind === 'user' ? who.user.id : who?.kind === 'pass' ? `pass:${who.passId}` : undefined;
+    if (!who || !kind || !client) {
       // MQTT 3.1.1 has no way to refuse a PUBLISH but closing the connection (MQTT-3.3.5-2).
-      log.info(
-        { userId: user?.id, topic: packet.topic },
-        'browser published outside the command topics; disconnected',
-      );
+      log.info({ userId, topic: packet.topic }, 'browser published outside the command topics; disconnected');
       return callback(new Error('publishing is allowed only on the command topics'));
     }
     packet.retain = false;
@@ -49,15 +52,20 @@ export function aclHooks(options: {
     try {
       payload = JSON.parse(packet.payload.toString());
     } catch {
-      log.info({ userId: user.id, topic: packet.topic }, 'browser command is not JSON; ignored');
+      log.info({ userId, topic: packet.topic }, 'browser command is not JSON; ignored');
       return callback(null);
     }
-    options.onCommand({ kind, payload }, user);
+    options.onCommand({ kind, payload }, client.conn as unknown as WebSocketTransport);
     callback(null);
   };
 
-  const authorizeForward = (_client: Client, packet: AedesPublishPacket) =>
-    topics.mayDeliver(packet.topic) ? packet : null;
+  const authorizeForward = (client: Client, packet: AedesPublishPacket) => {
+    if (!topics.mayDeliver(packet.topic)) return null;
+    const visible = sessionOf(client)?.visible;
+    if (visible === undefined) return packet;
+    const id = topics.deviceOf(packet.topic);
+    return id === undefined || visible.has(id) ? packet : null;
+  };
 
   return { authorizeSubscribe, authorizePublish, authorizeForward };
 }

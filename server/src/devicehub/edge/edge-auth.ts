@@ -1,10 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { isManager } from '@hearth/contracts';
 import { AUTH_COOKIE, type TokenReader } from '../../accounts/index.js';
-import type { Role, UserRecord } from '../../users/index.js';
-
-/** Roles that may watch and command devices (docs/roles.md): the contracts' managers. */
-export const mayUseDevices = (role: Role): boolean => isManager(role);
+import type { UserRecord } from '../../users/index.js';
 
 const originOf = (url: string): string | undefined => {
   try {
@@ -42,6 +38,8 @@ export async function checkUpgrade(
     auth: TokenReader;
     publicUrl: string;
     parseCookie: (header: string) => Record<string, string | undefined>;
+    /** Whether the account may view some device (docs/access.md#stream). */
+    mayConnect: (user: UserRecord) => Promise<boolean>;
   },
 ): Promise<UpgradeVerdict> {
   const origin = request.headers.origin;
@@ -55,7 +53,7 @@ export async function checkUpgrade(
   const cookieHeader = request.headers.cookie;
   const token = cookieHeader ? options.parseCookie(cookieHeader)[AUTH_COOKIE] : undefined;
   const cookieUser = token ? await options.auth.userForToken(token) : undefined;
-  if (cookieUser && !mayUseDevices(cookieUser.role)) {
+  if (cookieUser && !(await options.mayConnect(cookieUser))) {
     return { allowed: false, status: 403, error: 'Forbidden' };
   }
   return { allowed: true, cookieUser, cookieToken: cookieUser ? token : undefined };

@@ -1,3 +1,4 @@
+import { type Device, type DeviceAccess, devicehubTopics, type StreamRefusal } from '@hearth/contracts';
 import { Aedes } from 'aedes';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -5,10 +6,10 @@ import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import type { TokenReader } from '../../accounts/index.js';
 import type { Database } from '../../storage/schema.js';
-import type { UserRecord } from '../../users/index.js';
+import { type Principal, type Reach, type ReachSource, roleReach } from '../reach.js';
 import { aclHooks } from './edge-acl.js';
 import { checkUpgrade } from './edge-auth.js';
-import { connectHooks } from './edge-connect.js';
+import { connectHooks, type PassAuthenticator } from './edge-connect.js';
 import { DEFAULT_EDGE_LIMITS, type EdgeLimits } from './edge-limits.js';
 import { EdgeTopics } from './edge-topics.js';
 import { listenForUpgrades } from './edge-upgrade.js';
@@ -25,7 +26,29 @@ interface RetainedStore {
   storeRetained(packet: Record<string, unknown>): Promise<void>;
 }
 
-export type EdgeCommandHandler = (command: EdgeCommand, user: UserRecord) => void | Promise<void>;
+/** Who sent a command over the stream, what they reach, and where its refusal goes. */
+export interface EdgeCaller {
+  principal: Principal;
+  reach: Reach;
+  /** Publishes the refusal on the connection's reply topic (if it subscribed to it). */
+  refuse(refusal: StreamRefusal): void;
+}
+
+export type EdgeCommandHandler = (command: EdgeCommand, caller: EdgeCaller) => void | Promise<void>;
+
+/** What a message is about, so that a filtered connection gets only what it may view. */
+export type EdgeAbout =
+  | { type: 'state'; deviceId: string }
+  | { type: 'upsert'; device: Device }
+  | { type: 'removed'; deviceId: string }
+  | { type: 'room'; roomId: string }
+  | { type: 'favourites'; userId: string };
+
+/** The hub's devices as the edge reads them when a connection's reach changes. */
+export interface EdgeDirectory {
+  devices(): Iterable<Device>;
+  get(id: string): Device | undefined;
+}
 
 /** What the edge broker needs: who is behind a token, the public origin, and where users are. */
 export interface EdgeBrokerDeps {
@@ -35,6 +58,10 @@ export interface EdgeBrokerDeps {
   topicPrefix: string;
   db: Kysely<Database>;
   log: Logger;
+  /** Every account's reach (docs/access.md); none: the roles' defaults. */
+  reach?: ReachSource;
+  /** Guest passes' pages (username `pass`, the token as password); none: refused. */
+  passes?: PassAuthenticator;
 }
 
 /**
@@ -43,9 +70,26 @@ export interface EdgeBrokerDeps {
  * `devices/<id>` or `events/device.upsert`.
  */
 export interface EdgeBroker {
-  publish(topic: string, payload: string | Buffer, options?: { retain?: boolean }): Promise<void>;
-  /** Handles commands browsers publish; the user is the signed-in resident/admin who sent it. */
+  /**
+   * `about` says which device (or room, or account) the message concerns: a connection with a
+   * narrower reach gets it only if it may view that (docs/access.md#stream). An upsert's payload is
+   * the device with `access: "control"`; a connection that may only view it gets it re-encoded.
+   */
+  publish(
+    topic: string,
+    payload: string | Buffer,
+    options?: { retain?: boolean; about?: EdgeAbout },
+  ): Promise<void>;
+  /** Handles commands browsers publish, with who sent them and their reach. */
   onCommand(handler: EdgeCommandHandler): void;
+  /** Where the hub's devices are: read when a connection's reach changes. */
+  attach(directory: EdgeDirectory): void;
+  /**
+   * The reach of the matching connections may have changed: each reads it again and gets the
+   * devices it now may view (`device.upsert` and their state) and loses the others
+   * (`device.removed`), without reconnecting. Resolves when they have.
+   */
+  reachChanged(match: (principal: Principal) => boolean): Promise<void>;
   /** Number of connected browser clients. */
   connections(): number;
   close(): Promise<void>;
@@ -64,12 +108,49 @@ export async function createEdgeBroker(
   const settings = { ...DEFAULT_EDGE_LIMITS, ...limits };
   const log = deps.log.child({ component: 'edge-broker' });
   const topics = new EdgeTopics(deps.topicPrefix);
+  const reachSource = deps.reach ?? roleReach;
   const handlers: EdgeCommandHandler[] = [];
+  let directory: EdgeDirectory = { devices: () => [], get: () => undefined };
 
-  const dispatch = (command: EdgeCommand, user: UserRecord) => {
+  const upsertTopic = topics.absolute(devicehubTopics.upsert);
+  const removedTopic = topics.absolute(devicehubTopics.removed);
+
+  /** A filtered connection's devices: those its reach lets it view, with its level. */
+  const visibleOf = (reach: Reach): Map<string, DeviceAccess> | undefined => {
+    if (reach.everything) return undefined;
+    const visible = new Map<string, DeviceAccess>();
+    for (const device of directory.devices()) {
+      const level = reach.levelOf(device.id);
+      if (level !== 'none') visible.set(device.id, level);
+    }
+    return visible;
+  };
+
+  const write = (transport: WebSocketTransport, topic: string, payload: string, retain = false) => {
+    if (transport.subscribedTo(topic))
+      transport.writePacket(encodePublish(topic, Buffer.from(payload), retain));
+  };
+  const sendUpsert = (transport: WebSocketTransport, device: Device, level: DeviceAccess) =>
+    write(transport, upsertTopic, JSON.stringify({ ...device, access: level }));
+  const sendRemoved = (transport: WebSocketTransport, device: Pick<Device, 'id' | 'external_id'>) =>
+    write(transport, removedTopic, JSON.stringify({ id: device.id, external_id: device.external_id }));
+  /** A device that became visible: its state, as a subscription's retained replay would give it. */
+  const sendState = (transport: WebSocketTransport, device: Device) =>
+    write(transport, topics.absolute(devicehubTopics.device(device.id)), JSON.stringify(device.state), true);
+
+  const dispatch = (command: EdgeCommand, transport: WebSocketTransport) => {
+    const { principal, reach, replyTopic } = transport.session;
+    if (!principal || !reach) return;
+    const caller: EdgeCaller = {
+      principal,
+      reach,
+      refuse: (refusal) => {
+        if (replyTopic) write(transport, replyTopic, JSON.stringify(refusal));
+      },
+    };
     for (const handler of handlers) {
       Promise.resolve()
-        .then(() => handler(command, user))
+        .then(() => handler(command, caller))
         .catch((error: unknown) =>
           log.error({ err: error, kind: command.kind }, 'device command handler failed'),
         );
@@ -80,7 +161,7 @@ export async function createEdgeBroker(
     connectTimeout: settings.connectTimeoutMs,
     maxTopicLevels: settings.maxTopicLevels,
     drainTimeout: settings.drainTimeoutMs,
-    ...connectHooks({ auth: deps.auth, log }),
+    ...connectHooks({ auth: deps.auth, reach: reachSource, passes: deps.passes, topics, visibleOf, log }),
     ...aclHooks({ topics, log, onCommand: dispatch }),
   });
   aedes.on('clientError', (client, error) =>
@@ -106,7 +187,13 @@ export async function createEdgeBroker(
     // One frame may hold one packet of the largest size plus the WebSocket's own framing slack.
     maxPayload: settings.maxPacketBytes + 1024,
     log,
-    check: (request) => checkUpgrade(request, { auth: deps.auth, publicUrl: deps.publicUrl, parseCookie }),
+    check: (request) =>
+      checkUpgrade(request, {
+        auth: deps.auth,
+        publicUrl: deps.publicUrl,
+        parseCookie,
+        mayConnect: async (user) => (await reachSource.reachOf(user)).any,
+      }),
     onSocket: (socket, request, verdict) => {
       const transport = new WebSocketTransport(
         socket,
@@ -135,11 +222,13 @@ export async function createEdgeBroker(
       [...upgrades.sockets()].flatMap((socket) => {
         const transport = transportOf.get(socket);
         const userId = transport?.session.user?.id;
+        const role = transport?.session.user?.role;
         const token = transport?.session.token;
-        return transport && userId
+        return transport && userId && role
           ? [
               {
                 userId,
+                role,
                 ...(token ? { token } : {}),
                 close: (reason: string) => {
                   log.info({ userId, reason }, 'closing browser connection');
@@ -154,10 +243,126 @@ export async function createEdgeBroker(
   // A session ended on this instance: its streams close now, not at the next interval.
   const stopListening = deps.auth.onSessionsEnded(() => void recheck.runOnce());
 
+  /**
+   * One connection's reach read again and applied (docs/access.md#stream): what it now may view and
+   * had not been told of arrives, what it may no longer view is announced removed, a changed level
+   * comes as an upsert. Each connection's changes run one after the other.
+   */
+  const refreshing = new WeakMap<WebSocketTransport, Promise<void>>();
+  const refresh = (transport: WebSocketTransport): Promise<void> => {
+    const run = (refreshing.get(transport) ?? Promise.resolve()).then(async () => {
+      const session = transport.session;
+      if (!session.loadReach || !session.reach || transport.destroyed) return;
+      const reach = await session.loadReach();
+      if (!reach) {
+        log.info({ userId: session.user?.id }, 'closing browser connection: it may no longer view devices');
+        return void transport.destroy();
+      }
+      const all = (): Map<string, DeviceAccess> => {
+        const every = new Map<string, DeviceAccess>();
+        for (const device of directory.devices()) every.set(device.id, 'control');
+        return every;
+      };
+      const before = session.visible ?? (session.reach.everything ? all() : new Map());
+      const visible = visibleOf(reach);
+      const after = visible ?? all();
+      session.reach = reach;
+      session.visible = visible;
+      if (!live.has(transport)) return;
+      for (const [id, level] of after) {
+        const was = before.get(id);
+        if (was === level) continue;
+        const device = directory.get(id);
+        if (!device) continue;
+        sendUpsert(transport, device, level);
+        if (was === undefined) sendState(transport, device);
+      }
+      for (const id of before.keys()) {
+        if (after.has(id)) continue;
+        const device = directory.get(id);
+        if (device) sendRemoved(transport, device);
+      }
+    });
+    const settled = run.catch((error: unknown) =>
+      log.warn({ err: error }, "reading a browser connection's reach again failed"),
+    );
+    refreshing.set(transport, settled);
+    return settled;
+  };
+  const reachChanged = async (match: (principal: Principal) => boolean) => {
+    const matching = [...upgrades.sockets()].flatMap((socket) => {
+      const transport = transportOf.get(socket);
+      const principal = transport?.session.principal;
+      return transport && principal && match(principal) ? [transport] : [];
+    });
+    await Promise.all(matching.map(refresh));
+  };
+  const stopReach = reachSource.onChange((userIds) => {
+    const changed = new Set(userIds);
+    void reachChanged((principal) => principal.kind === 'user' && changed.has(principal.user.id));
+  });
+
+  /** Whether a filtered connection may view a device in the room (it gets `room.upsert`). */
+  const seesRoom = (visible: Map<string, DeviceAccess>, roomId: string) => {
+    for (const id of visible.keys()) if (directory.get(id)?.room_id === roomId) return true;
+    return false;
+  };
+
+  /** A message to a connection with a narrower reach: only what it may view (docs/access.md#stream). */
+  const deliverFiltered = (
+    transport: WebSocketTransport,
+    visible: Map<string, DeviceAccess>,
+    absolute: string,
+    about: EdgeAbout | undefined,
+    shared: () => Buffer,
+  ) => {
+    switch (about?.type) {
+      case 'state':
+        if (visible.has(about.deviceId) && transport.subscribedTo(absolute)) transport.writePacket(shared());
+        return;
+      case 'upsert': {
+        const { device } = about;
+        const level = transport.session.reach?.levelOf(device.id) ?? 'none';
+        if (level === 'none') {
+          if (visible.delete(device.id)) sendRemoved(transport, device);
+          return;
+        }
+        const was = visible.get(device.id);
+        visible.set(device.id, level);
+        if (level === 'control') {
+          if (transport.subscribedTo(absolute)) transport.writePacket(shared());
+        } else sendUpsert(transport, device, level);
+        if (was === undefined) sendState(transport, device);
+        return;
+      }
+      case 'removed':
+        if (visible.delete(about.deviceId) && transport.subscribedTo(absolute))
+          transport.writePacket(shared());
+        return;
+      case 'room':
+        if (seesRoom(visible, about.roomId) && transport.subscribedTo(absolute))
+          transport.writePacket(shared());
+        return;
+      case 'favourites': {
+        const principal = transport.session.principal;
+        if (
+          principal?.kind === 'user' &&
+          principal.user.id === about.userId &&
+          transport.subscribedTo(absolute)
+        )
+          transport.writePacket(shared());
+        return;
+      }
+      default:
+        if (transport.subscribedTo(absolute)) transport.writePacket(shared());
+    }
+  };
+
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       stopListening();
+      stopReach();
       recheck.stop();
       const sockets = [...upgrades.sockets()];
       upgrades.stop();
@@ -192,8 +397,18 @@ export async function createEdgeBroker(
       const absolute = topics.absolute(topic);
       if (!topics.mayDeliver(absolute)) throw new Error(`browsers may not receive "${topic}"`);
       const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
-      const packet = encodePublish(absolute, body);
-      for (const transport of live) if (transport.subscribedTo(absolute)) transport.writePacket(packet);
+      let packet: Buffer | undefined;
+      const shared = () => {
+        packet ??= encodePublish(absolute, body);
+        return packet;
+      };
+      for (const transport of live) {
+        const visible = transport.session.visible;
+        // The fast path: residents and admins without rules get the same bytes, unchecked.
+        if (visible === undefined) {
+          if (transport.subscribedTo(absolute)) transport.writePacket(shared());
+        } else deliverFiltered(transport, visible, absolute, options.about, shared);
+      }
       if (options.retain) {
         await persistence.storeRetained({
           cmd: 'publish',
@@ -210,6 +425,10 @@ export async function createEdgeBroker(
     onCommand: (handler) => {
       handlers.push(handler);
     },
+    attach: (devices) => {
+      directory = devices;
+    },
+    reachChanged,
     connections: () => aedes.connectedClients,
     close,
   };

@@ -1,14 +1,34 @@
 import type { AuthenticateError, Client, ConnectPacket } from 'aedes';
 import type { Logger } from 'pino';
 import type { TokenReader } from '../../accounts/index.js';
-import { mayUseDevices } from './edge-auth.js';
+import type { Principal, Reach, ReachSource } from '../reach.js';
+import type { EdgeTopics } from './edge-topics.js';
 import { WebSocketTransport } from './ws-transport.js';
 
 const refusal = (message: string, returnCode: 4 | 5): AuthenticateError =>
   Object.assign(new Error(message), { returnCode }) as AuthenticateError;
 
-/** The CONNECT checks: protocol level 4 only, no will message, a resident/admin, own client ids. */
-export function connectHooks(options: { auth: TokenReader; log: Logger }) {
+/** The MQTT username a guest pass's page connects with; its password is the pass's token. */
+export const PASS_USERNAME = 'pass';
+
+/** A guest pass behind a token (docs/access.md#stream): who it is and what it reaches, or undefined. */
+export type PassAuthenticator = (
+  token: string,
+) => Promise<{ principal: Principal & { kind: 'pass' }; reach: Reach } | undefined>;
+
+/**
+ * The CONNECT checks: protocol level 4 only, no will message, an account that may view some device
+ * (or a guest pass), own client ids. The connection keeps its principal and reach.
+ */
+export function connectHooks(options: {
+  auth: TokenReader;
+  reach: ReachSource;
+  passes?: PassAuthenticator | undefined;
+  topics: EdgeTopics;
+  /** The connection's devices, from its reach (undefined: the fast path). */
+  visibleOf: (reach: Reach) => Map<string, 'view' | 'control'> | undefined;
+  log: Logger;
+}) {
   const preConnect = (
     client: Client,
     packet: ConnectPacket,
@@ -21,26 +41,55 @@ export function connectHooks(options: { auth: TokenReader; log: Logger }) {
     callback(null, true);
   };
 
+  /** A pass's page: username `pass`, password its token. */
+  const asPass = async (client: Client, token: string) => {
+    const session = (client.conn as unknown as WebSocketTransport).session;
+    const pass = options.passes ? await options.passes(token) : undefined;
+    if (!pass) return refusal('invalid pass', 4);
+    session.principal = pass.principal;
+    session.reach = pass.reach;
+    session.visible = options.visibleOf(pass.reach);
+    session.loadReach = async () => (await options.passes?.(token))?.reach;
+    session.replyTopic = options.topics.replyTopicOf(client.id);
+    (client as { id: string }).id = `pass-${pass.principal.passId}:${client.id}`;
+    return undefined;
+  };
+
   const authenticate = (
     client: Client,
-    _username: Readonly<string | undefined>,
+    username: Readonly<string | undefined>,
     password: Readonly<Buffer | undefined>,
     callback: (error: AuthenticateError | null, ok: boolean | null) => void,
   ) => {
     const conn = client.conn as unknown as WebSocketTransport;
     const session = conn.session;
     if (session.willRequested) return callback(refusal('will messages are not allowed', 5), null);
+    if (username === PASS_USERNAME && options.passes && password && password.length > 0) {
+      return void asPass(client, password.toString('utf8'))
+        .then((refused) => (refused ? callback(refused, null) : callback(null, true)))
+        .catch((error: unknown) => {
+          options.log.error({ err: error }, 'edge broker pass authentication failed');
+          callback(refusal('authentication failed', 5), null);
+        });
+    }
     const fromPassword =
       password && password.length > 0 ? options.auth.userForToken(password.toString('utf8')) : undefined;
     Promise.resolve(fromPassword)
-      .then((passwordUser) => {
+      .then(async (passwordUser) => {
         if (password && password.length > 0 && !passwordUser) {
           return callback(refusal('invalid access token', 4), null);
         }
         const user = passwordUser ?? session.cookieUser;
         if (!user) return callback(refusal('sign-in required', 5), null);
-        if (!mayUseDevices(user.role)) return callback(refusal('role may not use the device hub', 5), null);
+        const reach = await options.reach.reachOf(user);
+        // docs/access.md#stream: an account that may view nothing is refused, as a `user` was before rules.
+        if (!reach.any) return callback(refusal('role may not use the device hub', 5), null);
         session.user = user;
+        session.principal = { kind: 'user', user };
+        session.reach = reach;
+        session.visible = options.visibleOf(reach);
+        session.loadReach = () => options.reach.reachOf(user);
+        session.replyTopic = options.topics.replyTopicOf(client.id);
         const token = passwordUser ? password?.toString('utf8') : session.cookieToken;
         if (token) session.token = token;
         // Client ids live in each user's own namespace: another user's id can't take over a

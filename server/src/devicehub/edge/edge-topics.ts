@@ -1,4 +1,4 @@
-import { devicehubRoot, devicehubTopic, devicehubTopics } from '@hearth/contracts';
+import { devicehubRoot, devicehubTopic, devicehubTopics, replyTopic } from '@hearth/contracts';
 import type { EdgeCommand } from './edge-broker.js';
 
 /**
@@ -8,6 +8,10 @@ import type { EdgeCommand } from './edge-broker.js';
 export class EdgeTopics {
   readonly root: string;
   private readonly readable: string[];
+  /** P/devices/ : a device's state topic is this and its id. */
+  private readonly deviceBase: string;
+  /** P/replies/ : a client's own reply topic is this and its client id. */
+  private readonly replyBase: string;
   private readonly commands: Map<string, EdgeCommand['kind']>;
 
   constructor(topicPrefix: string) {
@@ -17,6 +21,8 @@ export class EdgeTopics {
       devicehubTopic(topicPrefix, devicehubTopics.device('')),
       devicehubTopic(topicPrefix, devicehubTopics.eventsWildcard.replace(/#$/, '')),
     ];
+    this.deviceBase = this.readable[0] as string;
+    this.replyBase = `${this.root}/${replyTopic('')}`;
     this.commands = new Map([
       [devicehubTopic(topicPrefix, devicehubTopics.set), 'device.set'],
       [devicehubTopic(topicPrefix, devicehubTopics.rename), 'device.rename'],
@@ -39,6 +45,20 @@ export class EdgeTopics {
   /** Whether a message on this topic may reach a browser. */
   mayDeliver(topic: string): boolean {
     return this.readable.some((base) => topic.startsWith(base));
+  }
+
+  /** The device whose state a topic carries (`P/devices/<id>`), else undefined. */
+  deviceOf(topic: string): string | undefined {
+    return topic.startsWith(this.deviceBase) ? topic.slice(this.deviceBase.length) : undefined;
+  }
+
+  /**
+   * The absolute reply topic of a client (docs/access.md#stream), or undefined for a client id
+   * that can't name a topic (wildcards, levels, nothing).
+   */
+  replyTopicOf(clientId: string): string | undefined {
+    if (clientId === '' || /[#+/]/.test(clientId) || clientId.includes('\u0000')) return undefined;
+    return `${this.replyBase}${clientId}`;
   }
 
   /** The command a browser publishes on this topic, or undefined when it may not publish there. */

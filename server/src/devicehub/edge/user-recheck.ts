@@ -2,10 +2,12 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { toBool } from '../../storage/columns.js';
 import type { Database } from '../../storage/schema.js';
-import { mayUseDevices } from './edge-auth.js';
+import type { Role } from '../../users/index.js';
 
 export interface CheckedConnection {
   userId: string;
+  /** The role it connected with: a role change closes it (its reach was built for that role). */
+  role: Role;
   /** The access token the connection signed in with. */
   token?: string;
   close(reason: string): void;
@@ -15,7 +17,8 @@ const BATCH = 500;
 
 /**
  * Re-reads the users behind open connections on one timer for all of them and closes those whose
- * user was deleted, locked by an administrator or demoted below resident.
+ * user was deleted, locked by an administrator or given another role (what they may view is the
+ * access rules' to say, docs/access.md#stream; a role change also ends their sessions).
  */
 export function startUserRecheck(options: {
   db: Kysely<Database>;
@@ -38,7 +41,7 @@ export function startUserRecheck(options: {
     try {
       const open = options.connections();
       const ids = [...new Set(open.map((c) => c.userId))];
-      const allowed = new Set<string>();
+      const roles = new Map<string, Role>();
       for (let i = 0; i < ids.length; i += BATCH) {
         const rows = await options.db
           .selectFrom('users')
@@ -47,14 +50,14 @@ export function startUserRecheck(options: {
           .execute();
         for (const row of rows) {
           const locked = toBool(row.lockout_enabled) && row.lockout_reason === 'admin_lock';
-          if (!locked && mayUseDevices(row.role)) allowed.add(row.id);
+          if (!locked) roles.set(row.id, row.role);
         }
       }
       const tokens = open.flatMap((c) => (c.token ? [c.token] : []));
       const ended =
         options.sessionsEnded && tokens.length > 0 ? await options.sessionsEnded(tokens) : new Set();
       for (const connection of open) {
-        if (!allowed.has(connection.userId)) connection.close('user no longer allowed');
+        if (roles.get(connection.userId) !== connection.role) connection.close('user no longer allowed');
         else if (connection.token && ended.has(connection.token)) connection.close('session ended');
       }
     } catch (error) {

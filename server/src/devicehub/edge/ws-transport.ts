@@ -1,6 +1,8 @@
 import { Duplex } from 'node:stream';
+import type { DeviceAccess } from '@hearth/contracts';
 import { WebSocket } from 'ws';
 import type { UserRecord } from '../../users/index.js';
+import type { Principal, Reach } from '../reach.js';
 import { PacketLengthGuard } from './packet-length-guard.js';
 import { matchesFilter } from './topic-matcher.js';
 
@@ -34,6 +36,19 @@ export interface ConnectionSession {
   willRequested?: boolean;
   /** The Aedes client once its session is established: its subscriptions by topic filter. */
   client?: { subscriptions: Record<string, unknown> };
+  /** Who is behind the connection once CONNECT was accepted (an account, or a guest pass). */
+  principal?: Principal;
+  /** What it may view and control (docs/access.md#reach). */
+  reach?: Reach;
+  /**
+   * Connections whose reach is not `everything`: the devices it has been told of and its level on
+   * each. Undefined on the fast path (everything is delivered, unchecked).
+   */
+  visible?: Map<string, DeviceAccess>;
+  /** The absolute reply topic (`P/replies/<client id as the browser gave it>`), if its id can name one. */
+  replyTopic?: string;
+  /** Reads the reach again (its rules changed); undefined: it may no longer connect. */
+  loadReach?: () => Promise<Reach | undefined>;
 }
 
 /**
