@@ -145,6 +145,10 @@ describe('access rules in the browser', () => {
     await lamp.getByText('View only').waitFor();
     await page.getByText('State: connected').waitFor();
     expect(await tileNames(page)).toEqual(['Living room lamp']);
+    // Its room, read-only: no menu, no star.
+    await lamp.locator('.tile-room-name', { hasText: 'Living room' }).waitFor();
+    expect(await lamp.getByRole('button', { name: /^Room of/ }).count()).toBe(0);
+    expect(await lamp.getByRole('button', { name: /favourites/ }).count()).toBe(0);
     const power = lamp.getByRole('switch', { name: 'Power Living room lamp' });
     expect(await power.isDisabled()).toBe(true);
     expect(await lamp.getByRole('button', { name: /^Rename/ }).count()).toBe(0);

@@ -21,9 +21,10 @@ export default function DevicesPage() {
     username: user ? user.user_name || user.email : null,
     userId: user?.id ?? null,
   });
-  // A `user`'s page has no rooms, favourites or selection (those are a resident's or admin's).
+  // A `user`'s page shows the rooms (GET /api/rooms lists those holding their devices) but has no
+  // favourites, selection or room changes (those are a resident's or admin's).
   const value = useMemo(
-    () => (manager ? hub : { store: hub.store, actions: hub.actions, manager: false }),
+    () => (manager ? hub : { store: hub.store, actions: hub.actions, rooms: hub.rooms, manager: false }),
     [manager, hub],
   );
   if (!allowed) {

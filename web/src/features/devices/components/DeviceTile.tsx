@@ -46,7 +46,7 @@ export const DeviceTile = memo(function DeviceTile({ deviceKey }: { deviceKey: s
       rooms={hub ? rooms : null}
       selecting={picked.active}
       selected={picked.selected}
-      canDrag={canDrag && !!hub && !!device.id && canControl(device)}
+      canDrag={canDrag && manager && !!hub && !!device.id && canControl(device)}
       manager={manager}
     />
   );
@@ -201,8 +201,13 @@ function TileBody({
           </span>
         ))}
       </div>
-      {manager && rooms && device.id && (
-        <TileRoom device={{ ...device, id: device.id }} rooms={rooms} canMove={!viewOnly} />
+      {rooms && device.id && (
+        <TileRoom
+          device={{ ...device, id: device.id }}
+          rooms={rooms}
+          canMove={manager && !viewOnly}
+          canStar={manager}
+        />
       )}
       {device.description && <p className="tile-description">{truncateDescription(device.description)}</p>}
       <TileControls

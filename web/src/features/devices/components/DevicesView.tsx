@@ -162,7 +162,7 @@ function Body({ filtered, filter, clear, rooms, roomsLoaded }: BodyProps) {
 }
 
 export function DevicesView() {
-  const { store, rooms: roomsHub } = useDevicesContext();
+  const { store, rooms: roomsHub, manager = true } = useDevicesContext();
   const rooms = useRooms(roomsHub?.rooms ?? NO_ROOMS_STORE);
   const { filter: asked, update } = useDeviceFilter();
   // Without rooms (a `user`, docs/access.md) there is nothing to filter or group by room.
@@ -182,7 +182,7 @@ export function DevicesView() {
         update={update}
         rooms={rooms.rooms}
         types={types}
-        onManageRooms={roomsHub ? () => setManaging(true) : undefined}
+        onManageRooms={roomsHub && manager ? () => setManaging(true) : undefined}
         byRoom={!!roomsHub}
       />
       <Body

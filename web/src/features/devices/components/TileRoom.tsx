@@ -17,16 +17,19 @@ export function TileRoom({
   device,
   rooms,
   canMove = true,
+  canStar = true,
 }: {
   device: DeviceView & { id: string };
   rooms: Room[];
   /** docs/access.md: false for a device the viewer may only view (its room shows, not its menu). */
   canMove?: boolean;
+  /** False for a `user` (no favourites for them, docs/screens.md#devices-for-a-user). */
+  canStar?: boolean;
 }) {
   const { rooms: hub } = useDevicesContext();
   const move = useMoveDevices();
   const { showToast } = useToast();
-  const starred = useIsFavourite(hub?.favourites, device.id);
+  const starred = useIsFavourite(canStar ? hub?.favourites : undefined, device.id);
   const room = device.roomId ? rooms.find((candidate) => candidate.id === device.roomId) : undefined;
   const roomName = room?.name ?? MESSAGES.unassigned;
   const suggestion = canMove && !device.roomId && device.suggestedRoom ? device.suggestedRoom : null;
@@ -67,7 +70,7 @@ export function TileRoom({
           </button>
         </span>
       )}
-      {hub && (
+      {hub && canStar && (
         <button
           type="button"
           className={`icon-button icon-button--bare tile-star${starred ? ' is-starred' : ''}`}
