@@ -243,6 +243,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       guards,
       sessions: accounts.sessions,
       activity: activity.log,
+      access: access.reset,
     }),
     deviceHub,
     access,
@@ -255,6 +256,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       bus,
       topicPrefix: config.devicehubTopicPrefix,
       activity: activity.log,
+      reach: access.reach,
     }),
     { name: 'bus-probe', start: () => busProbe.start(), close: () => busProbe.close() },
     historyModule({
@@ -264,6 +266,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       devices: deviceHub.feed,
       heartbeatMs: config.historyHeartbeatMs,
       retention: config.historyRetention,
+      reach: access.reach,
     }),
     // Device events: the hub's listeners exist once it is registered.
     { name: 'activity-devices', register: () => activity.listenTo(deviceHub.feed) },

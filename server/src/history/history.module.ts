@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { DeviceFeed } from '../devicehub/index.js';
+import { type DeviceFeed, type ReachSource, roleReach } from '../devicehub/index.js';
 import type { Module } from '../lifecycle/module.js';
 import type { Database } from '../storage/schema.js';
 import type { Guards } from '../users/index.js';
@@ -19,6 +19,8 @@ export interface HistoryModuleDeps {
   /** HISTORY_HEARTBEAT in ms. */
   heartbeatMs: number;
   retention: Retention;
+  /** Every caller's reach (docs/access.md); none: the roles' defaults. */
+  reach?: ReachSource;
 }
 
 /** Every reading kept: recording, roll-ups, retention and the history API (docs/history.md). */
@@ -43,7 +45,7 @@ export function historyModule(deps: HistoryModuleDeps): Module {
   return {
     name: 'history',
     register(app) {
-      registerHistoryRoutes(app, deps.guards, service);
+      registerHistoryRoutes(app, deps.guards, service, deps.reach ?? roleReach);
       unlisten = deps.devices.listen(recorder);
     },
     async start() {

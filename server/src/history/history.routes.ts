@@ -1,7 +1,8 @@
 import { MANAGER_ROLES } from '@hearth/contracts';
+import type { ReachSource } from '../devicehub/index.js';
 import type { HttpApp } from '../http/http-app.js';
 import { idParams, noQuery } from '../http/validation.js';
-import type { Guards } from '../users/index.js';
+import { callerOf, type Guards } from '../users/index.js';
 import { exclusionsBody, historyExportQuery, historyQuery } from './history.schemas.js';
 import type { HistoryService } from './history.service.js';
 
@@ -9,21 +10,35 @@ const BODY_LIMIT = 64 * 1024;
 
 /**
  * GET /api/history, GET /api/history/export (CSV), GET and PUT /api/history/exclusions/:id
- * (docs/history.md#api). Whoever may see the device may see its history: the device hub's roles.
+ * (docs/history.md#api). Whoever may view the device may read its history (docs/access.md); the
+ * recording settings (exclusions) stay residents' and admins'.
  */
-export function registerHistoryRoutes(app: HttpApp, guards: Guards, service: HistoryService) {
+export function registerHistoryRoutes(
+  app: HttpApp,
+  guards: Guards,
+  service: HistoryService,
+  reaches: ReachSource,
+) {
   const onRequest = guards.role(...MANAGER_ROLES);
+  const readers = guards.user;
 
-  app.get('/api/history', { onRequest, schema: { querystring: historyQuery } }, async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    return service.query(request.query);
-  });
+  app.get(
+    '/api/history',
+    { onRequest: readers, schema: { querystring: historyQuery } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return service.query(request.query, await reaches.reachOf(callerOf(request)));
+    },
+  );
 
   app.get(
     '/api/history/export',
-    { onRequest, schema: { querystring: historyExportQuery } },
+    { onRequest: readers, schema: { querystring: historyExportQuery } },
     async (request, reply) => {
-      const { filename, body } = await service.export(request.query);
+      const { filename, body } = await service.export(
+        request.query,
+        await reaches.reachOf(callerOf(request)),
+      );
       reply
         .header('cache-control', 'no-store')
         .header('content-disposition', `attachment; filename="${filename}.csv"`)

@@ -6,7 +6,7 @@ import type {
   HistoryPoint,
   HistoryResolution,
 } from '@hearth/contracts';
-import type { DeviceFeed } from '../devicehub/index.js';
+import { type DeviceFeed, EVERYTHING, type Reach } from '../devicehub/index.js';
 import { HttpError } from '../http/errors.js';
 import {
   type Bucket,
@@ -73,8 +73,9 @@ export class HistoryService {
     this.now = options.now ?? Date.now;
   }
 
-  async query(query: HistoryQuery): Promise<HistoryAnswer> {
-    const { device, series, type } = await this.find(query.device_id, query.property);
+  /** `reach`: the caller's (docs/access.md); a device it may not view is not found. */
+  async query(query: HistoryQuery, reach: Reach = EVERYTHING): Promise<HistoryAnswer> {
+    const { device, series, type } = await this.find(query.device_id, query.property, reach);
     const { from, to } = this.range(query);
     const answer = (
       resolution: HistoryResolution,
@@ -130,8 +131,11 @@ export class HistoryService {
   }
 
   /** CSV `time,value` of the finest data kept for each part of the range (docs/history.md#api). */
-  async export(query: HistoryExportQuery): Promise<{ filename: string; body: Readable }> {
-    const { device, series } = await this.find(query.device_id, query.property);
+  async export(
+    query: HistoryExportQuery,
+    reach: Reach = EVERYTHING,
+  ): Promise<{ filename: string; body: Readable }> {
+    const { device, series } = await this.find(query.device_id, query.property, reach);
     const { from, to } = this.range(query);
     const { repository } = this.options;
     const filename = `${device.name}-${query.property}`.replace(/[^\w.-]+/g, '_');
@@ -206,8 +210,11 @@ export class HistoryService {
   private async find(
     deviceId: string,
     property: string,
+    reach: Reach,
   ): Promise<{ device: Device; series: Series | undefined; type: SeriesType }> {
     const device = this.device(deviceId);
+    // docs/access.md: whoever may view the device may read its history; to others it does not exist.
+    if (!reach.everything && reach.levelOf(device.id) === 'none') throw new HttpError(404, E.deviceNotFound);
     const series = await this.options.repository.series(device.id, property);
     if (series) return { device, series, type: series.type };
     const leaf = leafAt(device, property);

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { type ActivityLog, noActivity } from '../activity/index.js';
 import type { Bus } from '../bus/bus.js';
 import { instanceChanges } from '../bus/instance-changes.js';
-import type { DeviceDirectory } from '../devicehub/index.js';
+import { type DeviceDirectory, type ReachSource, roleReach } from '../devicehub/index.js';
 import type { Module } from '../lifecycle/module.js';
 import type { Dialect } from '../storage/database.js';
 import type { Database } from '../storage/schema.js';
@@ -25,6 +25,8 @@ export interface RoomsModuleDeps {
   topicPrefix: string;
   /** Where room changes are recorded (docs/activity.md); none: not recorded. */
   activity?: ActivityLog;
+  /** Every caller's reach (docs/access.md); none: the roles' defaults. */
+  reach?: ReachSource;
 }
 
 /** Rooms, floors, device assignment and favourites (docs/rooms.md). */
@@ -47,7 +49,8 @@ export function roomsModule(deps: RoomsModuleDeps): Module {
 
   return {
     name: 'rooms',
-    register: (app) => registerRoomsRoutes(app, deps.guards, service, deps.activity ?? noActivity),
+    register: (app) =>
+      registerRoomsRoutes(app, deps.guards, service, deps.activity ?? noActivity, deps.reach ?? roleReach),
     start: () => instances.start(),
     close: () => instances.close(),
   };

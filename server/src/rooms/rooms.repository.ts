@@ -138,6 +138,17 @@ export class RoomsStore {
       .execute();
   }
 
+  /** The listed devices that are in a room, with their room. */
+  async placedDevices(): Promise<{ id: string; room_id: string }[]> {
+    const rows = await this.db
+      .selectFrom('devicehub_devices')
+      .select(['id', 'room_id'])
+      .where('room_id', 'is not', null)
+      .where('removed_at', 'is', null)
+      .execute();
+    return rows.flatMap((row) => (row.room_id === null ? [] : [{ id: row.id, room_id: row.room_id }]));
+  }
+
   /** Every device (removed ones too) in the room. */
   async devicesIn(roomId: string): Promise<string[]> {
     const rows = await this.db

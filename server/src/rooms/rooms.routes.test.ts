@@ -52,13 +52,22 @@ describe.each(testDatabases())('rooms, floors and favourites on $name', ({ creat
   describe('access', () => {
     it('lets residents and admins in, and refuses the user role and strangers', async () => {
       const calls: [string, string, unknown?][] = [
-        ['GET', '/api/rooms'],
         ['POST', '/api/rooms', { name: 'Attic' }],
         ['POST', '/api/floors', { name: 'Attic floor' }],
         ['PUT', '/api/rooms/unassigned/devices', { device_ids: [] }],
-        ['GET', '/api/favourites'],
-        ['PUT', '/api/favourites', { device_ids: [] }],
       ];
+      // docs/access.md: every account sees the rooms holding a device it may view, and keeps favourites among those.
+      for (const [method, url, body] of [
+        ['GET', '/api/rooms', { rooms: [], floors: [] }],
+        ['GET', '/api/favourites', { device_ids: [] }],
+        ['PUT', '/api/favourites', { device_ids: [] }],
+      ] as const) {
+        expect((await call(undefined, method, url, method === 'PUT' ? body : undefined)).status).toBe(401);
+        expect(await call(user, method, url, method === 'PUT' ? body : undefined)).toEqual({
+          status: 200,
+          body,
+        });
+      }
       for (const [method, url, body] of calls) {
         const m = method as 'GET';
         expect((await call(undefined, m, url, body)).status, `${method} ${url} signed out`).toBe(401);

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { type ActivityLog, type ActivityRecord, originOf, tracked, userActor } from '../activity/index.js';
+import type { ReachSource } from '../devicehub/index.js';
 import type { HttpApp } from '../http/http-app.js';
 import { idParams, noBody, noQuery } from '../http/validation.js';
 import { callerOf, type Guards } from '../users/index.js';
@@ -25,7 +26,9 @@ export function registerRoomsRoutes(
   guards: Guards,
   service: RoomsService,
   activity: ActivityLog,
+  reaches: ReachSource,
 ) {
+  const reachOf = (request: FastifyRequest) => reaches.reachOf(callerOf(request));
   /** Runs the change and leaves one activity entry with its outcome (docs/activity.md#kinds). */
   const logged = <T>(
     request: FastifyRequest,
@@ -50,9 +53,9 @@ export function registerRoomsRoutes(
   const manage = guards.role(...ROOM_ACCESS.manage);
   const favourites = guards.role(...ROOM_ACCESS.favourites);
 
-  app.get('/api/rooms', { onRequest: see, schema: { querystring: noQuery } }, async (_request, reply) => {
+  app.get('/api/rooms', { onRequest: see, schema: { querystring: noQuery } }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    return service.list();
+    return service.list(await reachOf(request));
   });
   app.post(
     '/api/rooms',
@@ -95,8 +98,8 @@ export function registerRoomsRoutes(
     '/api/rooms/unassigned/devices',
     { onRequest: manage, bodyLimit: BODY_LIMIT, schema: { querystring: noQuery, body: deviceIdsBody } },
     (request) =>
-      logged(request, assigned(null, request.body.device_ids), () =>
-        service.assign(callerOf(request), null, request.body.device_ids),
+      logged(request, assigned(null, request.body.device_ids), async () =>
+        service.assign(callerOf(request), null, request.body.device_ids, await reachOf(request)),
       ),
   );
   app.put(
@@ -107,8 +110,8 @@ export function registerRoomsRoutes(
       schema: { params: idParams, querystring: noQuery, body: deviceIdsBody },
     },
     (request) =>
-      logged(request, assigned(request.params.id, request.body.device_ids), () =>
-        service.assign(callerOf(request), request.params.id, request.body.device_ids),
+      logged(request, assigned(request.params.id, request.body.device_ids), async () =>
+        service.assign(callerOf(request), request.params.id, request.body.device_ids, await reachOf(request)),
       ),
   );
 
@@ -151,12 +154,13 @@ export function registerRoomsRoutes(
     { onRequest: favourites, schema: { querystring: noQuery } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return service.favourites(callerOf(request));
+      return service.favourites(callerOf(request), await reachOf(request));
     },
   );
   app.put(
     '/api/favourites',
     { onRequest: favourites, bodyLimit: BODY_LIMIT, schema: { querystring: noQuery, body: deviceIdsBody } },
-    (request) => service.setFavourites(callerOf(request), request.body.device_ids),
+    async (request) =>
+      service.setFavourites(callerOf(request), request.body.device_ids, await reachOf(request)),
   );
 }

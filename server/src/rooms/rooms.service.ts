@@ -1,4 +1,5 @@
 import {
+  ACCESS_MESSAGES,
   type AssignDevicesResponse,
   DEFAULT_ROOM_ICON,
   type Favourites,
@@ -6,7 +7,7 @@ import {
   type Room,
   type RoomsResponse,
 } from '@hearth/contracts';
-import type { DeviceDirectory } from '../devicehub/index.js';
+import type { DeviceDirectory, Reach } from '../devicehub/index.js';
 import { HttpError } from '../http/errors.js';
 import { nowIso } from '../storage/columns.js';
 import type { UserRecord } from '../users/index.js';
@@ -56,10 +57,21 @@ export class RoomsService {
 
   constructor(private readonly deps: RoomsServiceDeps) {}
 
-  async list(): Promise<RoomsResponse> {
+  /**
+   * Every room and floor; for a narrower reach, the rooms holding a device it may view and their
+   * floors (docs/access.md#where-it-is-enforced).
+   */
+  async list(reach: Reach): Promise<RoomsResponse> {
     const { repository } = this.deps;
     const [rooms, floors] = await Promise.all([repository.rooms(), repository.floors()]);
-    return { rooms, floors };
+    if (reach.everything) return { rooms, floors };
+    const seen = new Set<string>();
+    for (const device of await repository.placedDevices()) {
+      if (reach.levelOf(device.id) !== 'none') seen.add(device.room_id);
+    }
+    const visible = rooms.filter((room) => seen.has(room.id));
+    const onFloors = new Set(visible.map((room) => room.floor_id));
+    return { rooms: visible, floors: floors.filter((floor) => onFloors.has(floor.id)) };
   }
 
   createRoom(_caller: UserRecord, input: CreateRoom): Promise<Room> {
@@ -169,13 +181,27 @@ export class RoomsService {
    * devices, all or none. Each device whose room changed, or whose name's suggestion is now
    * dismissed, gets a `device.upsert`.
    */
-  assign(_caller: UserRecord, roomId: string | null, deviceIds: string[]): Promise<AssignDevicesResponse> {
+  assign(
+    _caller: UserRecord,
+    roomId: string | null,
+    deviceIds: string[],
+    reach: Reach,
+  ): Promise<AssignDevicesResponse> {
     return this.write(async (store) => {
       if (roomId !== null && !(await store.rooms()).some((room) => room.id === roomId)) {
         throw new HttpError(404, E.roomNotFound);
       }
-      const unknown = deviceIds.find((id) => !this.deps.devices.has(id));
+      // docs/access.md: a device out of reach is as unknown; each moved device and the room need control.
+      const unknown = deviceIds.find(
+        (id) => !this.deps.devices.has(id) || (!reach.everything && reach.levelOf(id) === 'none'),
+      );
       if (unknown !== undefined) throw new HttpError(400, E.unknownDevice(unknown));
+      if (!reach.everything) {
+        if (roomId !== null && reach.levelOfRoom(roomId) !== 'control')
+          throw new HttpError(403, ACCESS_MESSAGES.roomControl);
+        if (deviceIds.some((id) => reach.levelOf(id) !== 'control'))
+          throw new HttpError(403, ACCESS_MESSAGES.viewOnly);
+      }
       const rows = await store.deviceRooms(deviceIds);
       const stored = new Set(rows.map((row) => row.id));
       const missing = deviceIds.find((id) => !stored.has(id));
@@ -188,15 +214,15 @@ export class RoomsService {
     });
   }
 
-  /** The caller's favourites that the hub lists, in their order. */
-  async favourites(caller: UserRecord): Promise<Favourites> {
+  /** The caller's favourites that the hub lists and the caller may view, in their order. */
+  async favourites(caller: UserRecord, reach: Reach): Promise<Favourites> {
     const ids = await this.deps.repository.favourites(caller.id);
-    return { device_ids: ids.filter((id) => this.deps.devices.has(id)) };
+    return { device_ids: ids.filter((id) => this.deps.devices.has(id) && reach.levelOf(id) !== 'none') };
   }
 
-  /** Replaces the caller's favourites; every id must be a device the hub lists. */
-  async setFavourites(caller: UserRecord, deviceIds: string[]): Promise<Favourites> {
-    const unknown = deviceIds.find((id) => !this.deps.devices.has(id));
+  /** Replaces the caller's favourites; every id must be a device the hub lists and the caller may view. */
+  async setFavourites(caller: UserRecord, deviceIds: string[], reach: Reach): Promise<Favourites> {
+    const unknown = deviceIds.find((id) => !this.deps.devices.has(id) || reach.levelOf(id) === 'none');
     if (unknown !== undefined) throw new HttpError(400, E.unknownDevice(unknown));
     await this.deps.repository.transaction((store) => store.replaceFavourites(caller.id, deviceIds));
     const change: RoomsChange = {

@@ -13,4 +13,6 @@ export const USER_ADMIN_ERRORS = {
   namesRequired: 'First name and last name are required',
   namesTooLong: 'First name and last name must be at most 64 characters',
   lockFlag: 'lock must be true or false',
+  resetAccess: 'reset_access must be true or false',
+  resetWithoutRole: 'reset_access goes with a role',
 } as const;

@@ -24,17 +24,17 @@ export function registerUsersRoutes(
     { onRequest: guards.user, schema: { params: idParams, querystring: noQuery, body: updateUserBody } },
     (request) => {
       const update = () => service.update(callerOf(request), request.params.id, request.body);
-      const { role } = request.body;
+      const { role, reset_access: reset } = request.body;
       // A role change is recorded (docs/activity.md#kinds); a change of names is not.
       if (role === undefined) return update();
       const entry = {
         actor: userActor(callerOf(request)),
         ...originOf(request),
         kind: 'user.role' as const,
-        detail: { user_id: request.params.id, role },
+        detail: { user_id: request.params.id, role, ...(reset ? { reset_access: true } : {}) },
       };
       return tracked(activity, entry, update, (user) => ({
-        detail: { user_id: user.id, email: user.email, role },
+        detail: { user_id: user.id, email: user.email, role, ...(reset ? { reset_access: true } : {}) },
       }));
     },
   );

@@ -42,11 +42,15 @@ const personName = z
   .max(MAX_NAME_LENGTH, { error: E.namesTooLong });
 
 /** PATCH /api/auth/users/:id: only these fields; anything else in the body is dropped (no mass assignment). */
-export const updateUserBody = z.object({
-  role: z.enum(ROLES, { error: E.unknownRole }).optional(),
-  first_name: personName.optional(),
-  last_name: personName.optional(),
-});
+export const updateUserBody = z
+  .object({
+    role: z.enum(ROLES, { error: E.unknownRole }).optional(),
+    first_name: personName.optional(),
+    last_name: personName.optional(),
+    /** With `role`: true resets the account's access rules to the new role's defaults (docs/access.md). */
+    reset_access: z.boolean({ error: E.resetAccess }).optional(),
+  })
+  .refine((body) => !body.reset_access || body.role !== undefined, { error: E.resetWithoutRole });
 export type UserUpdate = z.output<typeof updateUserBody>;
 
 /** POST /api/auth/users/:id/lockout: `{lock}`, or `{locked}` as one reading of docs/api.md#accounts has it. */

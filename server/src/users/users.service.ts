@@ -12,10 +12,19 @@ export interface SessionRevoker {
   revokeAllForUser(userId: string): Promise<void>;
 }
 
+/** What a role change uses of the access rules (implemented by the access domain, docs/access.md). */
+export interface AccessRulesReset {
+  /** Why the caller may not reset the target's rules (403), or undefined. */
+  denial(caller: UserRecord, target: UserRecord): string | undefined;
+  reset(userId: string): Promise<void>;
+}
+
 export interface UsersServiceDeps {
   users: UsersRepository;
   admin: UsersAdminRepository;
   sessions: SessionRevoker;
+  /** `reset_access` of a role change; none: the flag is refused. */
+  access?: AccessRulesReset;
 }
 
 const denied = (message: string) => new HttpError(403, message);
@@ -45,14 +54,22 @@ export class UsersService {
     const denial = manageDenial(caller, target);
     if (denial) throw denied(denial);
 
-    const { role, first_name: firstName, last_name: lastName } = update;
+    const { role, first_name: firstName, last_name: lastName, reset_access: reset } = update;
     if (role !== undefined) {
       const before = target.role;
+      // Checked before anything changes: a refused reset leaves the role as it was too.
+      if (reset) {
+        const resetDenial = this.deps.access
+          ? this.deps.access.denial(caller, target)
+          : USER_ADMIN_ERRORS.forbidden;
+        if (resetDenial) throw denied(resetDenial);
+      }
       target = this.changed(
         await this.deps.admin.setRole(id, role, (current, otherAdmins) =>
           roleChangeDenial(caller, current, role, otherAdmins),
         ),
       );
+      if (reset) await this.deps.access?.reset(id);
       // A new role starts with a new sign-in: every session and token of the old role ends.
       if (target.role !== before) await this.deps.sessions.revokeAllForUser(id);
     }
