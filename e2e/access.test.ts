@@ -190,7 +190,7 @@ describe('access rules in the browser', () => {
         document.querySelector('[aria-label="Power Living room lamp"]')?.getAttribute('aria-checked') ===
         String(on),
       !wasOn,
-      { timeout: 5000 },
+      { timeout: 10_000 },
     );
   });
 
