@@ -194,6 +194,30 @@ describe('access rules in the browser', () => {
     );
   });
 
+  it('asks on a role change, and "Reset rules" gives the new role its defaults', async () => {
+    await api('PUT', `/api/access/${kid.id}`, {
+      user_id: kid.id,
+      rooms: { [livingRoom.id]: 'view' },
+      devices: {},
+    });
+    const rita = (await api<{ users: { id: string; user_name: string }[] }>('GET', '/api/auth/users?q=rita'))
+      .users[0];
+    await api('PUT', `/api/access/${rita?.id}`, {
+      user_id: rita?.id,
+      rooms: { [livingRoom.id]: 'control' },
+      devices: {},
+    });
+    const page = await open(admin, '/users');
+    await page.getByLabel('Role for rita', { exact: true }).selectOption('resident');
+    const dialog = page.getByRole('dialog', { name: 'Make rita a resident?' });
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Reset rules' }).click();
+    await page.locator('.toast').filter({ hasText: 'Role updated' }).waitFor();
+    const after = await api<AccessRules>('GET', `/api/access/${rita?.id}`);
+    expect([after.rooms, after.devices]).toEqual([{}, {}]);
+    expect((await rulesOfKid()).rooms).toEqual({ [livingRoom.id]: 'view' });
+  });
+
   it("adds a device from the tile's Access… dialog, and a removed rule takes the devices away within 2 s without a reload", async () => {
     const page = await open(kid, '/devices');
     await tile(page, 'Living room lamp').waitFor();
