@@ -194,6 +194,58 @@ describe('access rules in the browser', () => {
     );
   });
 
+  it("shows the server's refusal as a toast when a command reaches the stream after the rule went down to view", async () => {
+    await api('PUT', `/api/access/${kid.id}`, {
+      user_id: kid.id,
+      rooms: { [livingRoom.id]: 'control' },
+      devices: {},
+    });
+    const { refreshToken } = await logIn(server.url, kid.email, kid.password);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    pages.push(page);
+    // The stream passes through the test, which can hold back what the server sends for a moment:
+    // the page does not hear of the change yet, as on a slow link.
+    let holding = false;
+    const held: (string | Buffer)[] = [];
+    const link = { toPage: (_message: string | Buffer) => {} };
+    await page.routeWebSocket(/\/ws\/devicehub$/, (ws) => {
+      const upstream = ws.connectToServer();
+      link.toPage = (message) => ws.send(message);
+      upstream.onMessage((message) => (holding ? held.push(message) : ws.send(message)));
+      ws.onMessage((message) => upstream.send(message));
+    });
+    await page.goto(server.url);
+    await page.evaluate((token) => localStorage.setItem('refreshToken', token), refreshToken);
+    await page.goto(`${server.url}/devices`);
+    const power = tile(page, 'Living room lamp').getByRole('switch', { name: 'Power Living room lamp' });
+    await page.getByText('State: connected').waitFor();
+    await page.waitForFunction(() => {
+      const power = document.querySelector(
+        '[aria-label="Power Living room lamp"]',
+      ) as HTMLButtonElement | null;
+      return power !== null && !power.disabled;
+    });
+    holding = true;
+    await api('PUT', `/api/access/${kid.id}`, {
+      user_id: kid.id,
+      rooms: { [livingRoom.id]: 'view' },
+      devices: {},
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const before = sets.length;
+    await power.click();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    holding = false;
+    for (const message of held.splice(0)) link.toPage(message);
+    await page
+      .locator('.toast')
+      .filter({ hasText: 'You may only view this device, not control it' })
+      .waitFor({ timeout: 5000 });
+    await tile(page, 'Living room lamp').getByText('View only').waitFor();
+    expect(sets.slice(before).filter((topic) => topic === 'zigbee2mqtt/Living room lamp/set')).toEqual([]);
+  });
+
   it('asks on a role change, and "Reset rules" gives the new role its defaults', async () => {
     await api('PUT', `/api/access/${kid.id}`, {
       user_id: kid.id,
