@@ -157,7 +157,15 @@ describe('access rules in the browser', () => {
     await page.waitForTimeout(300);
     expect(sets.filter((topic) => topic === 'zigbee2mqtt/Living room lamp/set')).toEqual([]);
     expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(artifactsDir, 'access-user-devices-1280-light.png') });
     await page.context().close();
+    const phone = await open(kid, '/devices', 360, 'dark');
+    await tile(phone, 'Living room lamp').getByText('View only').waitFor();
+    expect(await seriousA11yViolations(phone)).toEqual([]);
+    await phone.screenshot({
+      path: path.join(artifactsDir, 'access-user-devices-360-dark.png'),
+      fullPage: true,
+    });
   });
 
   it('with control the user toggles the lamp and its /set reaches the bus', async () => {
@@ -285,6 +293,7 @@ describe('access rules in the browser', () => {
     const choice = dialog.getByLabel('Access of Kim Kid to Hallway lamp');
     expect(await choice.locator('option:checked').textContent()).toBe('Same as room (None)');
     expect(await seriousA11yViolations(adminPage)).toEqual([]);
+    await adminPage.screenshot({ path: path.join(artifactsDir, 'access-device-dialog-1280-light.png') });
     await choice.selectOption('view');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await adminPage.locator('.toast').filter({ hasText: 'Access saved' }).waitFor();
