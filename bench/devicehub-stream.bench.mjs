@@ -6,6 +6,10 @@
 // Two device modes, each on a fresh Mosquitto and Hearth (issue 10): "simulator" (2000 small
 // temperature sensors) and "real" (2000 devices cloned from real lights, plugs and sensors of
 // zigbee-herdsman-converters, whole states as Zigbee2MQTT publishes them). BENCH_MODES=real runs one.
+// A third mode, "access" (issue 15, acceptance 4): the simulator's devices to 10 connections of a
+// resident without rules (the fast path), of a `user` whose rules let it view every device, and of
+// a `user` who may view half of them; the difference in server CPU is the per-connection cost of
+// filtering by access rules.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,7 +32,10 @@ const EXTRA_CONNECTIONS = 100;
 const GRACE_MS = 3000;
 const LAG_MS = 100;
 const DELIVERED_MIN = 0.995;
-const MODES = process.env.BENCH_MODES ? process.env.BENCH_MODES.split(',') : ['simulator', 'real'];
+const MODES = process.env.BENCH_MODES ? process.env.BENCH_MODES.split(',') : ['simulator', 'real', 'access'];
+// The access mode: DEVICES devices in ROOMS rooms of equal size; rates as BENCH_RATES, else 1000/s.
+const ROOMS = 20;
+const ACCESS_RATES = process.env.BENCH_RATES ? RATES : [1000];
 const BASE = 'zigbee2mqtt';
 const P = 'hearth/devicehub';
 
@@ -98,13 +105,14 @@ function devicesFor(mode) {
 
 async function main() {
   const results = {};
+  const deviceModes = MODES.filter((mode) => mode !== 'access');
   for (const mode of MODES) {
     console.log(`\n== ${mode} devices ==`);
-    results[mode] = await runMode(mode);
+    results[mode] = mode === 'access' ? await runAccessMode() : await runMode(mode);
   }
-  const modeRows = MODES.flatMap((mode) => results[mode].summary.map((row) => ({ mode, ...row })));
+  const modeRows = deviceModes.flatMap((mode) => results[mode].summary.map((row) => ({ mode, ...row })));
   // Issue 10's table: the real-definitions mode beside its targets.
-  const issueRows = MODES.flatMap((mode) => {
+  const issueRows = deviceModes.flatMap((mode) => {
     const r = results[mode];
     const hub = r.at1000('Hearth /ws/devicehub');
     const base = r.at1000('Mosquitto WebSocket (baseline)');
@@ -133,11 +141,142 @@ async function main() {
     subscribers: SUBSCRIBERS,
     stepMs: STEP_MS,
     issue10: issueRows,
-    modes: Object.fromEntries(MODES.map((mode) => [mode, results[mode].extra])),
+    modes: Object.fromEntries(deviceModes.map((mode) => [mode, results[mode].extra])),
+    ...(results.access ? { access: results.access } : {}),
     note: `the ${SUBSCRIBERS} subscribers share one worker thread on the same ${os.cpus().length} CPUs, so at the highest rates the measuring client itself may be what falls behind`,
   });
   console.log('\nIssue 10 (the targets are for the real mode):');
   console.table(issueRows);
+  if (results.access) {
+    console.log('\nIssue 15 (access rules; the targets of issues 4 and 6 with filtered `user` connections):');
+    console.table(results.access.rows);
+    console.table(results.access.cost);
+  }
+}
+
+/**
+ * Issue 15, acceptance 4: 10 connections each of a resident without rules (the fast path), a
+ * `user` who may view every device through room rules (every message checked, every one
+ * delivered) and a `user` who may view half the rooms. The per-connection cost of filtering is the
+ * server CPU the second adds over the first, per update and connection.
+ */
+async function runAccessMode() {
+  const devices = devicesFor('simulator');
+  const admin = { email: 'bench@example.com', password: 'bench-password-1' };
+  const mosquitto = await startMosquitto();
+  let hearth;
+  let publisher;
+  try {
+    hearth = await startHearth({
+      MQTT_URL: `mqtt://127.0.0.1:${mosquitto.port}`,
+      SIMULATOR: 'off',
+      ADMIN_EMAIL: admin.email,
+      ADMIN_PASSWORD: admin.password,
+    });
+    publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${mosquitto.port}`, {
+      clientId: 'bench-z2m',
+      protocolVersion: 4,
+    });
+    publisher.stream.setNoDelay?.(true);
+    const adminToken = await login(hearth.url, admin);
+    await publisher.publishAsync(`${BASE}/bridge/devices`, JSON.stringify(devices.list), { retain: true });
+    await waitForDevices(hearth.url, adminToken);
+    const api = async (token, method, url, body) => {
+      const response = await fetch(`${hearth.url}${url}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      const answer = await response.json().catch(() => null);
+      if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(answer)}`);
+      return answer;
+    };
+    // Rooms of DEVICES / ROOMS devices each, in the order of the devices' names (publishAt's order).
+    const listed = await api(adminToken, 'GET', '/api/devicehub/devices');
+    const byName = new Map(listed.map((device) => [device.name, device.id]));
+    const ids = Array.from({ length: DEVICES }, (_, i) => byName.get(name(i)));
+    const rooms = [];
+    for (let r = 0; r < ROOMS; r++) {
+      const room = await api(adminToken, 'POST', '/api/rooms', { name: `Bench room ${r}` });
+      await api(adminToken, 'PUT', `/api/rooms/${room.id}/devices`, {
+        device_ids: ids.filter((_, i) => i % ROOMS === r),
+      });
+      rooms.push(room.id);
+    }
+    const person = async (role, roomIds) => {
+      const n = `${role}${roomIds.length}`;
+      const account = { email: `${n}@example.com`, password: 'Hearth-bench-password-4711' };
+      await fetch(`${hearth.url}/api/auth/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...account, user_name: n, first_name: 'Bench', last_name: n }),
+      });
+      const found = await api(adminToken, 'GET', `/api/auth/users?q=${encodeURIComponent(account.email)}`);
+      const id = found.users[0].id;
+      if (role !== 'user') await api(adminToken, 'PATCH', `/api/auth/users/${id}`, { role });
+      await api(adminToken, 'PUT', `/api/access/${id}`, {
+        rooms: Object.fromEntries(roomIds.map((room) => [room, 'view'])),
+      });
+      return login(hearth.url, account);
+    };
+    const url = `ws://${hearth.url.slice(7)}/ws/devicehub`;
+    const filter = `${P}/devices/+`;
+    const targets = [
+      {
+        name: 'resident, no rules (fast path)',
+        url,
+        filter,
+        password: await person('resident', []),
+        pid: hearth.pid,
+      },
+      {
+        name: 'user, view on every room',
+        url,
+        filter,
+        password: await person('user', rooms),
+        pid: hearth.pid,
+      },
+      {
+        name: 'user, view on half the rooms',
+        url,
+        filter,
+        password: await person('user', rooms.slice(0, ROOMS / 2)),
+        pid: hearth.pid,
+        // Devices i with i % ROOMS < ROOMS / 2 are in those rooms: half the updates reach it.
+        share: 0.5,
+      },
+    ];
+    for (const target of targets) await step(publisher, target, 1000, 1500, target.pid, devices);
+    const rows = [];
+    for (const rate of ACCESS_RATES) {
+      for (const target of targets) {
+        const result = await step(publisher, target, rate, STEP_MS, target.pid, devices);
+        rows.push({ target: target.name, 'rate /s': rate, ...result.row });
+      }
+    }
+    const at = (target, rate) => rows.find((row) => row.target === target.name && row['rate /s'] === rate);
+    const cost = ACCESS_RATES.map((rate) => {
+      const fast = at(targets[0], rate)['server CPU ms per 1000 updates'];
+      const all = at(targets[1], rate)['server CPU ms per 1000 updates'];
+      // ms per 1000 updates over SUBSCRIBERS connections → µs per update and connection.
+      return {
+        'rate /s': rate,
+        'fast path CPU ms / 1000 updates': fast,
+        'filtered CPU ms / 1000 updates': all,
+        'filtering µs per update per connection': round((all - fast) / SUBSCRIBERS),
+        'p99 ms, filtered (target ≤ 5)': at(targets[1], rate)['p99 ms'],
+        'p99 ms, half visible': at(targets[2], rate)['p99 ms'],
+      };
+    });
+    return { rows, cost };
+  } finally {
+    await publisher?.endAsync(true).catch(() => {});
+    await hearth?.stop();
+    await mosquitto.stop();
+  }
 }
 
 async function runMode(mode) {
@@ -304,7 +443,7 @@ async function step(publisher, target, rate, ms, pid, devices) {
   const growth =
     quarter > 0 ? median(latencies.subarray(-quarter)) - median(latencies.subarray(0, quarter)) : 0;
   const sorted = latencies.slice().sort();
-  const expected = sent.count * SUBSCRIBERS;
+  const expected = sent.count * SUBSCRIBERS * (target.share ?? 1);
   const delivered = received / expected;
   const p99 = percentile(sorted, 99);
   const publisherKeptUp = sent.count >= (0.98 * (rate * ms)) / 1000;

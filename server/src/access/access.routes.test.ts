@@ -137,4 +137,42 @@ describe.each(testDatabases())('access rules API on $name', ({ create }) => {
     expect((await t.call(admin, 'DELETE', `/api/rooms/${room.id}`)).status).toBe(204);
     expect((await t.call(admin, 'GET', `/api/access/${user.id}`)).body.rooms).toEqual({});
   });
+
+  it('keeps the rules across a role change, or resets them with reset_access', async () => {
+    const { admin, room } = await setup();
+    const user = await t.user('user');
+    const rules = { rooms: { [room.id]: 'view' }, devices: {} };
+    await t.call(admin, 'PUT', `/api/access/${user.id}`, rules);
+    expect((await t.call(admin, 'PATCH', `/api/auth/users/${user.id}`, { role: 'resident' })).status).toBe(
+      200,
+    );
+    expect((await t.call(admin, 'GET', `/api/access/${user.id}`)).body).toEqual({
+      user_id: user.id,
+      ...rules,
+    });
+    expect(
+      await t.call(admin, 'PATCH', `/api/auth/users/${user.id}`, { first_name: 'Ann', reset_access: true }),
+    ).toEqual({ status: 400, body: { error: 'reset_access goes with a role' } });
+    // A resident may not reset another resident's rules: nothing changes, the role neither.
+    const resident = await t.user('resident');
+    expect(
+      await t.call(resident, 'PATCH', `/api/auth/users/${user.id}`, { role: 'resident', reset_access: true }),
+    ).toEqual({ status: 403, body: { error: E.residentEdits } });
+    const back = await t.call(admin, 'PATCH', `/api/auth/users/${user.id}`, {
+      role: 'user',
+      reset_access: true,
+    });
+    expect(back.body.role).toBe('user');
+    expect((await t.call(admin, 'GET', `/api/access/${user.id}`)).body).toEqual({
+      user_id: user.id,
+      rooms: {},
+      devices: {},
+    });
+    await t.hearth.activity.flush();
+    const log = (await t.call(admin, 'GET', `/api/activity?kind=user.role&actor=${admin.id}`)).body.entries;
+    expect(log[0]).toMatchObject({
+      result: 'ok',
+      detail: { user_id: user.id, role: 'user', reset_access: true },
+    });
+  });
 });
