@@ -311,6 +311,7 @@ describe('access rules in the browser', () => {
       },
     );
     expect(Date.now() - removedAt).toBeLessThan(2000);
+    await page.getByText('No devices are shared with you at the moment.').waitFor();
     expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
   });
 });

@@ -28,6 +28,8 @@ export const ACCESS_TEXTS = {
   cancel: 'Cancel',
   saveDevice: 'Save',
   viewOnly: 'View only',
+  // A `user`'s Devices page once no device is left to them.
+  nothingShared: 'No devices are shared with you at the moment.',
 } as const;
 
 export const level = (value: AccessLevel) => ACCESS_TEXTS.levels[value];

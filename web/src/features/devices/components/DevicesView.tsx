@@ -1,5 +1,6 @@
 import type { RoomsResponse } from '@hearth/contracts';
 import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
+import { ACCESS_TEXTS } from '../../access/access.messages.js';
 import { ManageRoomsDialog } from '../../rooms/ManageRoomsDialog.js';
 import type { RoomsSnapshot, RoomsStore } from '../../rooms/rooms-store.js';
 import { useRooms } from '../../rooms/use-rooms.js';
@@ -113,7 +114,7 @@ interface BodyProps {
 }
 
 function Body({ filtered, filter, clear, rooms, roomsLoaded }: BodyProps) {
-  const { store } = useDevicesContext();
+  const { store, manager = true } = useDevicesContext();
   const ids = useDeviceIds(store);
   const { loading } = useHubStatus(store);
   const roomVersion = useCallback(() => store.getFacetsVersion(['room']), [store]);
@@ -142,7 +143,8 @@ function Body({ filtered, filter, clear, rooms, roomsLoaded }: BodyProps) {
       </div>
     );
   }
-  if (ids.length === 0) return <p className="devices-empty">{MESSAGES.empty}</p>;
+  if (ids.length === 0)
+    return <p className="devices-empty">{manager ? MESSAGES.empty : ACCESS_TEXTS.nothingShared}</p>;
   if (filtered.ids.length === 0) {
     return (
       <div className="devices-empty" role="status">
