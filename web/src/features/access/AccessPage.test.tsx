@@ -160,12 +160,20 @@ describe('Access rules page (docs/screens.md#access-rules)', () => {
     ]);
   });
 
-  it('discards changes', async () => {
+  it('asks before the page is left with unsaved changes, and discards them', async () => {
     renderPage(admin);
     await screen.findByLabelText('Kim Test in Office');
+    const leave = () => {
+      const event = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    expect(leave()).toBe(false);
     fireEvent.change(cell('Kim Test in Office'), { target: { value: 'control' } });
+    expect(leave()).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Discard changes' }));
     expect(shownOption(cell('Kim Test in Office'))).toBe('Default (None)');
     expect(calls.some((call) => call.method === 'PUT')).toBe(false);
+    expect(leave()).toBe(false);
   });
 });

@@ -61,10 +61,18 @@ function Matrix({ viewer }: { viewer: User }) {
     };
   }, []);
 
+  const changes = editCount(edits);
+  // Unsaved choices are not lost to a reload or a closed tab without the browser asking first.
+  useEffect(() => {
+    if (changes === 0) return;
+    const ask = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [changes]);
+
   const groups = rooms ? roomColumns(rooms.rooms, rooms.floors) : [];
   const columns = groups.flatMap((group) => group.rooms);
   const floored = groups.some((group) => group.name !== null);
-  const changes = editCount(edits);
   const error = loadError ?? roomsError;
 
   const save = async () => {
