@@ -43,7 +43,7 @@ export class AccessService {
 
   /** GET /api/access/{user_id} */
   async get(caller: UserRecord, userId: string): Promise<AccessRules> {
-    const target = await this.target(userId);
+    const target = await this.target(caller, userId);
     const denial = readDenial(caller, target);
     if (denial) throw new HttpError(403, denial);
     // Admins' rules are never consulted (nor stored): they control everything.
@@ -58,7 +58,7 @@ export class AccessService {
     input: AccessRulesInput,
   ): Promise<{ rules: AccessRules; change: AccessChange }> {
     if (input.user_id !== undefined && input.user_id !== userId) throw new HttpError(400, E.userIdMismatch);
-    const target = await this.target(userId);
+    const target = await this.target(caller, userId);
     const denial = editDenial(caller, target);
     if (denial) throw new HttpError(403, denial);
     const { repository } = this.deps;
@@ -94,7 +94,9 @@ export class AccessService {
     this.deps.changed([userId]);
   }
 
-  private async target(userId: string): Promise<UserRecord> {
+  private async target(caller: UserRecord, userId: string): Promise<UserRecord> {
+    // A `user` learns nothing of other accounts, not even whether they exist.
+    if (caller.role === 'user' && caller.id !== userId) throw new HttpError(403, E.forbidden);
     const target = await this.deps.users.findById(userId);
     if (!target) throw new HttpError(404, E.userNotFound);
     return target;

@@ -177,6 +177,9 @@ export async function createEdgeBroker(
   aedes.on('clientReady', (client) => {
     const transport = client.conn as unknown as WebSocketTransport;
     transport.session.client = client as unknown as ConnectionSession['client'];
+    // Devices may have come or moved since CONNECT: a filtered connection starts from what is now.
+    const reach = transport.session.reach;
+    if (reach && !reach.everything) transport.session.visible = visibleOf(reach);
     if (!transport.destroyed) live.add(transport);
   });
   const persistence = (aedes as unknown as { persistence: RetainedStore }).persistence;
