@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
+import { isManager } from '@hearth/contracts';
 import type { RouteOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { accessModule } from './access/index.js';
@@ -167,6 +168,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     log,
     retentionDays: config.activityRetentionDays,
     signedIn: (request) => accounts.auth.user(request),
+    // docs/activity.md#who-sees-what: residents and admins read the entries about devices they may
+    // view (all of them without rules), a `user` their own.
+    scope: async (viewer) => {
+      if (!isManager(viewer.role)) return { actorId: viewer.id };
+      const reach = await access.reach.reachOf(viewer);
+      return reach.everything ? {} : { deviceIds: deviceHub.gate.visible(reach).map((device) => device.id) };
+    },
   });
   const accounts = accountsModule({
     db,

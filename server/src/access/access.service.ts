@@ -77,7 +77,7 @@ export class AccessService {
   }
 
   /** The account's reach now (its role as given: the caller's token's, re-read on every request). */
-  async reachOf(user: UserRecord): Promise<Reach> {
+  async reachOf(user: Pick<UserRecord, 'id' | 'role'>): Promise<Reach> {
     const rules = user.role === 'admin' ? NO_RULES : await this.deps.repository.rules(user.id);
     return reachOf(user.role, rules, (id) => this.deps.devices.roomOf(id));
   }

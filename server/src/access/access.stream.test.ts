@@ -194,6 +194,11 @@ describe.each(testDatabases())('access rules enforced over REST and the stream o
     // An admin narrows the resident: the boiler room goes from their open stream.
     await rules(resident, { rooms: { [roomB.id]: 'none' } });
     await eventually(() => inB.every((d) => !view.devices.has(d.id)), 2000);
+    // Nor does the activity log show them what happened to those devices (docs/activity.md#who-sees-what).
+    await t.hearth.activity.flush();
+    const about = `/api/activity?device_id=${inB[0]!.id}`;
+    expect((await t.call(admin, 'GET', about)).body.entries.length).toBeGreaterThan(0);
+    expect((await t.call(resident, 'GET', about)).body.entries).toEqual([]);
     expect(ids(await list(resident))).toEqual(ids(devices.filter((d) => !inB.includes(d))));
     await rules(resident, {});
     await eventually(() => inB.every((d) => view.devices.has(d.id)), 2000);

@@ -28,7 +28,8 @@ export type Principal = { kind: 'user'; user: UserRecord } | { kind: 'pass'; pas
 
 /** Where the hub gets a signed-in account's reach, and hears that some accounts' reach changed. */
 export interface ReachSource {
-  reachOf(user: UserRecord): Promise<Reach>;
+  /** The account's reach now: its role (as given) and its rules. */
+  reachOf(user: Pick<UserRecord, 'id' | 'role'>): Promise<Reach>;
   /** `userIds`: the accounts whose rules changed (their open streams follow within 2 s). */
   onChange(listener: (userIds: readonly string[]) => void): () => void;
 }
