@@ -175,4 +175,19 @@ describe.each(testDatabases())('access rules API on $name', ({ create }) => {
       detail: { user_id: user.id, role: 'user', reset_access: true },
     });
   });
+
+  it("a purged device's rules go with it (the registry's row cascades)", async () => {
+    const { admin, devices } = await setup();
+    const user = await t.user('user');
+    const gone = devices.at(-1)!;
+    await t.call(admin, 'PUT', `/api/access/${user.id}`, {
+      devices: { [gone.id]: 'view', [devices[0]!.id]: 'view' },
+    });
+    // What DELETE /api/devicehub/devices/removed/{id} does to the row, done directly (the simulator's
+    // devices do not leave).
+    await t.hearth.storage.db.deleteFrom('devicehub_devices').where('id', '=', gone.id).execute();
+    expect((await t.call(admin, 'GET', `/api/access/${user.id}`)).body.devices).toEqual({
+      [devices[0]!.id]: 'view',
+    });
+  });
 });
