@@ -20,6 +20,15 @@ export class UsersPage {
     return this.page.getByLabel(`Role for ${userName}`, { exact: true });
   }
 
+  /** Picks a role and answers the question about the person's access rules (docs/screens.md#role-and-lock-changes). */
+  async changeRole(userName: string, role: string, rules: 'Keep rules' | 'Reset rules' = 'Keep rules') {
+    await this.roleSelect(userName).selectOption(role);
+    await this.page
+      .getByRole('dialog', { name: `Make ${userName} a ${role}?` })
+      .getByRole('button', { name: rules })
+      .click();
+  }
+
   /** The roles a viewer can actually pick for this row. */
   async enabledRoles(userName: string) {
     return this.roleSelect(userName)

@@ -17,6 +17,8 @@ const ActivityPage = loadable(() => import('../features/activity/ActivityPage.js
 // docs/passes.md#pages: the managers' page, and the guest's page (no app shell).
 const PassesPage = loadable(() => import('../features/passes/PassesPage.js'), pageLoading);
 const PassPage = loadable(() => import('../features/passes/PassPage.js'), pageLoading);
+// docs/screens.md#access-rules: the rules matrix, under Users.
+const AccessPage = loadable(() => import('../features/access/AccessPage.js'), pageLoading);
 
 /** docs/screens.md#routes: the routes; anything else goes to /. */
 export function App() {
@@ -31,6 +33,7 @@ export function App() {
               <Route path="/devices" element={<DevicesPage />} />
               <Route path="/devices/:id" element={<DeviceHistoryPage />} />
               <Route path="/users" element={<UsersPage />} />
+              <Route path="/users/access" element={<AccessPage />} />
               <Route path="/activity" element={<ActivityPage />} />
               <Route path="/passes" element={<PassesPage />} />
               <Route path="/profile" element={<ProfilePage />} />

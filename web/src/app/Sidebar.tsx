@@ -1,6 +1,7 @@
 import { Flame, History, House, Map as MapIcon, Music, Ticket, Users, Zap } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
+import { useDevicesAccess } from '../features/access/own-access.js';
 import { useSession } from '../shared/session/session-context.js';
 import { isCurrent, type NavItem, navGroupsFor } from './nav-items.js';
 
@@ -26,6 +27,7 @@ export function Sidebar({ overlayOpen, onClose }: Props) {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const nav = useRef<HTMLElement>(null);
+  const devices = useDevicesAccess(user, pathname);
 
   useEffect(() => {
     if (!overlayOpen) return;
@@ -55,7 +57,7 @@ export function Sidebar({ overlayOpen, onClose }: Props) {
           <Flame size={24} aria-hidden="true" />
           <span>Hearth</span>
         </button>
-        {navGroupsFor(user?.role).map((group) => (
+        {navGroupsFor(user?.role, { devices: devices.allowed }).map((group) => (
           <div key={group.title} className="sidebar-group">
             <h2 className="sidebar-group-title">{group.title}</h2>
             <ul>

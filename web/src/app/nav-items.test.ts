@@ -39,6 +39,15 @@ describe('sidebar entries by role (docs/screens.md#layout, docs/roles.md)', () =
     expect(labels(role)).toEqual(expected);
   });
 
+  it('gives a `user` with an access rule the Devices entry, and nobody signed out (docs/screens.md#devices-for-a-user)', () => {
+    const main = (role: Parameters<typeof navGroupsFor>[0], devices: boolean) =>
+      navGroupsFor(role, { devices })[0]?.items.map((item) => item.label);
+    expect(main('user', true)).toEqual(['Home', 'Devices', 'Map', 'Activity']);
+    expect(main('user', false)).toEqual(['Home', 'Map', 'Activity']);
+    expect(main(null, true)).toEqual(['Home', 'Map']);
+    expect(main('resident', false)).toEqual(['Home', 'Devices', 'Map', 'Users', 'Activity']);
+  });
+
   it('highlights only an exact path match', () => {
     const home = navGroupsFor('admin')[0]!.items[0]!;
     expect(isCurrent(home, '/')).toBe(true);

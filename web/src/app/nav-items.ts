@@ -7,6 +7,14 @@ export interface NavItem {
   icon: 'home' | 'devices' | 'map' | 'users' | 'passes' | 'activity' | 'music';
   /** Only these roles see the entry; everyone when absent. */
   roles?: readonly Role[];
+  /** Also shown, whatever the role, when the viewer has this grant. */
+  orWhen?: keyof NavGrants;
+}
+
+/** What a viewer may have beyond their role. */
+export interface NavGrants {
+  /** docs/screens.md#devices-for-a-user: a `user` with an access rule at view or control. */
+  devices?: boolean;
 }
 
 export interface NavGroup {
@@ -19,7 +27,7 @@ const GROUPS: NavGroup[] = [
     title: 'Main',
     items: [
       { path: '/', label: 'Home', icon: 'home' },
-      { path: '/devices', label: 'Devices', icon: 'devices', roles: MANAGER_ROLES },
+      { path: '/devices', label: 'Devices', icon: 'devices', roles: MANAGER_ROLES, orWhen: 'devices' },
       { path: '/map', label: 'Map', icon: 'map' },
       { path: '/users', label: 'Users', icon: 'users', roles: MANAGER_ROLES },
       // docs/passes.md#pages
@@ -34,12 +42,15 @@ const GROUPS: NavGroup[] = [
   },
 ];
 
-/** The groups and entries a viewer with `role` (none when signed out) may see. */
-export function navGroupsFor(role: Role | null | undefined): NavGroup[] {
-  return GROUPS.map((group) => ({
-    ...group,
-    items: group.items.filter((item) => !item.roles || (role != null && item.roles.includes(role))),
-  })).filter((group) => group.items.length > 0);
+/** The groups and entries a viewer with `role` (none when signed out) and `grants` may see. */
+export function navGroupsFor(role: Role | null | undefined, grants: NavGrants = {}): NavGroup[] {
+  const shown = (item: NavItem) =>
+    !item.roles ||
+    (role != null && item.roles.includes(role)) ||
+    (role != null && item.orWhen !== undefined && grants[item.orWhen] === true);
+  return GROUPS.map((group) => ({ ...group, items: group.items.filter(shown) })).filter(
+    (group) => group.items.length > 0,
+  );
 }
 
 /** docs/screens.md#layout: highlighted only when the path matches exactly. */

@@ -14,12 +14,12 @@ export interface PlannedCommand {
 /**
  * One command per light or switch of the room that has a power toggle, each to `on`. Devices
  * already in that state are sent it too (a stale state should not keep a lamp on); devices of
- * other types (locks, covers…) are never touched.
+ * other types (locks, covers…) and devices the viewer may only view (docs/access.md) are never touched.
  */
 export function planRoomAction(devices: Iterable<DeviceView>, roomId: string, on: boolean): PlannedCommand[] {
   const plan: PlannedCommand[] = [];
   for (const device of devices) {
-    if (device.roomId !== roomId || !device.id) continue;
+    if (device.roomId !== roomId || !device.id || device.access === 'view') continue;
     if (!(ROOM_ACTION_TYPES as readonly string[]).includes(device.type ?? '')) continue;
     const { power } = splitControls(deviceControls(device));
     const command = power && buildCommand(power, on);

@@ -1,5 +1,6 @@
 import type { User } from '@hearth/contracts';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionContext, type SessionValue } from '../../shared/session/session-context.js';
 import { testUser } from '../../shared/session/test-user.js';
@@ -54,11 +55,13 @@ function renderPage(viewer: User | null) {
     openAuthModal: () => {},
   };
   render(
-    <ToastProvider>
-      <SessionContext.Provider value={session}>
-        <UsersPage />
-      </SessionContext.Provider>
-    </ToastProvider>,
+    <MemoryRouter>
+      <ToastProvider>
+        <SessionContext.Provider value={session}>
+          <UsersPage />
+        </SessionContext.Provider>
+      </ToastProvider>
+    </MemoryRouter>,
   );
 }
 
@@ -130,20 +133,47 @@ describe('Users page', () => {
     await waitFor(() => expect(lastQuery()).toEqual({ q: 'ada', page: '1', page_size: '50' }));
   });
 
-  it('changes a role, shows "Role updated" for 2.5 s and reloads the list', async () => {
+  it('asks whether to keep the access rules, changes the role, shows "Role updated" for 2.5 s and reloads the list', async () => {
     renderPage(admin);
     await waitFor(() => screen.getByText('@uma'));
     const before = listCalls().length;
     vi.useFakeTimers({ shouldAdvanceTime: true });
     fireEvent.change(screen.getByLabelText('Role for uma'), { target: { value: 'resident' } });
+    const dialog = screen.getByRole('dialog', { name: 'Make uma a resident?' });
+    expect(calls.some((call) => call.method === 'PATCH')).toBe(false);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Reset rules' }));
     await waitFor(() => expect(screen.getByText('Role updated')).toBeTruthy());
+    expect(screen.queryByRole('dialog')).toBeNull();
     expect(calls.find((call) => call.method === 'PATCH')).toMatchObject({
       url: new URL('http://localhost:3000/api/auth/users/uma'),
-      body: { role: 'resident' },
+      body: { role: 'resident', reset_access: true },
     });
     await waitFor(() => expect(listCalls().length).toBe(before + 1));
     act(() => vi.advanceTimersByTime(2500));
     expect(screen.queryByText('Role updated')).toBeNull();
+  });
+
+  it('keeps the rules with "Keep rules", and changes nothing on Cancel', async () => {
+    renderPage(admin);
+    await waitFor(() => screen.getByText('@uma'));
+    fireEvent.change(screen.getByLabelText('Role for uma'), { target: { value: 'admin' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect((screen.getByLabelText('Role for uma') as HTMLSelectElement).value).toBe('user');
+    fireEvent.change(screen.getByLabelText('Role for uma'), { target: { value: 'resident' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Keep rules' }));
+    await waitFor(() =>
+      expect(calls.find((call) => call.method === 'PATCH')?.body).toEqual({
+        role: 'resident',
+        reset_access: false,
+      }),
+    );
+    expect(calls.filter((call) => call.method === 'PATCH')).toHaveLength(1);
+  });
+
+  it('links to the access rules', async () => {
+    renderPage(resident);
+    expect(screen.getByRole('link', { name: 'Access rules' }).getAttribute('href')).toBe('/users/access');
   });
 
   it('reads "Saving…" while a lock is in flight, then "User locked"', async () => {

@@ -1,5 +1,10 @@
+import type { Role, User } from '@hearth/contracts';
+import { ShieldCheck } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
 import { useSession } from '../../shared/session/session-context.js';
 import { Pagination } from './Pagination.js';
+import { RoleChangeDialog } from './RoleChangeDialog.js';
 import { SkeletonRow, UserRow } from './UserRow.js';
 import { UsersSearch } from './UsersSearch.js';
 import { useUsersDirectory } from './use-users-directory.js';
@@ -13,6 +18,7 @@ export default function UsersPage() {
   const { user, loading } = useSession();
   const allowed = canViewUsers(user?.role);
   const directory = useUsersDirectory(allowed);
+  const [roleChange, setRoleChange] = useState<{ user: User; role: Role } | null>(null);
   if (loading && !user) return <section className="users-page" aria-busy="true" />;
   if (!user || !allowed) {
     return (
@@ -27,8 +33,14 @@ export default function UsersPage() {
   return (
     <section className="users-page" aria-labelledby="users-title">
       <header className="users-header">
-        <h1 id="users-title">Users</h1>
-        <p className="users-subtitle">{subtitle(list?.total ?? 0)}</p>
+        <div className="users-header-text">
+          <h1 id="users-title">Users</h1>
+          <p className="users-subtitle">{subtitle(list?.total ?? 0)}</p>
+        </div>
+        <Link to="/users/access" className="button button--secondary button--small">
+          <ShieldCheck size={16} aria-hidden="true" />
+          {USERS_MESSAGES.accessRules}
+        </Link>
       </header>
       <UsersSearch
         pageSize={query.pageSize}
@@ -67,7 +79,7 @@ export default function UsersPage() {
                 user={row}
                 viewer={user}
                 saving={saving}
-                onRole={directory.changeRole}
+                onRole={(person, role) => role !== person.role && setRoleChange({ user: person, role })}
                 onToggleLock={directory.toggleLock}
               />
             ))}
@@ -85,6 +97,17 @@ export default function UsersPage() {
         busy={fetching}
         onPage={(page) => dispatch({ type: 'page', page, totalPages })}
       />
+      {roleChange && (
+        <RoleChangeDialog
+          user={roleChange.user}
+          role={roleChange.role}
+          onCancel={() => setRoleChange(null)}
+          onChoose={(reset) => {
+            setRoleChange(null);
+            void directory.changeRole(roleChange.user, roleChange.role, reset);
+          }}
+        />
+      )}
     </section>
   );
 }

@@ -41,11 +41,11 @@ export function useUsersDirectory(enabled: boolean) {
   }, [enabled, query, reloads]);
 
   const changeRole = useCallback(
-    async (user: User, role: Role) => {
+    async (user: User, role: Role, resetAccess: boolean) => {
       if (role === user.role) return;
       setSaving({ id: user.id, kind: 'role' });
       setError(null);
-      const result = await usersApi.setRole(user.id, role);
+      const result = await usersApi.setRole(user.id, role, resetAccess);
       setSaving(null);
       if (result.success) showToast(USERS_MESSAGES.roleUpdated);
       else setError(USERS_MESSAGES.roleFailed);

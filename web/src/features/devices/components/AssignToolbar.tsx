@@ -8,6 +8,7 @@ import { ASSIGN_API, useMoveDevices, useRoomList } from '../hooks/use-assign.js'
 import { useDeviceIds } from '../hooks/use-device-store.js';
 import { useRoomDrop } from '../hooks/use-room-drop.js';
 import { useCanDrag } from '../hooks/use-wide.js';
+import { canControl } from '../model/device.model.js';
 import type { DeviceView } from '../model/device.types.js';
 import { carriesDevices, DRAG_HINT_ID } from '../model/drag.js';
 import { useDevicesContext } from './devices-context.js';
@@ -37,7 +38,8 @@ export function AssignToolbar() {
   const groups = useMemo(
     () =>
       suggestionGroups(
-        ids.map((id) => store.getDevice(id)).filter((d): d is DeviceView => !!d),
+        // docs/access.md: a device the viewer may only view is not moved in bulk.
+        ids.map((id) => store.getDevice(id)).filter((d): d is DeviceView => !!d && canControl(d)),
         rooms,
       ),
     [ids, rooms, store, version],

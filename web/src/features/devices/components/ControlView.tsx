@@ -16,11 +16,14 @@ export function Switch({
   label,
   disabled,
   onChange,
+  describedBy,
 }: {
   checked: boolean;
   label: string;
   disabled: boolean;
   onChange(next: boolean): void;
+  /** The id of what says why it is disabled ("View only"). */
+  describedBy?: string | undefined;
 }) {
   return (
     <button
@@ -28,6 +31,7 @@ export function Switch({
       role="switch"
       aria-checked={checked}
       aria-label={label}
+      aria-describedby={describedBy}
       className="switch switch--small"
       disabled={disabled}
       onClick={() => onChange(!checked)}

@@ -10,10 +10,10 @@ afterEach(cleanup);
 
 const writable = { readOnly: false, write: true, set: true };
 
-function setup(raw: Json) {
+function setup(raw: Json, manager?: boolean) {
   const { store, actions } = testHub([raw]);
   render(
-    <DevicesContext.Provider value={{ store, actions }}>
+    <DevicesContext.Provider value={{ store, actions, ...(manager === undefined ? {} : { manager }) }}>
       <DeviceTile deviceKey={String(raw.id)} />
     </DevicesContext.Provider>,
   );
@@ -27,6 +27,63 @@ const sliders = (count: number) =>
     property: `level_${index}`,
     access: writable,
   }));
+
+const lamp = (access: 'view' | 'control') => ({
+  id: 'lamp',
+  name: 'Lamp',
+  access,
+  state: { state: 'ON', brightness: 100 },
+  inputs: [
+    { id: 'state', type: 'toggle', property: 'state', access: writable },
+    { id: 'brightness', type: 'slider', property: 'brightness', access: writable },
+  ],
+});
+
+describe('DeviceTile for a viewer who may only view it (docs/screens.md#devices-for-a-user)', () => {
+  it('shows the state live with "View only", the switch and controls disabled and described by it', () => {
+    const { store, actions } = setup(lamp('view'));
+    const power = screen.getByRole('switch', { name: 'Power Lamp' });
+    expect(power).toHaveProperty('disabled', true);
+    expect(power.getAttribute('aria-checked')).toBe('true');
+    const reason = screen.getByText('View only');
+    expect(power.getAttribute('aria-describedby')).toBe(reason.id);
+    expect(screen.getByRole('slider')).toHaveProperty('disabled', true);
+    expect(screen.getByRole('group').getAttribute('aria-describedby')).toBe(reason.id);
+    fireEvent.click(power);
+    expect(actions.send).not.toHaveBeenCalled();
+    expect(screen.queryByRole('button', { name: 'Rename Lamp' })).toBeNull();
+    act(() => {
+      store.applyState('lamp', { state: 'OFF', brightness: 10 });
+      store.flush();
+    });
+    expect(screen.getByRole('switch', { name: 'Power Lamp' }).getAttribute('aria-checked')).toBe('false');
+  });
+
+  it('gives control back when the server says control', () => {
+    const { store } = setup(lamp('view'));
+    act(() => {
+      store.upsert({ id: 'lamp', access: 'control' });
+      store.flush();
+    });
+    expect(screen.getByRole('switch', { name: 'Power Lamp' })).toHaveProperty('disabled', false);
+    expect(screen.queryByText('View only')).toBeNull();
+  });
+
+  it('offers a `user` with control the switch but no rename, history, recording or access', () => {
+    const { actions } = setup(lamp('control'), false);
+    fireEvent.click(screen.getByRole('switch', { name: 'Power Lamp' }));
+    expect(actions.send).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('button', { name: 'Rename Lamp' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'History of Lamp' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^History…/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Access…/ })).toBeNull();
+  });
+
+  it('offers a resident or admin "Access…" for the device', () => {
+    setup(lamp('control'));
+    expect(screen.getByRole('button', { name: 'Access… (who may use Lamp)' })).toBeTruthy();
+  });
+});
 
 describe('DeviceTile', () => {
   it('shows the first 5 controls, then "Show N more" / "Show fewer controls"', () => {

@@ -1,5 +1,6 @@
 import { deviceIconKind, type Room } from '@hearth/contracts';
-import { memo, useMemo } from 'react';
+import { memo, useId, useMemo } from 'react';
+import { ACCESS_TEXTS } from '../../access/access.messages.js';
 import { nameInRoom } from '../../rooms/room-names.js';
 import { MESSAGES, selectDevice } from '../devices.messages.js';
 import { useRoomList, useTileSelection } from '../hooks/use-assign.js';
@@ -8,7 +9,7 @@ import { useCanDrag } from '../hooks/use-wide.js';
 import { binaryLabel, binaryTone } from '../model/binary.js';
 import { buildCommand } from '../model/commands.js';
 import { binaryReadings, type Control, deviceControls, splitControls } from '../model/controls.js';
-import { lastHeard } from '../model/device.model.js';
+import { canControl, lastHeard } from '../model/device.model.js';
 import type { DeviceView } from '../model/device.types.js';
 import { DRAG_HINT_ID, DRAG_TYPE, PRESS_TARGETS } from '../model/drag.js';
 import { humanise, truncateDescription } from '../model/format.js';
@@ -19,6 +20,7 @@ import { DeviceIcon } from './DeviceIcon.js';
 import { useDevicesContext } from './devices-context.js';
 import { LastSeen } from './LastSeen.js';
 import { RenameField } from './RenameField.js';
+import { TileAccessButton } from './TileAccessButton.js';
 import { TileControls } from './TileControls.js';
 import { TileMetrics } from './TileMetrics.js';
 import { TileRecordingButton } from './TileRecordingButton.js';
@@ -27,7 +29,7 @@ import { TileSparkline } from './TileSparkline.js';
 
 /** One device tile; subscribes to its own device only. */
 export const DeviceTile = memo(function DeviceTile({ deviceKey }: { deviceKey: string }) {
-  const { store, actions, rooms: hub, selection } = useDevicesContext();
+  const { store, actions, rooms: hub, selection, manager = true } = useDevicesContext();
   const { device, pending } = useDevice(store, deviceKey);
   const busOffline = useBusOffline(store);
   const rooms = useRoomList(hub?.rooms);
@@ -44,7 +46,8 @@ export const DeviceTile = memo(function DeviceTile({ deviceKey }: { deviceKey: s
       rooms={hub ? rooms : null}
       selecting={picked.active}
       selected={picked.selected}
-      canDrag={canDrag && !!hub && !!device.id}
+      canDrag={canDrag && manager && !!hub && !!device.id && canControl(device)}
+      manager={manager}
     />
   );
 });
@@ -58,6 +61,7 @@ function TileBody({
   selecting,
   selected,
   canDrag,
+  manager,
 }: {
   device: DeviceView;
   pending: boolean;
@@ -70,8 +74,14 @@ function TileBody({
   selecting: boolean;
   selected: boolean;
   canDrag: boolean;
+  /** A resident or admin (room row, rename, history, recording, access); false for a `user`. */
+  manager: boolean;
 }) {
   const { selection } = useDevicesContext();
+  // docs/access.md: a device the viewer may only view shows its state live, its controls disabled.
+  const viewOnly = !canControl(device);
+  const viewOnlyId = useId();
+  const controlsOff = disabled || viewOnly;
   const view = useMemo(() => {
     const { power, others } = splitControls(deviceControls(device));
     const readings = binaryReadings(device).map((reading) => ({
@@ -139,7 +149,7 @@ function TileBody({
       {...drag}
     >
       <header className="tile-header">
-        {selecting && id && selection && (
+        {selecting && id && selection && !viewOnly && (
           <input
             type="checkbox"
             className="tile-select"
@@ -154,8 +164,9 @@ function TileBody({
             name={device.displayName}
             shownName={nameInRoom(device.displayName, roomName)}
             disabled={disabled}
+            canRename={manager && !viewOnly}
             onRename={(name) => actions.rename(device, name)}
-            historyHref={device.id ? `/devices/${encodeURIComponent(device.id)}` : undefined}
+            historyHref={manager && device.id ? `/devices/${encodeURIComponent(device.id)}` : undefined}
           />
           <p className="tile-meta">{meta}</p>
         </div>
@@ -164,7 +175,8 @@ function TileBody({
             <Switch
               checked={on}
               label={`Power ${device.displayName}`}
-              disabled={disabled}
+              disabled={controlsOff}
+              describedBy={viewOnly ? viewOnlyId : undefined}
               onChange={(next) => send(view.power as Control, next)}
             />
           ) : (
@@ -175,6 +187,11 @@ function TileBody({
         </div>
       </header>
       <div className="pills">
+        {viewOnly && (
+          <span className="pill tone-muted tile-view-only" id={viewOnlyId}>
+            {ACCESS_TEXTS.viewOnly}
+          </span>
+        )}
         <span className="pill">{device.protocol ? device.protocol.toUpperCase() : 'Unknown'}</span>
         <span className="pill">{device.capabilities.length} capabilities</span>
         {device.firmware && <span className="pill">FW {device.firmware}</span>}
@@ -184,19 +201,38 @@ function TileBody({
           </span>
         ))}
       </div>
-      {rooms && device.id && <TileRoom device={{ ...device, id: device.id }} rooms={rooms} />}
+      {rooms && device.id && (
+        <TileRoom
+          device={{ ...device, id: device.id }}
+          rooms={rooms}
+          canMove={manager && !viewOnly}
+          canStar={manager}
+        />
+      )}
       {device.description && <p className="tile-description">{truncateDescription(device.description)}</p>}
-      <TileControls controls={view.others} disabled={disabled} onSend={send} />
+      <TileControls
+        controls={view.others}
+        disabled={controlsOff}
+        onSend={send}
+        describedBy={viewOnly ? viewOnlyId : undefined}
+      />
       <TileMetrics metrics={view.metrics} />
-      <TileSparkline deviceId={device.id} capabilities={device.capabilities} name={device.displayName} />
+      {manager && (
+        <TileSparkline deviceId={device.id} capabilities={device.capabilities} name={device.displayName} />
+      )}
       <footer className="tile-footer">
         <LastSeen at={lastHeard(device)} />
         {pending && <span className="updating">{MESSAGES.updating}</span>}
-        <TileRecordingButton
-          deviceId={device.id}
-          name={device.displayName}
-          capabilities={device.capabilities}
-        />
+        {manager && (
+          <TileRecordingButton
+            deviceId={device.id}
+            name={device.displayName}
+            capabilities={device.capabilities}
+          />
+        )}
+        {manager && (
+          <TileAccessButton deviceId={device.id} name={device.displayName} roomId={device.roomId} />
+        )}
       </footer>
     </article>
   );

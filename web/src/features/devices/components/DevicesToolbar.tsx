@@ -18,10 +18,12 @@ interface ToolbarProps {
   types: string[];
   /** Opens the Manage rooms dialog; absent: no such button. */
   onManageRooms?: () => void;
+  /** False where the viewer has no rooms to filter or group by (a `user`, docs/access.md): no Room, no Group by room. */
+  byRoom?: boolean;
 }
 
 /** docs/screens.md#toolbar: search, filters, grouping; every change goes to the URL. */
-export function DevicesToolbar({ filter, update, rooms, types, onManageRooms }: ToolbarProps) {
+export function DevicesToolbar({ filter, update, rooms, types, onManageRooms, byRoom = true }: ToolbarProps) {
   const id = useId();
   // The box follows the URL (back/forward) but keeps what is being typed.
   const [query, setQuery] = useState(filter.q);
@@ -52,30 +54,32 @@ export function DevicesToolbar({ filter, update, rooms, types, onManageRooms }: 
           }}
         />
       </div>
-      <div className="toolbar-field">
-        <label className="field-label" htmlFor={`${id}-room`}>
-          {TOOLBAR.room}
-        </label>
-        <select
-          id={`${id}-room`}
-          className="select select--compact"
-          value={roomValue}
-          onChange={(event) => {
-            const value = event.target.value;
-            const room = rooms.find((candidate) => candidate.id === value);
-            update({ room: room ? roomParam(rooms, room) : value || null });
-          }}
-        >
-          <option value="">{TOOLBAR.allRooms}</option>
-          {rooms.map((room) => (
-            <option key={room.id} value={room.id}>
-              {room.name}
-            </option>
-          ))}
-          <option value={UNASSIGNED}>{TOOLBAR.unassigned}</option>
-          {resolved === undefined && filter.room && <option value={filter.room}>{filter.room}</option>}
-        </select>
-      </div>
+      {byRoom && (
+        <div className="toolbar-field">
+          <label className="field-label" htmlFor={`${id}-room`}>
+            {TOOLBAR.room}
+          </label>
+          <select
+            id={`${id}-room`}
+            className="select select--compact"
+            value={roomValue}
+            onChange={(event) => {
+              const value = event.target.value;
+              const room = rooms.find((candidate) => candidate.id === value);
+              update({ room: room ? roomParam(rooms, room) : value || null });
+            }}
+          >
+            <option value="">{TOOLBAR.allRooms}</option>
+            {rooms.map((room) => (
+              <option key={room.id} value={room.id}>
+                {room.name}
+              </option>
+            ))}
+            <option value={UNASSIGNED}>{TOOLBAR.unassigned}</option>
+            {resolved === undefined && filter.room && <option value={filter.room}>{filter.room}</option>}
+          </select>
+        </div>
+      )}
       <div className="toolbar-field">
         <label className="field-label" htmlFor={`${id}-type`}>
           {TOOLBAR.type}
@@ -117,14 +121,16 @@ export function DevicesToolbar({ filter, update, rooms, types, onManageRooms }: 
         />
         {TOOLBAR.batteryLow}
       </label>
-      <label className="toolbar-check">
-        <input
-          type="checkbox"
-          checked={filter.group === 'room'}
-          onChange={(event) => update({ group: event.target.checked ? 'room' : null })}
-        />
-        {TOOLBAR.groupByRoom}
-      </label>
+      {byRoom && (
+        <label className="toolbar-check">
+          <input
+            type="checkbox"
+            checked={filter.group === 'room'}
+            onChange={(event) => update({ group: event.target.checked ? 'room' : null })}
+          />
+          {TOOLBAR.groupByRoom}
+        </label>
+      )}
       <div className="toolbar-actions">
         {isFiltering(filter) && (
           <button

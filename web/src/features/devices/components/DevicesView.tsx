@@ -1,5 +1,6 @@
 import type { RoomsResponse } from '@hearth/contracts';
 import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
+import { ACCESS_TEXTS } from '../../access/access.messages.js';
 import { ManageRoomsDialog } from '../../rooms/ManageRoomsDialog.js';
 import type { RoomsSnapshot, RoomsStore } from '../../rooms/rooms-store.js';
 import { useRooms } from '../../rooms/use-rooms.js';
@@ -113,7 +114,7 @@ interface BodyProps {
 }
 
 function Body({ filtered, filter, clear, rooms, roomsLoaded }: BodyProps) {
-  const { store } = useDevicesContext();
+  const { store, manager = true } = useDevicesContext();
   const ids = useDeviceIds(store);
   const { loading } = useHubStatus(store);
   const roomVersion = useCallback(() => store.getFacetsVersion(['room']), [store]);
@@ -142,7 +143,8 @@ function Body({ filtered, filter, clear, rooms, roomsLoaded }: BodyProps) {
       </div>
     );
   }
-  if (ids.length === 0) return <p className="devices-empty">{MESSAGES.empty}</p>;
+  if (ids.length === 0)
+    return <p className="devices-empty">{manager ? MESSAGES.empty : ACCESS_TEXTS.nothingShared}</p>;
   if (filtered.ids.length === 0) {
     return (
       <div className="devices-empty" role="status">
@@ -162,9 +164,11 @@ function Body({ filtered, filter, clear, rooms, roomsLoaded }: BodyProps) {
 }
 
 export function DevicesView() {
-  const { store, rooms: roomsHub } = useDevicesContext();
+  const { store, rooms: roomsHub, manager = true } = useDevicesContext();
   const rooms = useRooms(roomsHub?.rooms ?? NO_ROOMS_STORE);
-  const { filter, update } = useDeviceFilter();
+  const { filter: asked, update } = useDeviceFilter();
+  // Without rooms (a `user`, docs/access.md) there is nothing to filter or group by room.
+  const filter = useMemo(() => (roomsHub ? asked : { ...asked, room: null, group: null }), [roomsHub, asked]);
   const filtered = useFilteredDevices(store, filter, rooms.rooms);
   const ids = useDeviceIds(store);
   const types = useMemo(
@@ -180,7 +184,8 @@ export function DevicesView() {
         update={update}
         rooms={rooms.rooms}
         types={types}
-        onManageRooms={roomsHub ? () => setManaging(true) : undefined}
+        onManageRooms={roomsHub && manager ? () => setManaging(true) : undefined}
+        byRoom={!!roomsHub}
       />
       <Body
         filtered={filtered}

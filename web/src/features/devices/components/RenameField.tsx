@@ -8,7 +8,10 @@ export function RenameField({
   onRename,
   historyHref,
   shownName = name,
+  canRename = true,
 }: {
+  /** docs/access.md: false where the viewer may not rename it (only the name shows). */
+  canRename?: boolean;
   name: string;
   /** docs/rooms.md#display-name-within-a-room: what the heading shows; the full name is its title. */
   shownName?: string;
@@ -48,15 +51,17 @@ export function RenameField({
     return (
       <div className="tile-name">
         <h3 title={shownName === name ? undefined : name}>{shownName}</h3>
-        <button
-          type="button"
-          className="icon-button icon-button--bare"
-          aria-label={`Rename ${name}`}
-          onClick={start}
-          disabled={disabled}
-        >
-          <Pencil size={14} />
-        </button>
+        {canRename && (
+          <button
+            type="button"
+            className="icon-button icon-button--bare"
+            aria-label={`Rename ${name}`}
+            onClick={start}
+            disabled={disabled}
+          >
+            <Pencil size={14} />
+          </button>
+        )}
         {historyHref && (
           <a className="icon-button icon-button--bare" href={historyHref} aria-label={`History of ${name}`}>
             <ChartLine size={14} />

@@ -41,7 +41,7 @@ interface HeadingProps {
 
 /** docs/screens.md#group-by-room: a room's heading: collapse button with icon and name, counts, room actions. */
 export function RoomSectionHeading({ section, collapsed, onToggle }: HeadingProps) {
-  const { store } = useDevicesContext();
+  const { store, manager = true } = useDevicesContext();
   const counts = useSectionCounts(store, section.ids);
   const name = section.room?.name ?? TOOLBAR.unassigned;
   const Chevron = collapsed ? ChevronRight : ChevronDown;
@@ -60,7 +60,7 @@ export function RoomSectionHeading({ section, collapsed, onToggle }: HeadingProp
         </button>
       </h2>
       <span className="room-section-counts">{counts}</span>
-      {section.room && <RoomActions room={section.room} />}
+      {section.room && manager && <RoomActions room={section.room} />}
     </div>
   );
 }

@@ -7,16 +7,19 @@ export function TileControls({
   controls,
   disabled,
   onSend,
+  describedBy,
 }: {
   controls: Control[];
   disabled: boolean;
   onSend(control: Control, value: unknown): void;
+  /** The id of what says why every control is disabled for good ("View only"). */
+  describedBy?: string | undefined;
 }) {
   const [expanded, setExpanded] = useState(false);
   if (controls.length === 0) return null;
   const shown = expanded ? controls : controls.slice(0, VISIBLE_ITEMS);
   return (
-    <div className="tile-controls">
+    <div className="tile-controls" role={describedBy ? 'group' : undefined} aria-describedby={describedBy}>
       {shown.map((control) => (
         <ControlView
           key={control.key}

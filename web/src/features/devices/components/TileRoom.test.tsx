@@ -47,7 +47,7 @@ const room = (id: string, name: string, order = 0): Room => ({
 });
 const ROOMS = [room('k', 'Kitchen', 0), room('b', 'Bedroom', 1)];
 
-async function setup(devices: Json[], favourites: string[] = []) {
+async function setup(devices: Json[], favourites: string[] = [], viewer: 'manager' | 'user' = 'manager') {
   const { store, actions } = testHub(devices);
   const save = vi.fn(async (ids: string[]) => ({ success: true, status: 200, data: { device_ids: ids } }));
   const hub: RoomsHub = {
@@ -62,7 +62,13 @@ async function setup(devices: Json[], favourites: string[] = []) {
   const selection = new SelectionStore();
   await act(async () => {
     render(
-      <DevicesContext.Provider value={{ store, actions, rooms: hub, selection }}>
+      <DevicesContext.Provider
+        value={
+          viewer === 'manager'
+            ? { store, actions, rooms: hub, selection }
+            : { store, actions, rooms: hub, manager: false }
+        }
+      >
         <AssignToolbar />
         {devices.map((device) => (
           <DeviceTile key={String(device.id)} deviceKey={String(device.id)} />
@@ -74,6 +80,40 @@ async function setup(devices: Json[], favourites: string[] = []) {
 }
 
 const tile = (name: string) => screen.getByRole('article', { name });
+
+describe('rooms on a tile the viewer may not change (docs/screens.md#devices-for-a-user)', () => {
+  it('shows a `user` the room read-only: no menu, star, suggestion, Select or drag', async () => {
+    const { save } = await setup(
+      [
+        { id: 'lamp', name: 'Kitchen lamp', room_id: 'k', access: 'control' },
+        { id: 'plug', name: 'Plug', suggested_room: 'Kitchen', access: 'control' },
+      ],
+      [],
+      'user',
+    );
+    expect(within(tile('Kitchen lamp')).getByText('Kitchen')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /^Room of/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /favourites/ })).toBeNull();
+    expect(screen.queryByText('Suggested: Kitchen')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Select' })).toBeNull();
+    expect(tile('Kitchen lamp').getAttribute('draggable')).toBeNull();
+    expect(save).not.toHaveBeenCalled();
+  });
+
+  it("shows a resident's view-only device its room without the menu or suggestion, and leaves it out of Accept all", async () => {
+    await setup([
+      { id: 'lamp', name: 'Lamp', suggested_room: 'Kitchen', access: 'view' },
+      { id: 'plug', name: 'Plug', suggested_room: 'Kitchen', access: 'control' },
+    ]);
+    expect(within(tile('Lamp')).getByText('Unassigned')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Room of Lamp: Unassigned' })).toBeNull();
+    expect(within(tile('Lamp')).queryByText('Suggested: Kitchen')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Accept all suggestions (1)' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Select' }));
+    expect(screen.queryByRole('checkbox', { name: 'Select Lamp' })).toBeNull();
+    expect(screen.getByRole('checkbox', { name: 'Select Plug' })).toBeTruthy();
+  });
+});
 
 describe("the tile's room menu (docs/rooms.md#on-the-devices-page)", () => {
   it('lists the rooms, Unassigned and New room…, the current one checked, and moves with one call', async () => {

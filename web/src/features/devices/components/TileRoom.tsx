@@ -13,28 +13,47 @@ import './rooms-assign.css';
  * docs/rooms.md#on-the-devices-page: the tile's room menu, its suggestion ("Suggested: Kitchen",
  * Accept) while it has one, and the favourite star. Only for devices with an id.
  */
-export function TileRoom({ device, rooms }: { device: DeviceView & { id: string }; rooms: Room[] }) {
+export function TileRoom({
+  device,
+  rooms,
+  canMove = true,
+  canStar = true,
+}: {
+  device: DeviceView & { id: string };
+  rooms: Room[];
+  /** docs/access.md: false for a device the viewer may only view (its room shows, not its menu). */
+  canMove?: boolean;
+  /** False for a `user` (no favourites for them, docs/screens.md#devices-for-a-user). */
+  canStar?: boolean;
+}) {
   const { rooms: hub } = useDevicesContext();
   const move = useMoveDevices();
   const { showToast } = useToast();
-  const starred = useIsFavourite(hub?.favourites, device.id);
+  const starred = useIsFavourite(canStar ? hub?.favourites : undefined, device.id);
   const room = device.roomId ? rooms.find((candidate) => candidate.id === device.roomId) : undefined;
   const roomName = room?.name ?? MESSAGES.unassigned;
-  const suggestion = !device.roomId && device.suggestedRoom ? device.suggestedRoom : null;
+  const suggestion = canMove && !device.roomId && device.suggestedRoom ? device.suggestedRoom : null;
 
   return (
     <div className="tile-room">
-      <RoomPicker
-        rooms={rooms}
-        current={device.roomId}
-        label={roomOf(device.displayName, roomName)}
-        menuLabel={moveToRoomOf(device.displayName)}
-        onPick={(target) => void move(target, [device.id])}
-      >
-        <DoorOpen size={14} aria-hidden="true" />
-        <span className="room-button-name">{roomName}</span>
-        <ChevronDown size={14} aria-hidden="true" />
-      </RoomPicker>
+      {canMove ? (
+        <RoomPicker
+          rooms={rooms}
+          current={device.roomId}
+          label={roomOf(device.displayName, roomName)}
+          menuLabel={moveToRoomOf(device.displayName)}
+          onPick={(target) => void move(target, [device.id])}
+        >
+          <DoorOpen size={14} aria-hidden="true" />
+          <span className="room-button-name">{roomName}</span>
+          <ChevronDown size={14} aria-hidden="true" />
+        </RoomPicker>
+      ) : (
+        <span className="tile-room-name">
+          <DoorOpen size={14} aria-hidden="true" />
+          {roomName}
+        </span>
+      )}
       {suggestion && (
         <span className="tile-suggestion">
           <span className="pill tone-muted">{suggestedRoom(suggestion)}</span>
@@ -51,7 +70,7 @@ export function TileRoom({ device, rooms }: { device: DeviceView & { id: string 
           </button>
         </span>
       )}
-      {hub && (
+      {hub && canStar && (
         <button
           type="button"
           className={`icon-button icon-button--bare tile-star${starred ? ' is-starred' : ''}`}

@@ -11,6 +11,12 @@ export interface DevicesContextValue {
   rooms?: RoomsHub;
   /** The tiles picked for "Move to room" (absent in tests of other parts). */
   selection?: SelectionStore;
+  /**
+   * docs/access.md: false for a `user` shown the devices their rules give them: their rooms
+   * read-only, and no rename, history, recording, access settings, favourites, room actions or
+   * room changes (those are a resident's or admin's). Absent: true.
+   */
+  manager?: boolean;
 }
 
 export const DevicesContext = createContext<DevicesContextValue | null>(null);

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { loadClientConfig } from '../../../shared/api/client-config.js';
+import { useToast } from '../../../shared/toast/toast-context.js';
 import { createRoomsHub } from '../../rooms/use-rooms.js';
 import {
   type DeviceListResult,
@@ -100,6 +101,10 @@ export function useDeviceHub({
   const streamRef = useRef<DeviceStream | null>(null);
   const tokenRef = useRef(accessToken);
   tokenRef.current = accessToken;
+  // docs/access.md: a command the stream refused comes back on the reply topic; its reason is a toast.
+  const { showToast } = useToast();
+  const toastRef = useRef(showToast);
+  toastRef.current = showToast;
 
   useEffect(() => {
     if (!enabled) return;
@@ -155,6 +160,7 @@ export function useDeviceHub({
           removed: (payload) => store.remove(payload),
           hubStatus: (bus) => store.setStatus({ bus }),
           room: (event) => rooms.feed.emit(event),
+          refused: (refusal) => toastRef.current(refusal.error),
           status: (connected) => {
             store.setStatus({ stream: { connected } });
             // Whatever changed while we were away (removals, renames) comes back with the list.

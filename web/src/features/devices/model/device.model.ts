@@ -153,8 +153,12 @@ export function toDevice(record: DeviceRecord): DeviceView {
     hasMetadata: record.hasMetadata,
     roomId: text(raw.room_id),
     suggestedRoom: text(raw.suggested_room),
+    access: raw.access === 'view' || raw.access === 'control' ? raw.access : null,
   };
 }
+
+/** docs/access.md: whether the viewer may send it commands (a device the server marks `view` only is not). */
+export const canControl = (device: Pick<DeviceView, 'access'>) => device.access !== 'view';
 
 /** docs/screens.md#device-list-and-stream listing rule. */
 export const isListed = (device: DeviceView) =>

@@ -1,4 +1,4 @@
-import type { Capability, CapabilityAccess, Input, NumericRange } from '@hearth/contracts';
+import type { Capability, CapabilityAccess, DeviceAccess, Input, NumericRange } from '@hearth/contracts';
 
 /**
  * How the page reads devices (docs/devicehub.md#device). The wire shapes are the contracts'
@@ -83,6 +83,11 @@ export interface DeviceView {
   roomId: string | null;
   /** docs/rooms.md#suggestions: a room name its `room/device` name suggests, null when none. */
   suggestedRoom: string | null;
+  /**
+   * docs/access.md: what the viewer may do with it, as the server says on every device it lists
+   * (`view`: its controls are disabled, "View only"); null when the server does not say (control).
+   */
+  access: DeviceAccess | null;
 }
 
 export interface DeviceStats {

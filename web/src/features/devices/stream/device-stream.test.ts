@@ -53,6 +53,7 @@ function setup(topicPrefix = 'hearth') {
     status: vi.fn(),
     error: vi.fn(),
     room: vi.fn(),
+    refused: vi.fn(),
   } satisfies StreamHandlers;
   const stream = new DeviceStream({
     url: 'ws://home.test/ws/devicehub',
@@ -100,10 +101,26 @@ describe('DeviceStream (docs/devicehub.md#stream, docs/strings.md#constants-and-
       'hearth/devicehub/events/floor.upsert',
       'hearth/devicehub/events/floor.removed',
       'hearth/devicehub/events/favourites.changed',
+      'hearth/devicehub/replies/rt-1700000000000-456',
     ]);
     expect(handlers.status).toHaveBeenLastCalledWith(true);
     expect(handlers.error).toHaveBeenLastCalledWith(null);
     expect(stream.isConnected).toBe(true);
+  });
+
+  it("hands a refusal on this client's own reply topic over, and nobody else's (docs/access.md)", () => {
+    const { stream, last, handlers } = setup();
+    stream.start();
+    last().emit('connect');
+    const refusal = {
+      kind: 'refused',
+      device_id: 'lamp-1',
+      error: 'You may only view this device, not control it',
+    };
+    last().deliver('hearth/devicehub/replies/rt-1700000000000-456', refusal);
+    last().deliver('hearth/devicehub/replies/rt-1-2', { ...refusal, device_id: 'other' });
+    last().deliver('hearth/devicehub/replies/rt-1700000000000-456', { kind: 'refused', device_id: 'lamp-1' });
+    expect(handlers.refused.mock.calls).toEqual([[refusal]]);
   });
 
   it("reads and writes under the server's DEVICEHUB_TOPIC_PREFIX", async () => {
@@ -120,6 +137,7 @@ describe('DeviceStream (docs/devicehub.md#stream, docs/strings.md#constants-and-
       'myhome/devicehub/events/floor.upsert',
       'myhome/devicehub/events/floor.removed',
       'myhome/devicehub/events/favourites.changed',
+      'myhome/devicehub/replies/rt-1700000000000-456',
     ]);
     last().deliver('myhome/devicehub/devices/lamp-1', { state: 'ON' });
     last().deliver('hearth/devicehub/devices/lamp-2', { state: 'ON' });

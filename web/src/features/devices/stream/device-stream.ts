@@ -1,4 +1,4 @@
-import type { DevicehubStatus } from '@hearth/contracts';
+import { type DevicehubStatus, devicehubTopic, replyTopic, type StreamRefusal } from '@hearth/contracts';
 import { type RoomEvent, readRoomEvent } from '../../rooms/room-events.js';
 import { MESSAGES } from '../devices.messages.js';
 import type { Json } from '../model/device.types.js';
@@ -49,6 +49,8 @@ export interface StreamHandlers {
   error(message: string | null): void;
   /** docs/rooms.md#events: a room, floor or favourites event. */
   room?(event: RoomEvent): void;
+  /** docs/access.md: a command the stream dropped, with the server's reason (on `P/replies/{clientId}`). */
+  refused?(refusal: StreamRefusal): void;
 }
 
 export interface DeviceStreamOptions {
@@ -83,6 +85,8 @@ export class DeviceStream {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private stopped = true;
   private connected = false;
+  /** This connection's reply topic (docs/access.md), set per attempt with its client id. */
+  private replies: string | null = null;
   private readonly topics;
   /** Each room topic with its event kind (the topic's last part). */
   private readonly roomTopics: [string, string][];
@@ -131,9 +135,11 @@ export class DeviceStream {
   private attempt() {
     const now = this.options.now ?? Date.now;
     const random = this.options.random ?? Math.random;
+    const clientId = `rt-${now()}-${Math.floor(random() * 1000)}`;
+    const replies = devicehubTopic(this.options.topicPrefix, replyTopic(clientId));
     const client = this.options.connect(this.options.url, {
       protocolVersion: 4,
-      clientId: `rt-${now()}-${Math.floor(random() * 1000)}`,
+      clientId,
       clean: true,
       connectTimeout: CONNECT_TIMEOUT_MS,
       reconnectPeriod: 0,
@@ -148,6 +154,7 @@ export class DeviceStream {
       if (this.client !== client) return;
       wasConnected = true;
       this.connected = true;
+      this.replies = replies;
       client.subscribe(
         [
           this.topics.devices,
@@ -155,6 +162,7 @@ export class DeviceStream {
           this.topics.removed,
           this.topics.hubStatus,
           ...this.roomTopics.map(([topic]) => topic),
+          replies,
         ],
         {
           qos: 0,
@@ -206,6 +214,12 @@ export class DeviceStream {
     }
     const body = parseJson(payload);
     if (!body) return;
+    if (topic === this.replies) {
+      const { kind, device_id, error } = body;
+      if (kind === 'refused' && typeof device_id === 'string' && typeof error === 'string')
+        handlers.refused?.({ kind, device_id, error });
+      return;
+    }
     const roomKind = this.roomTopics.find(([roomTopic]) => roomTopic === topic)?.[1];
     if (roomKind) {
       const event = readRoomEvent(roomKind, body);

@@ -1,0 +1,179 @@
+import type { AccessRules, Role, User } from '@hearth/contracts';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SessionContext, type SessionValue } from '../../shared/session/session-context.js';
+import { ToastProvider } from '../../shared/toast/ToastProvider.js';
+import AccessPage from './AccessPage.js';
+
+const person = (id: string, role: Role, first: string): User => ({
+  id,
+  first_name: first,
+  last_name: 'Test',
+  user_name: id,
+  name: `${first} Test`,
+  email: `${id}@example.test`,
+  role,
+  email_confirmed: true,
+  lockout_enabled: false,
+  two_factor_enabled: false,
+  profile_picture_url: null,
+});
+
+const admin = person('root', 'admin', 'Ada');
+const resident = person('rita', 'resident', 'Rita');
+const kid = person('kim', 'user', 'Kim');
+
+interface Call {
+  method: string;
+  path: string;
+  body: unknown;
+}
+let calls: Call[];
+let stored: Record<string, AccessRules>;
+let refuse: Record<string, string>;
+
+beforeEach(() => {
+  calls = [];
+  refuse = {};
+  stored = {
+    rita: { user_id: 'rita', rooms: { office: 'none' }, devices: {} },
+    kim: { user_id: 'kim', rooms: { kids: 'control' }, devices: { lamp: 'view' } },
+  };
+  vi.stubGlobal('fetch', async (input: URL, init: RequestInit) => {
+    const url = new URL(input);
+    const method = init.method ?? 'GET';
+    const body = init.body ? JSON.parse(String(init.body)) : undefined;
+    calls.push({ method, path: url.pathname, body });
+    const reply = (status: number, data: unknown) => new Response(JSON.stringify(data), { status });
+    if (url.pathname === '/api/auth/users')
+      return reply(200, { users: [admin, resident, kid], page: 1, page_size: 100, total: 3, total_pages: 1 });
+    if (url.pathname === '/api/rooms')
+      return reply(200, {
+        rooms: [
+          { id: 'kids', name: 'Kids room', icon: 'baby', order: 0, floor_id: 'up' },
+          { id: 'office', name: 'Office', icon: 'laptop', order: 1, floor_id: null },
+        ],
+        floors: [{ id: 'up', name: 'Upstairs', order: 0 }],
+      });
+    const id = url.pathname.split('/').pop() as string;
+    if (method === 'PUT') {
+      if (refuse[id]) return reply(403, { error: refuse[id] });
+      stored[id] = body;
+      return reply(200, body);
+    }
+    return reply(200, stored[id] ?? { user_id: id, rooms: {}, devices: {} });
+  });
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function renderPage(viewer: User | null) {
+  const session: SessionValue = {
+    user: viewer,
+    accessToken: viewer ? 'token' : null,
+    loading: false,
+    refreshUser: async () => {},
+    logout: async () => {},
+    openAuthModal: () => {},
+  };
+  render(
+    <MemoryRouter>
+      <ToastProvider>
+        <SessionContext.Provider value={session}>
+          <AccessPage />
+        </SessionContext.Provider>
+      </ToastProvider>
+    </MemoryRouter>,
+  );
+}
+
+const cell = (label: string) => screen.getByLabelText(label) as HTMLSelectElement;
+const shownOption = (select: HTMLSelectElement) => select.selectedOptions[0]?.textContent;
+
+describe('Access rules page (docs/screens.md#access-rules)', () => {
+  it('tells a plain user they may not view it, without asking the server', () => {
+    renderPage(kid);
+    expect(screen.getByText('You do not have permission to view this page.')).toBeTruthy();
+    expect(calls).toEqual([]);
+  });
+
+  it("shows an admin the residents' and users' rules by room under their floors, defaults named", async () => {
+    renderPage(admin);
+    await screen.findByLabelText('Kim Test in Kids room');
+    expect(screen.queryByText('@root · admin')).toBeNull();
+    expect(screen.getByText('@rita · resident')).toBeTruthy();
+    expect(screen.getByRole('columnheader', { name: 'Upstairs' }).getAttribute('colspan')).toBe('1');
+    expect(screen.getByRole('columnheader', { name: 'Without a floor' })).toBeTruthy();
+    expect(shownOption(cell('Kim Test in Kids room'))).toBe('Control');
+    expect(shownOption(cell('Kim Test in Office'))).toBe('Default (None)');
+    expect(shownOption(cell('Rita Test in Kids room'))).toBe('Default (Control)');
+    expect(shownOption(cell('Rita Test in Office'))).toBe('None');
+    expect(screen.getByRole('button', { name: 'Save changes' })).toHaveProperty('disabled', true);
+  });
+
+  it('saves one PUT per changed person with their device rules kept, then says so', async () => {
+    renderPage(admin);
+    await screen.findByLabelText('Kim Test in Office');
+    fireEvent.change(cell('Kim Test in Office'), { target: { value: 'view' } });
+    fireEvent.change(cell('Kim Test in Kids room'), { target: { value: 'default' } });
+    fireEvent.change(cell('Rita Test in Office'), { target: { value: 'default' } });
+    expect(screen.getByText('3 unsaved changes')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await screen.findByText('Access rules saved');
+    expect(calls.filter((call) => call.method === 'PUT')).toEqual([
+      {
+        method: 'PUT',
+        path: '/api/access/kim',
+        body: { user_id: 'kim', rooms: { office: 'view' }, devices: { lamp: 'view' } },
+      },
+      { method: 'PUT', path: '/api/access/rita', body: { user_id: 'rita', rooms: {}, devices: {} } },
+    ]);
+    expect(shownOption(cell('Kim Test in Office'))).toBe('View');
+    expect(screen.queryByText(/unsaved/)).toBeNull();
+  });
+
+  it("shows a refusal under that person's name and keeps their changes; the others are saved", async () => {
+    refuse.rita = 'Residents may only change the access of user accounts';
+    renderPage(admin);
+    await screen.findByLabelText('Kim Test in Office');
+    fireEvent.change(cell('Kim Test in Office'), { target: { value: 'control' } });
+    fireEvent.change(cell('Rita Test in Kids room'), { target: { value: 'view' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    const row = (await screen.findByText(refuse.rita)).closest('tr') as HTMLElement;
+    expect(within(row).getByText('@rita · resident')).toBeTruthy();
+    expect(cell('Rita Test in Kids room').getAttribute('aria-describedby')).toBeTruthy();
+    expect(screen.getByText('1 unsaved change')).toBeTruthy();
+    expect(screen.queryByText('Access rules saved')).toBeNull();
+    expect(stored.kim?.rooms).toEqual({ kids: 'control', office: 'control' });
+  });
+
+  it('shows a resident only the user accounts', async () => {
+    renderPage(resident);
+    await screen.findByLabelText('Kim Test in Office');
+    expect(screen.getByText('As a resident you set the rules of user accounts.')).toBeTruthy();
+    expect(screen.queryByText('@rita · resident')).toBeNull();
+    expect(calls.filter((call) => call.path.startsWith('/api/access/')).map((call) => call.path)).toEqual([
+      '/api/access/kim',
+    ]);
+  });
+
+  it('asks before the page is left with unsaved changes, and discards them', async () => {
+    renderPage(admin);
+    await screen.findByLabelText('Kim Test in Office');
+    const leave = () => {
+      const event = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    expect(leave()).toBe(false);
+    fireEvent.change(cell('Kim Test in Office'), { target: { value: 'control' } });
+    expect(leave()).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Discard changes' }));
+    expect(shownOption(cell('Kim Test in Office'))).toBe('Default (None)');
+    expect(calls.some((call) => call.method === 'PUT')).toBe(false);
+    expect(leave()).toBe(false);
+  });
+});
