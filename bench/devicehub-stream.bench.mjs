@@ -6,6 +6,10 @@
 // Two device modes, each on a fresh Mosquitto and Hearth (issue 10): "simulator" (2000 small
 // temperature sensors) and "real" (2000 devices cloned from real lights, plugs and sensors of
 // zigbee-herdsman-converters, whole states as Zigbee2MQTT publishes them). BENCH_MODES=real runs one.
+// BENCH_MEMORY=1: only the idle RSS, with where Hearth's memory goes (bench/memory-probe.mjs: V8's
+// heap by space, external, malloc, the resident set by mapping), before and after a forced GC;
+// BENCH_MEMORY=snapshot also writes a heap snapshot, BENCH_MEMORY=mappings lists the largest
+// anonymous mappings (both: snapshot,mappings). No rate steps.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,6 +32,7 @@ const EXTRA_CONNECTIONS = 100;
 const GRACE_MS = 3000;
 const LAG_MS = 100;
 const DELIVERED_MIN = 0.995;
+const MEMORY = process.env.BENCH_MEMORY;
 const MODES = process.env.BENCH_MODES ? process.env.BENCH_MODES.split(',') : ['simulator', 'real'];
 const BASE = 'zigbee2mqtt';
 const P = 'hearth/devicehub';
@@ -97,6 +102,13 @@ function devicesFor(mode) {
 }
 
 async function main() {
+  if (MEMORY) {
+    for (const mode of MODES) {
+      console.log(`\n== ${mode} devices ==`);
+      await runMode(mode);
+    }
+    return;
+  }
   const results = {};
   for (const mode of MODES) {
     console.log(`\n== ${mode} devices ==`);
@@ -144,6 +156,7 @@ async function runMode(mode) {
   const devices = devicesFor(mode);
   const admin = { email: 'bench@example.com', password: 'bench-password-1' };
   const mosquitto = await startMosquitto();
+  const probeOut = MEMORY ? path.join(os.tmpdir(), `hearth-memory-${process.pid}-${mode}.json`) : undefined;
   let hearth;
   let publisher;
   try {
@@ -152,6 +165,19 @@ async function runMode(mode) {
       SIMULATOR: 'off',
       ADMIN_EMAIL: admin.email,
       ADMIN_PASSWORD: admin.password,
+      ...(probeOut
+        ? {
+            NODE_OPTIONS: [
+              process.env.BENCH_NODE_OPTIONS,
+              `--import=${path.join(import.meta.dirname, 'memory-probe.mjs')}`,
+            ]
+              .filter(Boolean)
+              .join(' '),
+            MEMORY_PROBE_OUT: probeOut,
+            ...(MEMORY.includes('snapshot') ? { MEMORY_PROBE_SNAPSHOT: '1' } : {}),
+            ...(MEMORY.includes('mappings') ? { MEMORY_PROBE_MAPPINGS: '1' } : {}),
+          }
+        : {}),
     });
     publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${mosquitto.port}`, {
       clientId: 'bench-z2m',
@@ -190,6 +216,17 @@ async function runMode(mode) {
     // Warm-up: JIT, database writer, first deliveries.
     for (const target of targets) await step(publisher, target, 1000, 1500, target.pid, devices);
     const idleRss = await steadyRss(hearth.pid);
+    if (probeOut) {
+      // V8 gives back what it no longer needs only when it sees the process idle for a while.
+      const later = [];
+      for (let i = 0; i < 6; i++) {
+        await sleep(5000);
+        later.push(rssMb(hearth.pid));
+      }
+      console.log(`Hearth RSS idle: ${idleRss} MB; every 5 s after: ${later.join(', ')} MB`);
+      console.log(JSON.stringify(await probe(hearth.pid, probeOut), null, 2));
+      return;
+    }
     // Before the rate steps, while the heap is steady: after them garbage collection moves RSS
     // by more than 100 connections weigh.
     const memory = {
@@ -496,6 +533,21 @@ async function startMosquitto() {
         child.kill('SIGTERM');
       }),
   };
+}
+
+/** Asks bench/memory-probe.mjs inside Hearth for its breakdown. */
+async function probe(pid, file) {
+  fs.rmSync(file, { force: true });
+  process.kill(pid, 'SIGUSR2');
+  const deadline = Date.now() + 60_000;
+  while (!fs.existsSync(file)) {
+    if (Date.now() > deadline) throw new Error('no memory breakdown from Hearth');
+    await sleep(200);
+  }
+  await sleep(200);
+  const result = JSON.parse(fs.readFileSync(file, 'utf8'));
+  fs.rmSync(file);
+  return result;
 }
 
 /** RSS once it stops moving (garbage collection after load settles), at most 20 s. */
