@@ -9,7 +9,8 @@
 // BENCH_MEMORY=1: only the idle RSS, with where Hearth's memory goes (bench/memory-probe.mjs: V8's
 // heap by space, external, malloc, the resident set by mapping), before and after a forced GC;
 // BENCH_MEMORY=snapshot also writes a heap snapshot, BENCH_MEMORY=mappings lists the largest
-// anonymous mappings (both: snapshot,mappings). No rate steps.
+// anonymous mappings, BENCH_MEMORY=allocations what each function allocated, garbage included
+// (several: snapshot,mappings). No rate steps.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -176,6 +177,7 @@ async function runMode(mode) {
             MEMORY_PROBE_OUT: probeOut,
             ...(MEMORY.includes('snapshot') ? { MEMORY_PROBE_SNAPSHOT: '1' } : {}),
             ...(MEMORY.includes('mappings') ? { MEMORY_PROBE_MAPPINGS: '1' } : {}),
+            ...(MEMORY.includes('allocations') ? { MEMORY_PROBE_ALLOCATIONS: '1' } : {}),
           }
         : {}),
     });

@@ -2,8 +2,11 @@
 // process's memory goes to MEMORY_PROBE_OUT as JSON. V8's heap by space, memory outside it
 // (external, array buffers, V8's own malloc), and the resident set split by mapping from
 // /proc/self/smaps: the node binary's pages, malloc's heap, anonymous memory (V8's heap, malloc
-// arenas, stacks) and native modules. With MEMORY_PROBE_SNAPSHOT=1 it also writes a heap snapshot.
+// arenas, stacks) and native modules. With MEMORY_PROBE_SNAPSHOT=1 it also writes a heap snapshot;
+// with MEMORY_PROBE_ALLOCATIONS=1 it samples every allocation since the start, garbage included,
+// and lists the functions that allocated the most.
 import fs from 'node:fs';
+import inspector from 'node:inspector';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
@@ -96,7 +99,41 @@ function breakdown() {
   };
 }
 
+/** The sampling heap profiler, garbage included: what each function allocated since the start. */
+function startAllocationSampling() {
+  const session = new inspector.Session();
+  session.connect();
+  session.post('HeapProfiler.startSampling', {
+    samplingInterval: 16384,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  return () =>
+    new Promise((resolve, reject) =>
+      session.post('HeapProfiler.stopSampling', (error, { profile } = {}) => {
+        if (error) return reject(error);
+        const byFunction = new Map();
+        const walk = (node) => {
+          const { functionName, url, lineNumber } = node.callFrame;
+          const where = `${functionName || '(anonymous)'} ${url.split('/').slice(-2).join('/')}:${lineNumber + 1}`;
+          byFunction.set(where, (byFunction.get(where) ?? 0) + node.selfSize);
+          for (const child of node.children) walk(child);
+        };
+        walk(profile.head);
+        resolve(
+          Object.fromEntries(
+            [...byFunction]
+              .sort((a, b) => b[1] - a[1])
+              .slice(0, 40)
+              .map(([where, bytes]) => [where, mb(bytes)]),
+          ),
+        );
+      }),
+    );
+}
+
 if (out) {
+  const allocations = process.env.MEMORY_PROBE_ALLOCATIONS === '1' ? startAllocationSampling() : undefined;
   v8.setFlagsFromString('--expose-gc');
   const gc = vm.runInNewContext('gc');
   process.on('SIGUSR2', () => {
@@ -105,11 +142,12 @@ if (out) {
     // V8 hands freed pages back from a background thread: give it a moment.
     setTimeout(() => done(before), 2000);
   });
-  const done = (before) => {
+  const done = async (before) => {
     const afterGc = breakdown();
     let snapshot;
     if (process.env.MEMORY_PROBE_SNAPSHOT === '1') snapshot = v8.writeHeapSnapshot(`${out}.heapsnapshot`);
-    fs.writeFileSync(`${out}.tmp`, JSON.stringify({ before, afterGc, snapshot }, null, 2));
+    const allocated = await allocations?.();
+    fs.writeFileSync(`${out}.tmp`, JSON.stringify({ before, afterGc, snapshot, allocated }, null, 2));
     fs.renameSync(`${out}.tmp`, out);
   };
 }

@@ -79,8 +79,25 @@ export interface DeviceListener {
   deviceLeft?(device: Device): void;
 }
 
-const metadataDiffers = (device: Device, description: DeviceDescription) =>
-  METADATA_KEYS.some((key) => JSON.stringify(device[key]) !== JSON.stringify(description[key]));
+/**
+ * JSON.stringify that serialises each object once: devices of one model share their capabilities
+ * and inputs, so comparing a list of 2000 devices makes a few hundred strings, not thousands.
+ * For one list: the strings go with it.
+ */
+function onceEach(): (value: unknown) => string | undefined {
+  const seen = new Map<unknown, string | undefined>();
+  return (value) => {
+    if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+    if (!seen.has(value)) seen.set(value, JSON.stringify(value));
+    return seen.get(value);
+  };
+}
+
+const metadataDiffers = (
+  device: Device,
+  description: DeviceDescription,
+  json: (value: unknown) => string | undefined,
+) => METADATA_KEYS.some((key) => json(device[key]) !== json(description[key]));
 
 /**
  * The hub's model of every device: fed by the adapter, kept in the registry, published to
@@ -489,10 +506,11 @@ export class DeviceHubService implements AdapterEvents {
     const removing = [...leaving.filter((device) => !heard(device)), ...heardLeaving.slice(0, bound)];
     const kept = heardLeaving.slice(bound);
 
+    const json = onceEach();
     const changed = listed.filter((d) => {
       const id = this.idByExternal.get(d.external_id);
       const device = id ? this.devices.get(id) : undefined;
-      return !device || metadataDiffers(device, d);
+      return !device || metadataDiffers(device, d, json);
     });
     const room = Math.max(0, maxDevices - (this.devices.size - removing.length));
     const arriving = changed.filter((d) => !this.idByExternal.has(d.external_id));
@@ -586,7 +604,7 @@ export class DeviceHubService implements AdapterEvents {
   private publishUpsert(device: Device) {
     // A rename, a room or metadata: the order may change too.
     this.changed(true);
-    this.publish(devicehubTopics.upsert, JSON.stringify(device), false);
+    this.publish(devicehubTopics.upsert, () => JSON.stringify(device), false);
   }
 
   private publishState(device: Device) {
@@ -594,7 +612,7 @@ export class DeviceHubService implements AdapterEvents {
     this.publish(devicehubTopics.device(device.id), JSON.stringify(device.state), true);
   }
 
-  private publish(topic: string, payload: string, retain: boolean) {
+  private publish(topic: string, payload: string | (() => string), retain: boolean) {
     let sent: Promise<void>;
     try {
       sent = this.options.edge.publish(topic, payload, { retain });

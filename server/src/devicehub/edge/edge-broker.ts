@@ -43,7 +43,15 @@ export interface EdgeBrokerDeps {
  * `devices/<id>` or `events/device.upsert`.
  */
 export interface EdgeBroker {
-  publish(topic: string, payload: string | Buffer, options?: { retain?: boolean }): Promise<void>;
+  /**
+   * A function as the payload is called only when the message goes somewhere: a browser is
+   * subscribed, or it is retained (2000 devices' upserts with nobody watching cost no JSON).
+   */
+  publish(
+    topic: string,
+    payload: string | Buffer | (() => string),
+    options?: { retain?: boolean },
+  ): Promise<void>;
   /** Handles commands browsers publish; the user is the signed-in resident/admin who sent it. */
   onCommand(handler: EdgeCommandHandler): void;
   /** Number of connected browser clients. */
@@ -191,9 +199,15 @@ export async function createEdgeBroker(
     async publish(topic, payload, options = {}) {
       const absolute = topics.absolute(topic);
       if (!topics.mayDeliver(absolute)) throw new Error(`browsers may not receive "${topic}"`);
-      const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
-      const packet = encodePublish(absolute, body);
-      for (const transport of live) if (transport.subscribedTo(absolute)) transport.writePacket(packet);
+      const receivers: WebSocketTransport[] = [];
+      for (const transport of live) if (transport.subscribedTo(absolute)) receivers.push(transport);
+      if (receivers.length === 0 && !options.retain) return;
+      const text = typeof payload === 'function' ? payload() : payload;
+      const body = typeof text === 'string' ? Buffer.from(text) : text;
+      if (receivers.length > 0) {
+        const packet = encodePublish(absolute, body);
+        for (const transport of receivers) transport.writePacket(packet);
+      }
       if (options.retain) {
         await persistence.storeRetained({
           cmd: 'publish',
