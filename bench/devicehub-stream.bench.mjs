@@ -10,7 +10,14 @@
 // resident without rules (the fast path), of a `user` whose rules let it view every device, and of
 // a `user` who may view half of them; the difference in server CPU is the per-connection cost of
 // filtering by access rules.
+// BENCH_MEMORY=1: only the idle RSS, with where Hearth's memory goes (bench/memory-probe.mjs: V8's
+// heap by space, external, malloc, the resident set by mapping), before and after a forced GC;
+// BENCH_MEMORY=snapshot also writes a heap snapshot, BENCH_MEMORY=mappings lists the largest
+// anonymous mappings, BENCH_MEMORY=allocations what each function allocated, garbage included
+// (several: snapshot,mappings). No rate steps.
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import mqtt from 'mqtt';
 import {
   cpuMs,
@@ -39,6 +46,7 @@ const EXTRA_CONNECTIONS = 100;
 const GRACE_MS = 3000;
 const LAG_MS = 100;
 const DELIVERED_MIN = 0.995;
+const MEMORY = process.env.BENCH_MEMORY;
 const MODES = process.env.BENCH_MODES ? process.env.BENCH_MODES.split(',') : ['simulator', 'real', 'access'];
 // The access mode: DEVICES devices in ROOMS rooms of equal size; rates as BENCH_RATES, else 1000/s.
 const ROOMS = 20;
@@ -70,6 +78,13 @@ function devicesFor(mode) {
 }
 
 async function main() {
+  if (MEMORY) {
+    for (const mode of MODES.filter((mode) => mode !== 'access')) {
+      console.log(`\n== ${mode} devices ==`);
+      await runMode(mode);
+    }
+    return;
+  }
   const results = {};
   const deviceModes = MODES.filter((mode) => mode !== 'access');
   for (const mode of MODES) {
@@ -253,6 +268,7 @@ async function runMode(mode) {
     settings: ['set_tcp_nodelay true'],
     websockets: true,
   });
+  const probeOut = MEMORY ? path.join(os.tmpdir(), `hearth-memory-${process.pid}-${mode}.json`) : undefined;
   let hearth;
   let publisher;
   try {
@@ -261,6 +277,20 @@ async function runMode(mode) {
       SIMULATOR: 'off',
       ADMIN_EMAIL: admin.email,
       ADMIN_PASSWORD: admin.password,
+      ...(probeOut
+        ? {
+            NODE_OPTIONS: [
+              process.env.BENCH_NODE_OPTIONS,
+              `--import=${path.join(import.meta.dirname, 'memory-probe.mjs')}`,
+            ]
+              .filter(Boolean)
+              .join(' '),
+            MEMORY_PROBE_OUT: probeOut,
+            ...(MEMORY.includes('snapshot') ? { MEMORY_PROBE_SNAPSHOT: '1' } : {}),
+            ...(MEMORY.includes('mappings') ? { MEMORY_PROBE_MAPPINGS: '1' } : {}),
+            ...(MEMORY.includes('allocations') ? { MEMORY_PROBE_ALLOCATIONS: '1' } : {}),
+          }
+        : {}),
     });
     publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${mosquitto.port}`, {
       clientId: 'bench-z2m',
@@ -299,6 +329,17 @@ async function runMode(mode) {
     // Warm-up: JIT, database writer, first deliveries.
     for (const target of targets) await step(publisher, target, 1000, 1500, target.pid, devices);
     const idleRss = await steadyRss(hearth.pid);
+    if (probeOut) {
+      // V8 gives back what it no longer needs only when it sees the process idle for a while.
+      const later = [];
+      for (let i = 0; i < 6; i++) {
+        await sleep(5000);
+        later.push(rssMb(hearth.pid));
+      }
+      console.log(`Hearth RSS idle: ${idleRss} MB; every 5 s after: ${later.join(', ')} MB`);
+      console.log(JSON.stringify(await probe(hearth.pid, probeOut), null, 2));
+      return;
+    }
     // Before the rate steps, while the heap is steady: after them garbage collection moves RSS
     // by more than 100 connections weigh.
     const memory = {
@@ -533,3 +574,18 @@ function round(value) {
 }
 
 await main();
+
+/** Asks bench/memory-probe.mjs inside Hearth for its breakdown. */
+async function probe(pid, file) {
+  fs.rmSync(file, { force: true });
+  process.kill(pid, 'SIGUSR2');
+  const deadline = Date.now() + 60_000;
+  while (!fs.existsSync(file)) {
+    if (Date.now() > deadline) throw new Error('no memory breakdown from Hearth');
+    await sleep(200);
+  }
+  await sleep(200);
+  const result = JSON.parse(fs.readFileSync(file, 'utf8'));
+  fs.rmSync(file);
+  return result;
+}

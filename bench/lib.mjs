@@ -27,7 +27,8 @@ export async function freePort() {
 export async function startHearth(env = {}, options = {}) {
   const port = await freePort();
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-'));
-  // The same V8 flags as `npm start` (package.json), so the figures are those of a real install.
+  // The same V8 flags and malloc setting as `npm start` (package.json), so the figures are those
+  // of a real install.
   // BENCH_NODE_ARGS: flags NODE_OPTIONS refuses, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(
@@ -36,6 +37,13 @@ export async function startHearth(env = {}, options = {}) {
     {
       env: {
         PATH: process.env.PATH,
+        MALLOC_ARENA_MAX: '1',
+        // glibc's malloc settings of the bench's own environment, to try others.
+        ...Object.fromEntries(
+          Object.entries(process.env).filter(
+            ([key]) => key.startsWith('MALLOC_') || key === 'GLIBC_TUNABLES',
+          ),
+        ),
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
         AUTH_RATE_LIMIT: '0',

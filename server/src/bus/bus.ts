@@ -103,6 +103,11 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
       reconnectPeriod: reconnectDelay(0, 0),
       connectTimeout: 10_000,
       resubscribe: true,
+      // mqtt-packet (MQTT.js's and Aedes' encoder, one module for both) otherwise builds a cache
+      // of 65 536 two-byte Buffers on its first packet: about 7 MB of heap for what one small
+      // allocation per packet does as well. The switch is the module's, so it holds for the edge
+      // broker and the embedded broker too.
+      writeCache: false,
       ...(embedded ? embedded.credentials : {}),
     });
   // Two connections to an upstream broker: one that only receives, one that only sends. A broker

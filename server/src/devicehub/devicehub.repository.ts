@@ -54,16 +54,49 @@ export function toDevice(
   };
 }
 
-const metadataOf = (d: DeviceDescription): string =>
-  JSON.stringify({
+/**
+ * The metadata column of a description: JSON.stringify of {manufacturer, model, type,
+ * description, firmware, capabilities, inputs}, with each capabilities and inputs array
+ * serialised once per `json` (devices of one model share theirs).
+ */
+const metadataOf = (d: DeviceDescription, json: (value: object) => string): string => {
+  const head = JSON.stringify({
     manufacturer: d.manufacturer,
     model: d.model,
     type: d.type,
     description: d.description,
     firmware: d.firmware,
-    capabilities: d.capabilities,
-    inputs: d.inputs,
-  } satisfies Metadata);
+  } satisfies Omit<Metadata, 'capabilities' | 'inputs'>);
+  return `${head.slice(0, -1)},"capabilities":${json(d.capabilities)},"inputs":${json(d.inputs)}}`;
+};
+
+/** A row just written from a description: its metadata is the description's, not parsed back. */
+const savedDevice = (row: Omit<Selectable<DevicesTable>, 'metadata'>, d: DeviceDescription): Device => ({
+  ...toDevice({ ...row, metadata: '{}' }),
+  manufacturer: d.manufacturer,
+  model: d.model,
+  type: d.type,
+  description: d.description,
+  firmware: d.firmware,
+  capabilities: d.capabilities,
+  inputs: d.inputs,
+});
+
+/** Every column but the metadata, which the writer of a row already has. */
+const COLUMNS_BUT_METADATA = [
+  'id',
+  'external_id',
+  'protocol',
+  'name',
+  'state',
+  'last_seen',
+  'created_at',
+  'updated_at',
+  'removed_at',
+  'room_id',
+  'room_assigned',
+  'online',
+] as const satisfies readonly Exclude<keyof DevicesTable, 'metadata'>[];
 
 export interface StateEntry {
   id: string;
@@ -114,9 +147,19 @@ export class DevicesRepository {
     now: string,
     chunkSize = 100,
   ): Promise<Device[]> {
+    const serialised = new Map<object, string>();
+    const json = (value: object) => {
+      let text = serialised.get(value);
+      if (text === undefined) {
+        text = JSON.stringify(value);
+        serialised.set(value, text);
+      }
+      return text;
+    };
     return this.db.transaction().execute(async (trx) => {
       const saved: Device[] = [];
       for (const chunk of chunks(changes.upsert, chunkSize)) {
+        const byExternal = new Map(chunk.map((d) => [d.external_id, d]));
         const rows = await trx
           .insertInto('devicehub_devices')
           .values(
@@ -125,7 +168,7 @@ export class DevicesRepository {
               external_id: d.external_id,
               protocol: d.protocol,
               name: d.name,
-              metadata: metadataOf(d),
+              metadata: metadataOf(d, json),
               state: '{}',
               last_seen: null,
               created_at: now,
@@ -142,9 +185,9 @@ export class DevicesRepository {
               removed_at: null,
             })),
           )
-          .returningAll()
+          .returning(COLUMNS_BUT_METADATA)
           .execute();
-        saved.push(...rows.map(toDevice));
+        saved.push(...rows.map((row) => savedDevice(row, byExternal.get(row.external_id)!)));
         await yieldToEventLoop();
       }
       for (const chunk of chunks(changes.remove, 500)) {

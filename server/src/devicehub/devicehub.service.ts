@@ -90,8 +90,25 @@ export const actorOf = (principal: Principal): ActivityActor =>
     ? userActor(principal.user)
     : { type: 'pass', id: principal.passId, label: principal.label };
 
-const metadataDiffers = (device: Device, description: DeviceDescription) =>
-  METADATA_KEYS.some((key) => JSON.stringify(device[key]) !== JSON.stringify(description[key]));
+/**
+ * JSON.stringify that serialises each object once: devices of one model share their capabilities
+ * and inputs, so comparing a list of 2000 devices makes a few hundred strings, not thousands.
+ * For one list: the strings go with it.
+ */
+function onceEach(): (value: unknown) => string | undefined {
+  const seen = new Map<unknown, string | undefined>();
+  return (value) => {
+    if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+    if (!seen.has(value)) seen.set(value, JSON.stringify(value));
+    return seen.get(value);
+  };
+}
+
+const metadataDiffers = (
+  device: Device,
+  description: DeviceDescription,
+  json: (value: unknown) => string | undefined,
+) => METADATA_KEYS.some((key) => json(device[key]) !== json(description[key]));
 
 /**
  * The hub's model of every device: fed by the adapter, kept in the registry, published to
@@ -560,10 +577,11 @@ export class DeviceHubService implements AdapterEvents {
     const removing = [...leaving.filter((device) => !heard(device)), ...heardLeaving.slice(0, bound)];
     const kept = heardLeaving.slice(bound);
 
+    const json = onceEach();
     const changed = listed.filter((d) => {
       const id = this.idByExternal.get(d.external_id);
       const device = id ? this.devices.get(id) : undefined;
-      return !device || metadataDiffers(device, d);
+      return !device || metadataDiffers(device, d, json);
     });
     const room = Math.max(0, maxDevices - (this.devices.size - removing.length));
     const arriving = changed.filter((d) => !this.idByExternal.has(d.external_id));
@@ -658,8 +676,11 @@ export class DeviceHubService implements AdapterEvents {
     // A rename, a room or metadata: the order may change too.
     this.changed(true);
     // With the fast path's level; the edge re-encodes it for a connection that may only view it.
-    const payload = JSON.stringify({ ...device, access: 'control' });
-    this.publish(devicehubTopics.upsert, payload, false, { type: 'upsert', device });
+    // Encoded only if a browser gets it (2000 upserts with nobody watching cost no JSON).
+    this.publish(devicehubTopics.upsert, () => JSON.stringify({ ...device, access: 'control' }), false, {
+      type: 'upsert',
+      device,
+    });
   }
 
   private publishState(device: Device) {
@@ -668,7 +689,7 @@ export class DeviceHubService implements AdapterEvents {
     this.publish(devicehubTopics.device(device.id), JSON.stringify(device.state), true, about);
   }
 
-  private publish(topic: string, payload: string, retain: boolean, about?: EdgeAbout) {
+  private publish(topic: string, payload: string | (() => string), retain: boolean, about?: EdgeAbout) {
     let sent: Promise<void>;
     try {
       sent = this.options.edge.publish(topic, payload, about ? { retain, about } : { retain });

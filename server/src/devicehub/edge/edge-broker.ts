@@ -74,10 +74,12 @@ export interface EdgeBroker {
    * `about` says which device (or room, or account) the message concerns: a connection with a
    * narrower reach gets it only if it may view that (docs/access.md#stream). An upsert's payload is
    * the device with `access: "control"`; a connection that may only view it gets it re-encoded.
+   * A function as the payload is called only when the message goes somewhere: a browser gets it,
+   * or it is retained (2000 devices' upserts with nobody watching cost no JSON).
    */
   publish(
     topic: string,
-    payload: string | Buffer,
+    payload: string | Buffer | (() => string),
     options?: { retain?: boolean; about?: EdgeAbout },
   ): Promise<void>;
   /** Handles commands browsers publish, with who sent them and their reach. */
@@ -399,10 +401,17 @@ export async function createEdgeBroker(
     async publish(topic, payload, options = {}) {
       const absolute = topics.absolute(topic);
       if (!topics.mayDeliver(absolute)) throw new Error(`browsers may not receive "${topic}"`);
-      const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
+      let body: Buffer | undefined;
+      const bodyOf = () => {
+        if (body === undefined) {
+          const text = typeof payload === 'function' ? payload() : payload;
+          body = typeof text === 'string' ? Buffer.from(text) : text;
+        }
+        return body;
+      };
       let packet: Buffer | undefined;
       const shared = () => {
-        packet ??= encodePublish(absolute, body);
+        packet ??= encodePublish(absolute, bodyOf());
         return packet;
       };
       for (const transport of live) {
@@ -416,7 +425,7 @@ export async function createEdgeBroker(
         await persistence.storeRetained({
           cmd: 'publish',
           topic: absolute,
-          payload: body,
+          payload: bodyOf(),
           qos: 0,
           retain: true,
           dup: false,
