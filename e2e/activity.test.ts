@@ -1,9 +1,7 @@
 import type { ActivityPage } from '@hearth/contracts';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DevicesPage, eventually, hubDevices } from './support/devices.page.js';
-import { type RunningServer, startServer } from './support/server.js';
 import {
   type Account,
   ADA,
@@ -14,25 +12,23 @@ import {
   screenshotBothThemes,
   signUp,
 } from './support/settings.page.js';
+import { useE2e } from './support/suite.js';
 
 const SEEDED = 10_000;
 
 // docs/activity.md#page in Chromium: a person toggles and renames a device; the Activity page
 // shows those entries first, with the person, over 10 000 earlier ones seeded through the API.
 describe('Activity page', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const suite = useE2e({ env: { SIMULATOR: 'on' } });
   let admin: Account;
   let bob: Account;
 
   beforeAll(async () => {
-    server = await startServer({ SIMULATOR: 'on' });
-    browser = await launchBrowser();
-    admin = await signUp(server.url, ADA);
-    bob = await signUp(server.url, { first_name: 'Bob', last_name: 'Builder', user_name: 'bob' });
+    admin = await signUp(suite.server.url, ADA);
+    bob = await signUp(suite.server.url, { first_name: 'Bob', last_name: 'Builder', user_name: 'bob' });
     // 10 000 commands through the REST API, 32 at a time: each leaves one entry.
     const sensor = await eventually(
-      async () => (await hubDevices(server.url, admin)).find((d) => d.name === 'Hallway lamp'),
+      async () => (await hubDevices(suite.server.url, admin)).find((d) => d.name === 'Hallway lamp'),
       (device) => device !== undefined,
     );
     let next = 0;
@@ -41,7 +37,7 @@ describe('Activity page', () => {
         while (next < SEEDED) {
           const n = next++;
           const { status } = await apiCall(
-            server.url,
+            suite.server.url,
             'POST',
             `/api/devicehub/devices/${sensor!.id}/commands`,
             { state: { brightness: n % 254 } },
@@ -52,15 +48,11 @@ describe('Activity page', () => {
       }),
     );
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   const entries = (page: Page) => page.locator('.activity-entry');
 
   it('shows the toggle and the rename first, newest first, with the person who did them', async () => {
-    const devices = await DevicesPage.open(browser, server.url, admin);
+    const devices = await DevicesPage.open(suite.browser, suite.server.url, admin);
     const lamp = 'Living room lamp';
     await devices.power(lamp).waitFor();
     const wasOn = (await devices.power(lamp).getAttribute('aria-checked')) === 'true';
@@ -74,7 +66,7 @@ describe('Activity page', () => {
     expect(devices.errors).toEqual([]);
     await devices.close();
 
-    const { page, errors } = await openSignedIn(browser, server.url, admin, '/');
+    const { page, errors } = await openSignedIn(suite.browser, suite.server.url, admin, '/');
     // Wide enough for the sidebar to stay open (below 1400 px it is an overlay).
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.getByRole('link', { name: 'Activity' }).click();
@@ -120,7 +112,7 @@ describe('Activity page', () => {
   });
 
   it('filters by kind through the address bar, and the export link carries the filter', async () => {
-    const { page, errors } = await openSignedIn(browser, server.url, admin, '/activity');
+    const { page, errors } = await openSignedIn(suite.browser, suite.server.url, admin, '/activity');
     await entries(page).first().waitFor();
     await page.getByLabel('Kind').selectOption('device.rename');
     await page.waitForURL(/kind=device\.rename/);
@@ -139,8 +131,10 @@ describe('Activity page', () => {
     expect(await page.getByLabel('Kind').inputValue()).toBe('device.rename');
     expect(await entries(page).count()).toBe(1);
 
-    const { accessToken } = await logIn(server.url, admin.email, admin.password);
-    const csv = await fetch(`${server.url}${href}`, { headers: { authorization: `Bearer ${accessToken}` } });
+    const { accessToken } = await logIn(suite.server.url, admin.email, admin.password);
+    const csv = await fetch(`${suite.server.url}${href}`, {
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
     const lines = (await csv.text()).trim().split('\r\n');
     expect(lines[0]).toBe('time,actor_type,actor_id,actor,ip,client,kind,device_id,room_id,result,detail');
     expect(lines).toHaveLength(2);
@@ -150,11 +144,17 @@ describe('Activity page', () => {
   });
 
   it('shows a user only their own entries, and fits a 360 px screen', async () => {
-    const { page, errors } = await openSignedIn(browser, server.url, bob, '/activity');
+    const { page, errors } = await openSignedIn(suite.browser, suite.server.url, bob, '/activity');
     await page.setViewportSize({ width: 360, height: 740 });
     await entries(page).first().waitFor();
-    const { accessToken } = await logIn(server.url, bob.email, bob.password);
-    const { data } = await apiCall<ActivityPage>(server.url, 'GET', '/api/activity', undefined, accessToken);
+    const { accessToken } = await logIn(suite.server.url, bob.email, bob.password);
+    const { data } = await apiCall<ActivityPage>(
+      suite.server.url,
+      'GET',
+      '/api/activity',
+      undefined,
+      accessToken,
+    );
     expect(data.entries.length).toBeGreaterThan(0);
     expect(data.entries.every((entry) => entry.actor.id === bob.id)).toBe(true);
     expect(await page.getByLabel('Person').count()).toBe(0);

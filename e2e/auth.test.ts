@@ -1,43 +1,39 @@
 import { SignJWT } from 'jose';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MailCatcher, SUBJECTS, startMailCatcher } from '../server/test/mail-catcher.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SUBJECTS } from '../server/test/mail-catcher.js';
 import { AccountsApi, AuthModal, newPerson, type Person, Shell } from './support/auth.page.js';
-import { launchBrowser } from './support/browser.js';
-import { type RunningServer, startServer } from './support/server.js';
+import { useE2e } from './support/suite.js';
 
 const AUTH_SECRET = 'e2e-secret-that-is-at-least-32-characters-long';
 
 describe('signing in and out in Chromium', () => {
-  let server: RunningServer;
-  let mail: MailCatcher;
-  let browser: Browser;
+  const suite = useE2e({ mail: true, env: { AUTH_SECRET } });
+  const { mail } = suite;
   let accounts: AccountsApi;
   let admin: Person;
-  const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    mail = await startMailCatcher();
-    server = await startServer({ SMTP_URL: mail.url, AUTH_SECRET });
-    browser = await launchBrowser();
-    accounts = new AccountsApi(server.url, mail);
-  });
-  afterAll(async () => {
-    await Promise.all(contexts.map((context) => context.close()));
-    await browser?.close();
-    await server?.stop();
-    await mail?.stop();
+    accounts = new AccountsApi(suite.server.url, mail);
   });
 
-  async function freshPage(width = 1280): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: 900 } });
-    contexts.push(context);
-    return context.newPage();
+  const freshPage = (width = 1280): Promise<Page> => suite.page({ viewport: { width, height: 900 } });
+
+  /** A person with 2FA by mail, on a fresh page with the auth modal open. */
+  async function withTwoFactor(name: string) {
+    const person = newPerson(name);
+    await accounts.signUp(person);
+    await accounts.enableTwoFactor(person);
+    const page = await freshPage();
+    await page.goto(suite.server.url);
+    const modal = new AuthModal(page);
+    await modal.open();
+    return { person, page, modal };
   }
 
   async function signedInPage(person: Person, width = 1280) {
     const page = await freshPage(width);
-    await page.goto(server.url);
+    await page.goto(suite.server.url);
     const modal = new AuthModal(page);
     await modal.open();
     await modal.logIn(person.email, person.password);
@@ -48,7 +44,7 @@ describe('signing in and out in Chromium', () => {
   it('signs up the first user, who becomes admin, then logs in', async () => {
     admin = newPerson('Ada');
     const page = await freshPage();
-    await page.goto(server.url);
+    await page.goto(suite.server.url);
     const modal = new AuthModal(page);
     const shell = new Shell(page);
     await modal.open();
@@ -82,7 +78,7 @@ describe('signing in and out in Chromium', () => {
 
   it('shows "Invalid email or password" for a wrong password', async () => {
     const page = await freshPage();
-    await page.goto(server.url);
+    await page.goto(suite.server.url);
     const modal = new AuthModal(page);
     await modal.open();
     await modal.logIn(admin.email, 'not-the-password');
@@ -92,7 +88,7 @@ describe('signing in and out in Chromium', () => {
 
   it('counts down a lockout each second after repeated failures', async () => {
     const page = await freshPage();
-    await page.goto(server.url);
+    await page.goto(suite.server.url);
     const modal = new AuthModal(page);
     await modal.open();
     const email = newPerson('Locky').email;
@@ -116,14 +112,8 @@ describe('signing in and out in Chromium', () => {
   });
 
   it('logs in with the 2FA code from the mail, and holds "Request New Code" for 30 s', async () => {
-    const person = newPerson('Tess');
-    await accounts.signUp(person);
-    await accounts.enableTwoFactor(person);
-    const page = await freshPage();
-    await page.goto(server.url);
-    const modal = new AuthModal(page);
+    const { person, page, modal } = await withTwoFactor('Tess');
     const shell = new Shell(page);
-    await modal.open();
     const mark = mail.mark();
     await modal.logIn(person.email, person.password);
     await modal.dialog.getByRole('heading', { name: 'Enter 2FA Code' }).waitFor();
@@ -157,13 +147,7 @@ describe('signing in and out in Chromium', () => {
   }, 90_000);
 
   it('cancels a pending 2FA login', async () => {
-    const person = newPerson('Cara');
-    await accounts.signUp(person);
-    await accounts.enableTwoFactor(person);
-    const page = await freshPage();
-    await page.goto(server.url);
-    const modal = new AuthModal(page);
-    await modal.open();
+    const { person, page, modal } = await withTwoFactor('Cara');
     await modal.logIn(person.email, person.password);
     await modal.button('Cancel Login').click();
     await new Shell(page).waitForToast('Login cancelled');
@@ -174,7 +158,7 @@ describe('signing in and out in Chromium', () => {
     const person = newPerson('Fern');
     await accounts.signUp(person);
     const page = await freshPage();
-    await page.goto(server.url);
+    await page.goto(suite.server.url);
     const modal = new AuthModal(page);
     const shell = new Shell(page);
     await modal.open();
@@ -238,7 +222,7 @@ describe('signing in and out in Chromium', () => {
       access_token: login.data.access_token,
       refresh_token: login.data.refresh_token,
     });
-    await page.goto(`${server.url}/?${query}&keep=1`);
+    await page.goto(`${suite.server.url}/?${query}&keep=1`);
     await page.getByRole('button', { name: 'Log in', exact: true }).waitFor();
     expect(new URL(page.url()).search).toBe('?keep=1');
     expect(await page.evaluate(() => localStorage.getItem('refreshToken'))).toBeNull();
@@ -292,7 +276,7 @@ describe('signing in and out in Chromium', () => {
     expect(await nav.isVisible()).toBe(true);
     expect(await wide.getByRole('button', { name: 'Open menu' }).isVisible()).toBe(false);
     await nav.getByRole('link', { name: 'Map' }).click();
-    await wide.waitForURL(`${server.url}/map`);
+    await wide.waitForURL(`${suite.server.url}/map`);
     expect(await nav.getByRole('link', { name: 'Map' }).getAttribute('aria-current')).toBe('page');
     expect(await nav.getByRole('link', { name: 'Home' }).getAttribute('aria-current')).toBeNull();
     expect(await nav.isVisible()).toBe(true);
@@ -308,7 +292,7 @@ describe('signing in and out in Chromium', () => {
     await menu.waitFor({ state: 'hidden' });
     await button.click();
     await menu.getByRole('link', { name: 'Spotify' }).click();
-    await narrow.waitForURL(`${server.url}/spotify`);
+    await narrow.waitForURL(`${suite.server.url}/spotify`);
     await menu.waitFor({ state: 'hidden' });
     expect(await narrow.getByText('Spotify integration placeholder').isVisible()).toBe(true);
   });

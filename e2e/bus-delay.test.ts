@@ -1,11 +1,9 @@
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RestartableBroker, startOwnMosquitto } from '../server/test/restartable-broker.js';
+import { useOwnMosquitto } from '../server/test/restartable-broker.js';
 import { serviceUrl } from '../server/test/services.js';
-import { launchBrowser } from './support/browser.js';
 import { DevicesPage, eventually } from './support/devices.page.js';
-import { type RunningServer, startServer } from './support/server.js';
 import { type Account, ADA, apiCall, setRole, signUp } from './support/settings.page.js';
+import { useE2e } from './support/suite.js';
 
 const NOTICE =
   /^The MQTT broker holds messages back \(\d+ ms per round trip\)\. With Mosquitto, add "set_tcp_nodelay true" to its configuration\.$/;
@@ -16,37 +14,35 @@ if (!enabled)
   console.warn('[skipped] the slow-broker notice: TEST_MQTT_URL (Mosquitto on this machine) is needed');
 
 describe.skipIf(!enabled)('the slow-broker notice in Chromium, against a default Mosquitto', () => {
-  let broker: RestartableBroker;
-  let server: RunningServer;
-  let browser: Browser;
+  const broker = useOwnMosquitto({ nodelay: false });
+  const suite = useE2e({ env: () => ({ MQTT_URL: broker.url, SIMULATOR: 'off', LOG_LEVEL: 'warn' }) });
   let admin: Account;
   let resident: Account;
   const pages: DevicesPage[] = [];
 
   beforeAll(async () => {
-    broker = await startOwnMosquitto({ nodelay: false });
-    server = await startServer({ MQTT_URL: broker.url, SIMULATOR: 'off', LOG_LEVEL: 'warn' });
-    browser = await launchBrowser();
-    admin = await signUp(server.url, ADA);
-    resident = await signUp(server.url, { first_name: 'Rita', last_name: 'Resident', user_name: 'rita' });
-    await setRole(server.url, admin, resident, 'resident');
+    admin = await signUp(suite.server.url, ADA);
+    resident = await signUp(suite.server.url, {
+      first_name: 'Rita',
+      last_name: 'Resident',
+      user_name: 'rita',
+    });
+    await setRole(suite.server.url, admin, resident, 'resident');
     // The probe's verdict (the first probe may come while Hearth is still busy starting).
     await eventually(
       async () =>
-        (await apiCall<{ details: { bus_delay_warning: boolean } }>(server.url, 'GET', '/healthz')).data,
+        (await apiCall<{ details: { bus_delay_warning: boolean } }>(suite.server.url, 'GET', '/healthz'))
+          .data,
       (health) => health.details?.bus_delay_warning === true,
       20_000,
     );
   }, 60_000);
   afterAll(async () => {
     for (const page of pages) await page.close();
-    await browser?.close();
-    await server?.stop();
-    await broker?.stop();
   });
 
   it('logs the warning once, naming set_tcp_nodelay', () => {
-    const lines = server
+    const lines = suite.server
       .output()
       .split('\n')
       .filter((line) => line.includes('set_tcp_nodelay true'));
@@ -55,12 +51,12 @@ describe.skipIf(!enabled)('the slow-broker notice in Chromium, against a default
   });
 
   it('shows an admin the notice on the Devices page, and a resident not', async () => {
-    const asAdmin = await DevicesPage.open(browser, server.url, admin);
+    const asAdmin = await DevicesPage.open(suite.browser, suite.server.url, admin);
     pages.push(asAdmin);
     await asAdmin.heading().waitFor();
     await asAdmin.text(NOTICE).waitFor();
 
-    const asResident = await DevicesPage.open(browser, server.url, resident);
+    const asResident = await DevicesPage.open(suite.browser, suite.server.url, resident);
     pages.push(asResident);
     await asResident.heading().waitFor();
     await asResident.text('State: connected').waitFor();

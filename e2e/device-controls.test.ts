@@ -1,38 +1,34 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   compositeDevicesFixture,
   ScriptedZigbee2mqtt,
 } from '../server/src/devicehub/adapters/zigbee2mqtt/fixtures/scripted-zigbee2mqtt.js';
 import { seriousA11yViolations } from './support/axe.js';
-import { artifactsDir, launchBrowser } from './support/browser.js';
+import { artifactsDir } from './support/browser.js';
 import { DevicesPage, eventually } from './support/devices.page.js';
-import { type BusServer, startServerWithBus } from './support/server.js';
 import { type Account, ADA, signUp } from './support/settings.page.js';
+import { useE2e } from './support/suite.js';
 
 // Composite and list controls in Chromium: a Zigbee2MQTT on the bus lists real definitions (a
 // siren, a lock, …) and records what reaches `<name>/set`.
 describe('composite and list controls on device tiles', () => {
-  let server: BusServer;
-  let browser: Browser;
+  const suite = useE2e({ bus: true, env: { SIMULATOR: 'off' } });
   let z2m: ScriptedZigbee2mqtt;
   let admin: Account;
   const pages: DevicesPage[] = [];
 
   const open = async (viewport = { width: 1280, height: 900 }) => {
-    const devices = await DevicesPage.open(browser, server.url, admin, { viewport });
+    const devices = await DevicesPage.open(suite.browser, suite.server.url, admin, { viewport });
     pages.push(devices);
     return devices;
   };
   const setsFor = (name: string) => z2m.sets.filter((set) => set.name === name).map((set) => set.payload);
 
   beforeAll(async () => {
-    server = await startServerWithBus({ SIMULATOR: 'off' });
-    browser = await launchBrowser();
-    admin = await signUp(server.url, ADA);
-    z2m = await ScriptedZigbee2mqtt.connect(server.busUrl, 'zigbee2mqtt');
+    admin = await signUp(suite.server.url, ADA);
+    z2m = await ScriptedZigbee2mqtt.connect(suite.server.busUrl, 'zigbee2mqtt');
     z2m.devices = compositeDevicesFixture();
     await z2m.publishDevices();
     await z2m.publish('Hall siren/availability', { state: 'online' }, true);
@@ -41,8 +37,6 @@ describe('composite and list controls on device tiles', () => {
   afterAll(async () => {
     for (const devices of pages) await devices.close();
     await z2m?.close();
-    await browser?.close();
-    await server?.stop();
   });
 
   it("sets a siren's warning from its tile: one /set with the whole object", async () => {

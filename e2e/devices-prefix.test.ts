@@ -1,15 +1,13 @@
 import mqtt from 'mqtt';
-import type { Browser, WebSocket } from 'playwright-core';
+import type { WebSocket } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser.js';
 import { DevicesPage, eventually, hubDevices } from './support/devices.page.js';
-import { type BusServer, startServerWithBus } from './support/server.js';
 import { type Account, ADA, signUp } from './support/settings.page.js';
+import { useE2e } from './support/suite.js';
 
 // The README documents DEVICEHUB_TOPIC_PREFIX; the page must follow it (learned from GET /api/config).
 describe('Devices page with DEVICEHUB_TOPIC_PREFIX=myhome', () => {
-  let server: BusServer;
-  let browser: Browser;
+  const suite = useE2e({ bus: true, env: { SIMULATOR: 'on', DEVICEHUB_TOPIC_PREFIX: 'myhome' } });
   let bus: mqtt.MqttClient;
   let admin: Account;
   let devices: DevicesPage;
@@ -19,13 +17,11 @@ describe('Devices page with DEVICEHUB_TOPIC_PREFIX=myhome', () => {
   const requests: string[] = [];
 
   beforeAll(async () => {
-    server = await startServerWithBus({ SIMULATOR: 'on', DEVICEHUB_TOPIC_PREFIX: 'myhome' });
-    browser = await launchBrowser();
-    admin = await signUp(server.url, ADA);
-    bus = await mqtt.connectAsync(server.busUrl, { protocolVersion: 4 });
+    admin = await signUp(suite.server.url, ADA);
+    bus = await mqtt.connectAsync(suite.server.busUrl, { protocolVersion: 4 });
     await bus.subscribeAsync('zigbee2mqtt/+/set');
     bus.on('message', (topic, payload) => sets.push({ topic, payload: JSON.parse(payload.toString()) }));
-    devices = await DevicesPage.open(browser, server.url, admin);
+    devices = await DevicesPage.open(suite.browser, suite.server.url, admin);
     const watch = (socket: WebSocket) =>
       socket.on('framesent', ({ payload }) => framesSent.push(Buffer.from(payload).toString('latin1')));
     for (const socket of devices.sockets) watch(socket);
@@ -37,8 +33,6 @@ describe('Devices page with DEVICEHUB_TOPIC_PREFIX=myhome', () => {
   afterAll(async () => {
     await devices?.close();
     await bus?.endAsync();
-    await browser?.close();
-    await server?.stop();
   });
 
   it('shows a live state update from the bus on its tile, over the stream', async () => {
@@ -75,7 +69,7 @@ describe('Devices page with DEVICEHUB_TOPIC_PREFIX=myhome', () => {
       (checked) => checked === String(!wasOn),
     );
     await eventually(
-      () => hubDevices(server.url, admin),
+      () => hubDevices(suite.server.url, admin),
       (list) => list.some((device) => device.name === lamp && device.state.state === (wasOn ? 'OFF' : 'ON')),
     );
     expect(devices.sockets.filter((socket) => socket.isClosed())).toEqual([]);

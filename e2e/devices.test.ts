@@ -1,16 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import mqtt from 'mqtt';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactsDir, launchBrowser } from './support/browser.js';
+import { artifactsDir } from './support/browser.js';
 import { DevicesPage, eventually, hubDevices } from './support/devices.page.js';
-import { type BusMessage, type BusServer, startServerWithBus, watchBus } from './support/server.js';
+import { type BusMessage, watchBus } from './support/server.js';
 import { type Account, ADA, signUp } from './support/settings.page.js';
+import { useE2e } from './support/suite.js';
 
 describe('Devices page in Chromium against the simulator', () => {
-  let server: BusServer;
-  let browser: Browser;
+  const suite = useE2e({ bus: true, env: { SIMULATOR: 'on' } });
   let bus: mqtt.MqttClient;
   let admin: Account;
   let plain: Account;
@@ -18,7 +17,7 @@ describe('Devices page in Chromium against the simulator', () => {
   const pages: DevicesPage[] = [];
 
   const open = async (account: Account, options = {}) => {
-    const devices = await DevicesPage.open(browser, server.url, account, options);
+    const devices = await DevicesPage.open(suite.browser, suite.server.url, account, options);
     pages.push(devices);
     return devices;
   };
@@ -26,18 +25,16 @@ describe('Devices page in Chromium against the simulator', () => {
   const setsFor = (name: string) =>
     sent.filter((message) => message.topic === `zigbee2mqtt/${name}/set`).map((message) => message.payload);
   const idOf = async (name: string) => {
-    const device = (await hubDevices(server.url, admin)).find((candidate) => candidate.name === name);
+    const device = (await hubDevices(suite.server.url, admin)).find((candidate) => candidate.name === name);
     if (!device) throw new Error(`no device named ${name}`);
     return device;
   };
 
   beforeAll(async () => {
-    server = await startServerWithBus({ SIMULATOR: 'on' });
-    browser = await launchBrowser();
-    admin = await signUp(server.url, ADA);
-    plain = await signUp(server.url, { first_name: 'Uma', last_name: 'Plain', user_name: 'uma' });
+    admin = await signUp(suite.server.url, ADA);
+    plain = await signUp(suite.server.url, { first_name: 'Uma', last_name: 'Plain', user_name: 'uma' });
     bus = await watchBus(
-      server.busUrl,
+      suite.server.busUrl,
       ['zigbee2mqtt/+/set', 'zigbee2mqtt/bridge/request/device/rename'],
       sent,
     );
@@ -45,8 +42,6 @@ describe('Devices page in Chromium against the simulator', () => {
   afterAll(async () => {
     for (const devices of pages) await devices.close();
     await bus?.endAsync();
-    await browser?.close();
-    await server?.stop();
   });
 
   it('lists the devices with their icons, pills, stats and live connection', async () => {
@@ -55,7 +50,7 @@ describe('Devices page in Chromium against the simulator', () => {
     await devices.text('State: connected').waitFor();
     await devices.text('Metadata: rest').waitFor();
     await devices.tile('Hallway lamp').waitFor();
-    const count = (await hubDevices(server.url, admin)).length;
+    const count = (await hubDevices(suite.server.url, admin)).length;
     await devices
       .text(
         `Live inventory sourced from the Device Hub over MQTT/WebSocket · ${count} discovered · ${count} online`,
@@ -171,7 +166,7 @@ describe('Devices page in Chromium against the simulator', () => {
     await devices.rename('Office presence', 'Study presence');
     await devices.tile('Study presence').waitFor();
     await eventually(
-      () => hubDevices(server.url, admin),
+      () => hubDevices(suite.server.url, admin),
       (list) => list.some((device) => device.name === 'Study presence'),
     );
   });
@@ -188,7 +183,7 @@ describe('Devices page in Chromium against the simulator', () => {
     expect((await patch).postDataJSON()).toEqual({ name: 'Bedroom roller blind' });
     await devices.tile('Bedroom roller blind').waitFor();
     await eventually(
-      () => hubDevices(server.url, admin),
+      () => hubDevices(suite.server.url, admin),
       (list) => list.some((device) => device.name === 'Bedroom roller blind'),
     );
     expect(await devices.tile('Bedroom roller blind').locator('.rename-error').count()).toBe(0);
@@ -217,12 +212,11 @@ describe('Devices page in Chromium against the simulator', () => {
   it('goes "State stream offline" while the server restarts and recovers', async () => {
     const devices = await open(admin);
     await devices.text('State: connected').waitFor();
-    const { port, dataDir } = server;
     await bus.endAsync(true);
-    await server.stop();
+    await suite.server.stop();
     await devices.text('State stream offline').waitFor({ timeout: 10_000 });
-    server = await startServerWithBus({ ...server.env, PORT: String(port), DATA_DIR: dataDir });
-    bus = await mqtt.connectAsync(server.busUrl, { protocolVersion: 4 });
+    await suite.restart();
+    bus = await mqtt.connectAsync(suite.server.busUrl, { protocolVersion: 4 });
     await devices.text('State: connected').waitFor({ timeout: 20_000 });
     await devices.text('Metadata: rest').waitFor();
     await devices.tile('Hallway lamp').waitFor();

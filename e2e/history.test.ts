@@ -1,12 +1,11 @@
 import type { HistoryAnswer, HistoryExclusions, HistoryRawPoint } from '@hearth/contracts';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedZigbee2mqtt } from '../server/src/devicehub/adapters/zigbee2mqtt/fixtures/scripted-zigbee2mqtt.js';
 import { seriousA11yViolations } from './support/axe.js';
-import { launchBrowser } from './support/browser.js';
 import { eventually, hubDevices } from './support/devices.page.js';
-import { type BusServer, startServerWithBus } from './support/server.js';
 import { type Account, ADA, apiCall, logIn, openSignedIn, signUp } from './support/settings.page.js';
+import { useE2e } from './support/suite.js';
 
 type Segment = { start: number; end: number; label: string };
 type UplotLike = {
@@ -71,8 +70,7 @@ const drawn = (page: Page, property: string): Promise<Drawn> =>
 // docs/history.md#device-history-page in Chromium: a lamp reports through a scripted Zigbee2MQTT,
 // goes offline and back; its page draws what the API answers, gaps included.
 describe('device history page', () => {
-  let server: BusServer;
-  let browser: Browser;
+  const suite = useE2e({ bus: true, env: { SIMULATOR: 'off' } });
   let z2m: ScriptedZigbee2mqtt;
   let admin: Account;
   let lampId: string;
@@ -83,21 +81,20 @@ describe('device history page', () => {
   const flushed = () => new Promise((resolve) => setTimeout(resolve, 1500));
 
   beforeAll(async () => {
-    server = await startServerWithBus({ SIMULATOR: 'off' });
-    browser = await launchBrowser();
-    admin = await signUp(server.url, ADA);
-    z2m = await ScriptedZigbee2mqtt.connect(server.busUrl, 'zigbee2mqtt');
+    admin = await signUp(suite.server.url, ADA);
+    z2m = await ScriptedZigbee2mqtt.connect(suite.server.busUrl, 'zigbee2mqtt');
     z2m.devices.push(PLUG);
     await z2m.publishDevices();
     const lamp = await eventually(
-      async () => (await hubDevices(server.url, admin)).find((d) => d.name === 'Living room/Lamp'),
+      async () => (await hubDevices(suite.server.url, admin)).find((d) => d.name === 'Living room/Lamp'),
       (device) => device !== undefined,
     );
     lampId = lamp!.id;
     const at = async (brightness: number, state: string) => {
       await z2m.publish('Living room/Lamp', { state, brightness });
       await eventually(
-        async () => (await hubDevices(server.url, admin)).find((d) => d.id === lampId)!.state.brightness,
+        async () =>
+          (await hubDevices(suite.server.url, admin)).find((d) => d.id === lampId)!.state.brightness,
         (value) => value === brightness,
       );
     };
@@ -112,14 +109,14 @@ describe('device history page', () => {
 
     // The plug, toggled on the bus: on, off, on, off; offline for 3 s; back on.
     plugId = (await eventually(
-      async () => (await hubDevices(server.url, admin)).find((d) => d.name === 'Kitchen/Plug'),
+      async () => (await hubDevices(suite.server.url, admin)).find((d) => d.name === 'Kitchen/Plug'),
       (device) => device !== undefined,
     ))!.id;
     plugFrom = Date.now();
     const plug = async (state: string, power: number) => {
       await z2m.publish('Kitchen/Plug', { state, power });
       await eventually(
-        async () => (await hubDevices(server.url, admin)).find((d) => d.id === plugId)!.state.power,
+        async () => (await hubDevices(suite.server.url, admin)).find((d) => d.id === plugId)!.state.power,
         (value) => value === power,
       );
       await new Promise((resolve) => setTimeout(resolve, 700));
@@ -137,16 +134,14 @@ describe('device history page', () => {
   });
   afterAll(async () => {
     await z2m?.close();
-    await browser?.close();
-    await server?.stop();
   });
 
   it('draws the points the API answers, the toggles as steps and the offline time as a gap', async () => {
-    const { page, errors } = await openSignedIn(browser, server.url, admin, '/');
+    const { page, errors } = await openSignedIn(suite.browser, suite.server.url, admin, '/');
     const answered = page.waitForResponse(
       (r) => r.url().includes('/api/history?') && r.url().includes('property=brightness'),
     );
-    await page.goto(`${server.url}/devices/${lampId}`);
+    await page.goto(`${suite.server.url}/devices/${lampId}`);
     await page.getByRole('heading', { level: 1, name: 'Living room/Lamp: history' }).waitFor();
     const answer = (await (await answered).json()) as HistoryAnswer;
     await page.locator('.history-chart[data-property="brightness"] canvas').waitFor();
@@ -166,11 +161,11 @@ describe('device history page', () => {
   it("draws the plug's toggles as an on/off timeline matching the API, the offline time as a gap", async () => {
     const from = plugFrom - 1000;
     const to = plugTo + 1000;
-    const { page, errors } = await openSignedIn(browser, server.url, admin, '/');
+    const { page, errors } = await openSignedIn(suite.browser, suite.server.url, admin, '/');
     const answered = page.waitForResponse(
       (r) => r.url().includes('/api/history?') && r.url().includes('property=state'),
     );
-    await page.goto(`${server.url}/devices/${plugId}?from=${from}&to=${to}`);
+    await page.goto(`${suite.server.url}/devices/${plugId}?from=${from}&to=${to}`);
     await page.getByRole('heading', { level: 1, name: 'Kitchen/Plug: history' }).waitFor();
     const answer = (await (await answered).json()) as HistoryAnswer;
     const timeline = page.locator('.history-timeline[data-property="state"]');
@@ -231,7 +226,7 @@ describe('device history page', () => {
   });
 
   it("opens from the tile's History button on the Devices page", async () => {
-    const { page } = await openSignedIn(browser, server.url, admin, '/devices');
+    const { page } = await openSignedIn(suite.browser, suite.server.url, admin, '/devices');
     await page.getByRole('link', { name: 'History of Living room/Lamp' }).click();
     await page.getByRole('heading', { level: 1, name: 'Living room/Lamp: history' }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/devices/${lampId}`);
@@ -239,7 +234,7 @@ describe('device history page', () => {
   });
 
   it('changes the range with the presets and with a drag across a chart', async () => {
-    const { page } = await openSignedIn(browser, server.url, admin, `/devices/${lampId}`);
+    const { page } = await openSignedIn(suite.browser, suite.server.url, admin, `/devices/${lampId}`);
     await page.locator('.history-chart[data-property="brightness"] canvas').waitFor();
     const day = await drawn(page, 'brightness');
     expect(day.max - day.min).toBeCloseTo(24 * 3600, -1);
@@ -271,7 +266,7 @@ describe('device history page', () => {
     await page.close();
   });
   it('shows a sparkline of the last 24 h on tiles on screen only, from one request each', async () => {
-    const { page, errors } = await openSignedIn(browser, server.url, admin, '/');
+    const { page, errors } = await openSignedIn(suite.browser, suite.server.url, admin, '/');
     // One column of tiles: most of them below the fold.
     await page.setViewportSize({ width: 600, height: 700 });
     const asked: string[] = [];
@@ -280,7 +275,7 @@ describe('device history page', () => {
       if (url.pathname === '/api/history' && url.searchParams.get('points') === '48')
         asked.push(`${url.searchParams.get('device_id')}:${url.searchParams.get('property')}`);
     });
-    await page.goto(`${server.url}/devices`);
+    await page.goto(`${suite.server.url}/devices`);
     const plugLine = page.locator(`article[aria-label="Kitchen/Plug"] .tile-sparkline svg path`);
     const tiles = page.locator('article.device-tile:has(.tile-sparkline)');
     // What is on screen asks; what is below the fold does not (yet).
@@ -322,7 +317,7 @@ describe('device history page', () => {
   });
 
   it("excludes a property from recording from the tile's History… dialog: nothing new is recorded for it", async () => {
-    const { page, errors } = await openSignedIn(browser, server.url, admin, '/devices');
+    const { page, errors } = await openSignedIn(suite.browser, suite.server.url, admin, '/devices');
     await page.getByRole('button', { name: 'History… (recording settings for Kitchen/Plug)' }).click();
     const dialog = page.getByRole('dialog', { name: 'Recording settings' });
     const power = dialog.getByRole('switch', { name: 'Power', exact: true });
@@ -343,9 +338,9 @@ describe('device history page', () => {
     await page.getByText('Recording settings saved').waitFor();
     await dialog.waitFor({ state: 'detached' });
 
-    const token = (await logIn(server.url, admin.email, admin.password)).accessToken;
+    const token = (await logIn(suite.server.url, admin.email, admin.password)).accessToken;
     const exclusions = await apiCall<HistoryExclusions>(
-      server.url,
+      suite.server.url,
       'GET',
       `/api/history/exclusions/${plugId}`,
       undefined,
@@ -356,7 +351,7 @@ describe('device history page', () => {
     const history = async (property: string) =>
       (
         await apiCall<HistoryAnswer>(
-          server.url,
+          suite.server.url,
           'GET',
           `/api/history?device_id=${plugId}&property=${property}`,
           undefined,
@@ -367,7 +362,7 @@ describe('device history page', () => {
     const stateBefore = await history('state');
     await z2m.publish('Kitchen/Plug', { state: 'OFF', power: 99 });
     await eventually(
-      async () => (await hubDevices(server.url, admin)).find((d) => d.id === plugId)!.state.power,
+      async () => (await hubDevices(suite.server.url, admin)).find((d) => d.id === plugId)!.state.power,
       (value) => value === 99,
     );
     await flushed();
@@ -376,7 +371,7 @@ describe('device history page', () => {
     expect(await history('power')).toEqual(powerBefore);
 
     // The history page's dialog shows the same settings.
-    await page.goto(`${server.url}/devices/${plugId}`);
+    await page.goto(`${suite.server.url}/devices/${plugId}`);
     await page.getByRole('button', { name: 'Recording settings' }).click();
     expect(
       await page

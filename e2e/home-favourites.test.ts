@@ -1,20 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type mqtt from 'mqtt';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from './support/axe.js';
-import { artifactsDir, closePages, launchBrowser } from './support/browser.js';
+import { artifactsDir, closePages } from './support/browser.js';
 import { eventually, type HubDevice, hubDevices } from './support/devices.page.js';
-import { type BusMessage, type BusServer, startServerWithBus, watchBus } from './support/server.js';
+import { type BusMessage, watchBus } from './support/server.js';
 import { type Account, ADA, apiCall, logIn, signUp } from './support/settings.page.js';
+import { useE2e } from './support/suite.js';
 
 const THEMES = ['light', 'dark'] as const;
 
 /** docs/screens.md#favourites-and-rooms against the simulator: favourites and room cards on home. */
 describe('home favourites and rooms in Chromium', () => {
-  let server: BusServer;
-  let browser: Browser;
+  const suite = useE2e({ bus: true, env: { SIMULATOR: 'on' } });
   let bus: mqtt.MqttClient;
   let admin: Account;
   let plain: Account;
@@ -23,8 +23,8 @@ describe('home favourites and rooms in Chromium', () => {
   const pages: Page[] = [];
 
   const api = async <T>(method: string, route: string, body?: unknown) => {
-    const { accessToken } = await logIn(server.url, admin.email, admin.password);
-    return apiCall<T>(server.url, method, route, body, accessToken);
+    const { accessToken } = await logIn(suite.server.url, admin.email, admin.password);
+    return apiCall<T>(suite.server.url, method, route, body, accessToken);
   };
   const idOf = (name: string) => {
     const device = devices.find((candidate) => candidate.name === name);
@@ -39,8 +39,8 @@ describe('home favourites and rooms in Chromium', () => {
     account: Account,
     options: { viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark' } = {},
   ) {
-    const { refreshToken } = await logIn(server.url, account.email, account.password);
-    const context = await browser.newContext({
+    const { refreshToken } = await logIn(suite.server.url, account.email, account.password);
+    const context = await suite.browser.newContext({
       viewport: options.viewport ?? { width: 1280, height: 900 },
       colorScheme: options.colorScheme ?? 'light',
     });
@@ -50,9 +50,9 @@ describe('home favourites and rooms in Chromium', () => {
     const sockets: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('websocket', (socket) => sockets.push(socket.url()));
-    await page.goto(server.url);
+    await page.goto(suite.server.url);
     await page.evaluate((token) => localStorage.setItem('refreshToken', token), refreshToken);
-    await page.goto(server.url);
+    await page.goto(suite.server.url);
     await page.getByRole('button', { name: `Account menu for ${account.user_name}` }).waitFor();
     return { page, errors, sockets };
   }
@@ -68,13 +68,11 @@ describe('home favourites and rooms in Chromium', () => {
   const saved = async () => (await api<{ device_ids: string[] }>('GET', '/api/favourites')).data.device_ids;
 
   beforeAll(async () => {
-    server = await startServerWithBus({ SIMULATOR: 'on' });
-    browser = await launchBrowser();
-    admin = await signUp(server.url, ADA);
-    plain = await signUp(server.url, { first_name: 'Uma', last_name: 'Plain', user_name: 'uma' });
-    bus = await watchBus(server.busUrl, 'zigbee2mqtt/+/set', sent);
+    admin = await signUp(suite.server.url, ADA);
+    plain = await signUp(suite.server.url, { first_name: 'Uma', last_name: 'Plain', user_name: 'uma' });
+    bus = await watchBus(suite.server.busUrl, 'zigbee2mqtt/+/set', sent);
     devices = await eventually(
-      () => hubDevices(server.url, admin),
+      () => hubDevices(suite.server.url, admin),
       (list) =>
         ['Living room lamp', 'Hallway lamp', 'Bedroom climate', 'Front door'].every((name) =>
           list.some((device) => device.name === name),
@@ -85,8 +83,6 @@ describe('home favourites and rooms in Chromium', () => {
   afterAll(async () => {
     await closePages(pages);
     await bus?.endAsync();
-    await browser?.close();
-    await server?.stop();
   });
 
   it('without favourites or rooms keeps the tiles and adds one hint to the Devices page', async () => {
@@ -216,7 +212,7 @@ describe('home favourites and rooms in Chromium', () => {
     ]);
     await room.getByText('0 on').waitFor({ timeout: 10_000 });
     await eventually(
-      () => hubDevices(server.url, admin),
+      () => hubDevices(suite.server.url, admin),
       (list) =>
         list
           .filter((device) => ['Living room lamp', 'Hallway lamp'].includes(device.name))

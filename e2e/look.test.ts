@@ -1,38 +1,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MailCatcher, startMailCatcher } from '../server/test/mail-catcher.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AccountsApi, AuthModal, newPerson, type Person, Shell } from './support/auth.page.js';
 import { seriousA11yViolations } from './support/axe.js';
-import { artifactsDir, launchBrowser } from './support/browser.js';
-import { type RunningServer, startServer } from './support/server.js';
+import { artifactsDir } from './support/browser.js';
+import { useE2e } from './support/suite.js';
 
 const THEMES = ['light', 'dark'] as const;
 
 describe('look and accessibility of the shell, home and auth modal', () => {
-  let server: RunningServer;
-  let mail: MailCatcher;
-  let browser: Browser;
+  const suite = useE2e({ mail: true });
   let admin: Person;
 
   beforeAll(async () => {
-    mail = await startMailCatcher();
-    server = await startServer({ SMTP_URL: mail.url });
-    browser = await launchBrowser();
     admin = newPerson('Ada');
-    await new AccountsApi(server.url, mail).signUp(admin);
+    await new AccountsApi(suite.server.url, suite.mail).signUp(admin);
     fs.mkdirSync(artifactsDir, { recursive: true });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await mail?.stop();
   });
 
   async function page(theme: (typeof THEMES)[number], width = 1440, height = 900): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height }, colorScheme: theme });
-    const created = await context.newPage();
+    const created = await suite.page({ viewport: { width, height }, colorScheme: theme });
     created.on('pageerror', (error) => {
       throw error;
     });
@@ -43,7 +31,7 @@ describe('look and accessibility of the shell, home and auth modal', () => {
     p.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
 
   async function signIn(p: Page) {
-    await p.goto(server.url);
+    await p.goto(suite.server.url);
     const modal = new AuthModal(p);
     await modal.open();
     await modal.logIn(admin.email, admin.password);
@@ -55,11 +43,11 @@ describe('look and accessibility of the shell, home and auth modal', () => {
     it(`has no serious or critical axe findings, signed out, in the ${theme} theme`, async () => {
       const p = await page(theme);
       for (const route of ['/', '/map', '/spotify', '/profile']) {
-        await p.goto(`${server.url}${route}`);
+        await p.goto(`${suite.server.url}${route}`);
         await p.getByRole('heading', { level: 1 }).waitFor();
         expect({ route, violations: await seriousA11yViolations(p) }).toEqual({ route, violations: [] });
       }
-      await p.goto(server.url);
+      await p.goto(suite.server.url);
       await shot(p, `home-${theme}`);
 
       const modal = new AuthModal(p);
@@ -81,26 +69,21 @@ describe('look and accessibility of the shell, home and auth modal', () => {
       const p = await page(theme, 1600);
       await signIn(p);
       for (const route of ['/', '/map', '/spotify', '/profile']) {
-        await p.goto(`${server.url}${route}`);
+        await p.goto(`${suite.server.url}${route}`);
         await p.getByRole('heading', { level: 1 }).waitFor();
         expect({ route, violations: await seriousA11yViolations(p) }).toEqual({ route, violations: [] });
       }
       // The pages with the most shared parts: tiles with pills, switches and selects; the users table.
-      await p.goto(`${server.url}/devices`);
-      await p.locator('article.device-tile').first().waitFor();
-      expect({ route: '/devices', violations: await seriousA11yViolations(p) }).toEqual({
-        route: '/devices',
-        violations: [],
-      });
-      await shot(p, `devices-${theme}`);
-      await p.goto(`${server.url}/users`);
-      await p.locator('.users-row[data-user-id]').first().waitFor();
-      expect({ route: '/users', violations: await seriousA11yViolations(p) }).toEqual({
-        route: '/users',
-        violations: [],
-      });
-      await shot(p, `users-${theme}`);
-      await p.goto(server.url);
+      for (const [route, ready] of [
+        ['/devices', 'article.device-tile'],
+        ['/users', '.users-row[data-user-id]'],
+      ] as const) {
+        await p.goto(`${suite.server.url}${route}`);
+        await p.locator(ready).first().waitFor();
+        expect({ route, violations: await seriousA11yViolations(p) }).toEqual({ route, violations: [] });
+        await shot(p, `${route.slice(1)}-${theme}`);
+      }
+      await p.goto(suite.server.url);
       await p.getByRole('heading', { name: 'Welcome back, Ada!👋' }).waitFor();
       await shot(p, `home-signed-in-${theme}`);
       await p.getByRole('button', { name: /^Account menu for/ }).click();
@@ -112,7 +95,7 @@ describe('look and accessibility of the shell, home and auth modal', () => {
 
     it(`fits a 360 px phone in the ${theme} theme, menu included`, async () => {
       const p = await page(theme, 360, 780);
-      await p.goto(server.url);
+      await p.goto(suite.server.url);
       await p.getByRole('heading', { level: 1 }).waitFor();
       const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
@@ -122,7 +105,7 @@ describe('look and accessibility of the shell, home and auth modal', () => {
       expect(await seriousA11yViolations(p)).toEqual([]);
       await shot(p, `menu-phone-${theme}`);
       const modalPage = await page(theme, 360, 780);
-      await modalPage.goto(server.url);
+      await modalPage.goto(suite.server.url);
       await new AuthModal(modalPage).open();
       await shot(modalPage, `auth-modal-phone-${theme}`);
       await p.close();
@@ -132,7 +115,7 @@ describe('look and accessibility of the shell, home and auth modal', () => {
 
   it('keeps focus inside the auth modal, closes on Escape, outside click and ×, and locks scrolling', async () => {
     const p = await page('light', 1280, 600);
-    await p.goto(server.url);
+    await p.goto(suite.server.url);
     const modal = new AuthModal(p);
     await modal.open();
     expect(await p.evaluate(() => document.body.style.overflow)).toBe('hidden');
@@ -161,7 +144,7 @@ describe('look and accessibility of the shell, home and auth modal', () => {
 
   it('scrolls the forecast 80 px per arrow and by dragging, and flips the sample switch', async () => {
     const p = await page('light', 360, 780);
-    await p.goto(server.url);
+    await p.goto(suite.server.url);
     const row = p.locator('.forecast-row');
     await p.getByRole('button', { name: 'Scroll forecast right' }).click();
     await p.waitForFunction(() => document.querySelector('.forecast-row')?.scrollLeft === 80);

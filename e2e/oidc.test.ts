@@ -1,9 +1,8 @@
 import type { Server } from 'node:http';
 import Provider from 'oidc-provider';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser.js';
-import { freePort, type RunningServer, startServer } from './support/server.js';
+import { freePort } from './support/server.js';
+import { useE2e } from './support/suite.js';
 
 const CLIENT_ID = 'hearth-e2e';
 const CLIENT_SECRET = 'e2e-client-secret-0123456789';
@@ -48,35 +47,33 @@ async function startOpenIdProvider(redirectUri: string) {
 }
 
 describe('sign-in through an OpenID provider in Chromium', () => {
-  let hearth: RunningServer;
+  let port: number;
   let idp: Awaited<ReturnType<typeof startOpenIdProvider>>;
-  let browser: Browser;
-
+  // Registered before the fixture: the provider starts before Hearth and stops after it.
   beforeAll(async () => {
-    const port = await freePort();
+    port = await freePort();
     idp = await startOpenIdProvider(`http://localhost:${port}/api/auth/oauth/testidp/callback`);
-    hearth = await startServer({
+  });
+  afterAll(async () => {
+    await idp?.stop();
+  });
+  const suite = useE2e({
+    env: () => ({
       PORT: String(port),
       OIDC_ISSUER: idp.issuer,
       OIDC_CLIENT_ID: CLIENT_ID,
       OIDC_CLIENT_SECRET: CLIENT_SECRET,
       OIDC_PROVIDER: 'testidp',
-    });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await hearth?.stop();
-    await idp?.stop();
+    }),
   });
 
   it('signs in with "Continue with …", spends the returned refresh token and cleans the address', async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     const refreshBodies: string[] = [];
     page.on('request', (request) => {
       if (request.url().endsWith('/api/auth/refresh')) refreshBodies.push(request.postData() ?? '');
     });
-    await page.goto(hearth.url);
+    await page.goto(suite.server.url);
     await page.getByRole('button', { name: 'Log in', exact: true }).click();
     await page.getByRole('button', { name: 'Continue with Testidp' }).click();
 
@@ -87,14 +84,14 @@ describe('sign-in through an OpenID provider in Chromium', () => {
     await page.locator('button[type=submit]').click();
     await page.locator('button[type=submit]', { hasText: /continue/i }).click();
 
-    await page.waitForURL(`${hearth.url}/`);
+    await page.waitForURL(`${suite.server.url}/`);
     await page.getByRole('heading', { name: 'Welcome back, Olive!👋' }).waitFor();
-    expect(page.url()).toBe(`${hearth.url}/`);
+    expect(page.url()).toBe(`${suite.server.url}/`);
     expect(refreshBodies).toHaveLength(1);
 
     // The refresh token that travelled in the URL has been spent: it no longer refreshes.
     const spent = JSON.parse(refreshBodies[0] ?? '{}').refresh_token as string;
-    const again = await fetch(`${hearth.url}/api/auth/refresh`, {
+    const again = await fetch(`${suite.server.url}/api/auth/refresh`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ refresh_token: spent }),
@@ -106,11 +103,11 @@ describe('sign-in through an OpenID provider in Chromium', () => {
   });
 
   it('logs a provider error as its message and removes it from the address', async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     const logged: string[] = [];
     page.on('console', (message) => logged.push(message.text()));
-    await page.goto(`${hearth.url}/map?error=oauth_cancelled`);
-    await page.waitForURL(`${hearth.url}/map`);
+    await page.goto(`${suite.server.url}/map?error=oauth_cancelled`);
+    await page.waitForURL(`${suite.server.url}/map`);
     await expect.poll(() => logged).toContain('Testidp login was cancelled');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).not.toContain('cancelled');
   });

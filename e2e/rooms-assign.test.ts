@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Favourites, Room, RoomsResponse } from '@hearth/contracts';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedZigbee2mqtt } from '../server/src/devicehub/adapters/zigbee2mqtt/fixtures/scripted-zigbee2mqtt.js';
 import { seriousA11yViolations } from './support/axe.js';
-import { artifactsDir, launchBrowser } from './support/browser.js';
+import { artifactsDir } from './support/browser.js';
 import { eventually } from './support/devices.page.js';
-import { type BusServer, startServerWithBus } from './support/server.js';
 import { type Account, ADA, apiCall, logIn, signUp } from './support/settings.page.js';
+import { useE2e } from './support/suite.js';
 
 interface WireDevice {
   id: string;
@@ -22,15 +22,14 @@ interface WireDevice {
 // bulk, by drag and drop and by accepting suggestions, and starred. The server's answers are checked
 // through the API.
 describe('assigning devices to rooms on the Devices page', () => {
-  let server: BusServer;
-  let browser: Browser;
+  const suite = useE2e({ bus: true, env: { SIMULATOR: 'off' } });
   let z2m: ScriptedZigbee2mqtt;
   let admin: Account;
   let token: string;
   const pages: Page[] = [];
 
   const api = async <T>(method: string, route: string, body?: unknown) => {
-    const { status, data } = await apiCall<T>(server.url, method, route, body, token);
+    const { status, data } = await apiCall<T>(suite.server.url, method, route, body, token);
     if (status >= 300) throw new Error(`${method} ${route} answered ${status}: ${JSON.stringify(data)}`);
     return data;
   };
@@ -49,12 +48,12 @@ describe('assigning devices to rooms on the Devices page', () => {
     );
 
   const open = async (width = 1440, colorScheme: 'light' | 'dark' = 'light') => {
-    const { refreshToken } = await logIn(server.url, admin.email, admin.password);
-    const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme });
+    const { refreshToken } = await logIn(suite.server.url, admin.email, admin.password);
+    const page = await suite.browser.newPage({ viewport: { width, height: 900 }, colorScheme });
     pages.push(page);
-    await page.goto(server.url);
+    await page.goto(suite.server.url);
     await page.evaluate((t) => localStorage.setItem('refreshToken', t), refreshToken);
-    await page.goto(`${server.url}/devices`);
+    await page.goto(`${suite.server.url}/devices`);
     await page.getByText('State: connected').waitFor();
     await page.locator('article[aria-label="Stairs switch"]').waitFor();
     return page;
@@ -74,12 +73,10 @@ describe('assigning devices to rooms on the Devices page', () => {
   };
 
   beforeAll(async () => {
-    server = await startServerWithBus({ SIMULATOR: 'off' });
-    browser = await launchBrowser();
     fs.mkdirSync(artifactsDir, { recursive: true });
-    admin = await signUp(server.url, ADA);
-    token = (await logIn(server.url, admin.email, admin.password)).accessToken;
-    z2m = await ScriptedZigbee2mqtt.connect(server.busUrl, 'zigbee2mqtt');
+    admin = await signUp(suite.server.url, ADA);
+    token = (await logIn(suite.server.url, admin.email, admin.password)).accessToken;
+    z2m = await ScriptedZigbee2mqtt.connect(suite.server.busUrl, 'zigbee2mqtt');
     // Zigbee2MQTT's own advice: `room/device`. "Living room/Lamp" is the fixture's already.
     const renamed: Record<string, string> = {
       'Kitchen remote': 'Kitchen/Remote',
@@ -101,8 +98,6 @@ describe('assigning devices to rooms on the Devices page', () => {
   afterAll(async () => {
     for (const page of pages) await page.close().catch(() => {});
     await z2m?.close();
-    await browser?.close();
-    await server?.stop();
   });
 
   it('accepts one suggestion, creating its room, then all the others with one call per room', async () => {

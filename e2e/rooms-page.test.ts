@@ -1,19 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedZigbee2mqtt } from '../server/src/devicehub/adapters/zigbee2mqtt/fixtures/scripted-zigbee2mqtt.js';
 import { seriousA11yViolations } from './support/axe.js';
-import { artifactsDir, closePages, launchBrowser } from './support/browser.js';
+import { artifactsDir, closePages } from './support/browser.js';
 import { eventually, hubDevices } from './support/devices.page.js';
-import { type BusServer, startServerWithBus } from './support/server.js';
 import { type Account, ADA, apiCall, logIn, signUp } from './support/settings.page.js';
+import { useE2e } from './support/suite.js';
 
 // docs/screens.md#toolbar, #group-by-room, #room-actions and #manage-rooms in Chromium: devices
 // of a scripted Zigbee2MQTT, rooms made in the dialog, views opened from their URL.
 describe('Devices page: filters, rooms and room actions', () => {
-  let server: BusServer;
-  let browser: Browser;
+  const suite = useE2e({ bus: true, env: { SIMULATOR: 'off' } });
   let z2m: ScriptedZigbee2mqtt;
   let admin: Account;
   const pages: Page[] = [];
@@ -28,13 +27,13 @@ describe('Devices page: filters, rooms and room actions', () => {
     viewport = { width: 1280, height: 900 },
     colorScheme?: 'light' | 'dark',
   ) => {
-    const { refreshToken } = await logIn(server.url, admin.email, admin.password);
-    const context = await browser.newContext({ viewport, ...(colorScheme ? { colorScheme } : {}) });
+    const { refreshToken } = await logIn(suite.server.url, admin.email, admin.password);
+    const context = await suite.browser.newContext({ viewport, ...(colorScheme ? { colorScheme } : {}) });
     const page = await context.newPage();
     pages.push(page);
-    await page.goto(server.url);
+    await page.goto(suite.server.url);
     await page.evaluate((token) => localStorage.setItem('refreshToken', token), refreshToken);
-    await page.goto(`${server.url}${route}`);
+    await page.goto(`${suite.server.url}${route}`);
     await page.getByText('Metadata: rest').waitFor();
     await page.getByText('State: connected').waitFor();
     return page;
@@ -44,23 +43,21 @@ describe('Devices page: filters, rooms and room actions', () => {
       .locator('article.device-tile')
       .evaluateAll((tiles) => tiles.map((tile) => tile.getAttribute('aria-label')));
   const api = async <T>(method: string, route: string, body?: unknown) => {
-    const { accessToken } = await logIn(server.url, admin.email, admin.password);
-    return apiCall<T>(server.url, method, route, body, accessToken);
+    const { accessToken } = await logIn(suite.server.url, admin.email, admin.password);
+    return apiCall<T>(suite.server.url, method, route, body, accessToken);
   };
   const idOf = async (name: string) => {
-    const device = (await hubDevices(server.url, admin)).find((candidate) => candidate.name === name);
+    const device = (await hubDevices(suite.server.url, admin)).find((candidate) => candidate.name === name);
     if (!device) throw new Error(`no device named ${name}`);
     return device.id;
   };
 
   beforeAll(async () => {
-    server = await startServerWithBus({ SIMULATOR: 'off' });
-    browser = await launchBrowser();
-    admin = await signUp(server.url, ADA);
-    z2m = await ScriptedZigbee2mqtt.connect(server.busUrl, 'zigbee2mqtt');
+    admin = await signUp(suite.server.url, ADA);
+    z2m = await ScriptedZigbee2mqtt.connect(suite.server.busUrl, 'zigbee2mqtt');
     await z2m.publishDevices();
     await eventually(
-      async () => (await hubDevices(server.url, admin)).map((device) => device.name),
+      async () => (await hubDevices(suite.server.url, admin)).map((device) => device.name),
       (names) => [LAMP, DOOR, REMOTE].every((name) => names.includes(name)),
     );
     // The lamp is on, the remote's battery is low, the door is offline.
@@ -70,15 +67,14 @@ describe('Devices page: filters, rooms and room actions', () => {
     await z2m.publish(`${REMOTE}/availability`, { state: 'online' }, true);
     await z2m.publish(`${DOOR}/availability`, { state: 'offline' }, true);
     await eventually(
-      async () => (await hubDevices(server.url, admin)).find((device) => device.name === LAMP)?.state.state,
+      async () =>
+        (await hubDevices(suite.server.url, admin)).find((device) => device.name === LAMP)?.state.state,
       (state) => state === 'ON',
     );
   });
   afterAll(async () => {
     await closePages(pages);
     await z2m?.close();
-    await browser?.close();
-    await server?.stop();
   });
 
   it('creates, renames, re-icons, orders and deletes rooms and floors in the dialog', async () => {
@@ -162,7 +158,7 @@ describe('Devices page: filters, rooms and room actions', () => {
       (names) => names.includes(DOOR) && names.includes(LAMP),
     );
     const total = (await tileNames(page)).length;
-    await page.goto(`${server.url}/devices?status=offline`);
+    await page.goto(`${suite.server.url}/devices?status=offline`);
     const offline = await eventually(
       () => tileNames(page),
       (names) => names.includes(DOOR) && !names.includes(LAMP) && !names.includes(REMOTE),
@@ -171,12 +167,12 @@ describe('Devices page: filters, rooms and room actions', () => {
     expect(await page.locator('[data-stat="total"]').textContent()).toBe(`${offline.length} of ${total}`);
     expect(await page.getByLabel('Status', { exact: true }).inputValue()).toBe('offline');
 
-    await page.goto(`${server.url}/devices?room=living-room`);
+    await page.goto(`${suite.server.url}/devices?room=living-room`);
     await eventually(
       () => tileNames(page),
       (names) => names.join() === LAMP,
     );
-    await page.goto(`${server.url}/devices?battery=low`);
+    await page.goto(`${suite.server.url}/devices?battery=low`);
     await eventually(
       () => tileNames(page),
       (names) => names.join() === REMOTE,
@@ -264,7 +260,7 @@ describe('Devices page: filters, rooms and room actions', () => {
           path: path.join(artifactsDir, `rooms-page-${width}-${colorScheme}.png`),
           fullPage: true,
         });
-        await page.goto(`${server.url}/devices?status=online&type=light`);
+        await page.goto(`${suite.server.url}/devices?status=online&type=light`);
         await page.locator(`article[aria-label="${LAMP}"]`).waitFor();
         expect(await seriousA11yViolations(page)).toEqual([]);
         await page.getByRole('button', { name: 'Manage rooms' }).click();

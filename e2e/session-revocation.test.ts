@@ -1,9 +1,7 @@
-import type { Browser, WebSocket } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMailCatcher } from '../server/test/mail-catcher.js';
-import { launchBrowser } from './support/browser.js';
-import { type RunningServer, startServer } from './support/server.js';
+import type { WebSocket } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type Account, ADA, openSignedIn, SettingsPage, signUp } from './support/settings.page.js';
+import { useE2e } from './support/suite.js';
 
 /**
  * Issue 11 acceptance 3: a password change in one browser signs the same user out everywhere
@@ -11,33 +9,22 @@ import { type Account, ADA, openSignedIn, SettingsPage, signUp } from './support
  * within 2 s of the change.
  */
 describe('a password change ends the other browser’s session (Chromium)', () => {
-  let mail: Awaited<ReturnType<typeof startMailCatcher>>;
-  let server: RunningServer;
-  let browser: Browser;
+  const suite = useE2e({ mail: true });
   let ada: Account;
 
   beforeAll(async () => {
-    mail = await startMailCatcher();
-    server = await startServer({ SMTP_URL: mail.url });
-    browser = await launchBrowser();
-    ada = await signUp(server.url, ADA);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await mail?.stop();
+    ada = await signUp(suite.server.url, ADA);
   });
 
   it('closes the second context’s device stream and refuses its next call within 2 s', async () => {
     // The second browser: signed in, on the devices page with its stream open.
     let stream: WebSocket | undefined;
-    const second = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const other = await second.newPage();
+    const other = await suite.page({ viewport: { width: 1280, height: 900 } });
     other.on('websocket', (socket) => {
       if (socket.url().includes('/ws/devicehub')) stream = socket;
     });
     const { refreshToken } = await (async () => {
-      const response = await fetch(`${server.url}/api/auth/login/start`, {
+      const response = await fetch(`${suite.server.url}/api/auth/login/start`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ email: ada.email, password: ada.password }),
@@ -45,9 +32,9 @@ describe('a password change ends the other browser’s session (Chromium)', () =
       const body = (await response.json()) as { refresh_token: string };
       return { refreshToken: body.refresh_token };
     })();
-    await other.goto(server.url);
+    await other.goto(suite.server.url);
     await other.evaluate((token) => localStorage.setItem('refreshToken', token), refreshToken);
-    await other.goto(`${server.url}/devices`);
+    await other.goto(`${suite.server.url}/devices`);
     await other.getByRole('button', { name: `Account menu for ${ada.user_name}` }).waitFor();
     await expect.poll(() => stream !== undefined, { timeout: 10_000 }).toBe(true);
     let closedAt: number | undefined;
@@ -59,7 +46,7 @@ describe('a password change ends the other browser’s session (Chromium)', () =
     expect(await meStatus()).toBe(200);
 
     // The first browser changes the password in Settings.
-    const { page } = await openSignedIn(browser, server.url, ada);
+    const { page } = await openSignedIn(suite.browser, suite.server.url, ada);
     const settings = new SettingsPage(page, ada.user_name);
     await settings.open();
     await settings.button('Change Password').click();
@@ -77,6 +64,6 @@ describe('a password change ends the other browser’s session (Chromium)', () =
     expect(Date.now() - changedAt).toBeLessThanOrEqual(2000);
     // The browser that changed it carries on.
     expect(await page.evaluate(async () => (await fetch('/api/auth/me')).status)).toBe(200);
-    await second.close();
+    await other.context().close();
   });
 });

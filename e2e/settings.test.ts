@@ -1,9 +1,7 @@
 import zlib from 'node:zlib';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUBJECTS, startMailCatcher } from '../server/test/mail-catcher.js';
-import { launchBrowser } from './support/browser.js';
-import { type RunningServer, startServer } from './support/server.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SUBJECTS } from '../server/test/mail-catcher.js';
 import {
   type Account,
   ADA,
@@ -14,6 +12,7 @@ import {
   screenshotBothThemes,
   signUp,
 } from './support/settings.page.js';
+import { useE2e } from './support/suite.js';
 
 /** A small opaque PNG drawn here, so the upload is a real image the server has to decode. */
 function pngImage(size: number): Buffer {
@@ -55,9 +54,7 @@ function pngImage(size: number): Buffer {
 }
 
 describe('Account Settings in Chromium', () => {
-  let mail: Awaited<ReturnType<typeof startMailCatcher>>;
-  let server: RunningServer;
-  let browser: Browser;
+  const suite = useE2e({ mail: true, env: { SIMULATOR: 'off' } });
   let ada: Account;
   let page: Page;
   let errors: string[];
@@ -65,18 +62,10 @@ describe('Account Settings in Chromium', () => {
   let signedUpAt: number;
 
   beforeAll(async () => {
-    mail = await startMailCatcher();
-    server = await startServer({ SMTP_URL: mail.url, SIMULATOR: 'off' });
-    browser = await launchBrowser();
-    ada = await signUp(server.url, ADA);
+    ada = await signUp(suite.server.url, ADA);
     signedUpAt = Date.now();
-    ({ page, errors } = await openSignedIn(browser, server.url, ada));
+    ({ page, errors } = await openSignedIn(suite.browser, suite.server.url, ada));
     settings = new SettingsPage(page, ada.user_name);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await mail?.stop();
   });
 
   it('opens from the profile menu as a labelled dialog with no serious accessibility findings', async () => {
@@ -103,7 +92,7 @@ describe('Account Settings in Chromium', () => {
   });
 
   it('turns on 2FA with the code from the mail', async () => {
-    const before = mail.mark();
+    const before = suite.mail.mark();
     await settings.button('Enable 2FA').click();
     await settings.expectStatus('Check your email for the 2FA code.');
     expect(await settings.button('Code Sent').count()).toBe(1);
@@ -116,7 +105,7 @@ describe('Account Settings in Chromium', () => {
       document.querySelector('[role="dialog"] [role="status"]')?.textContent?.startsWith('❌'),
     );
 
-    const code = await mail.code(ada.email, SUBJECTS.twoFactorSetup, { after: before });
+    const code = await suite.mail.code(ada.email, SUBJECTS.twoFactorSetup, { after: before });
     await settings.field('2FA Code').fill(code);
     await confirm.click();
     await settings.expectStatus('✅ 2FA enabled successfully!');
@@ -135,7 +124,7 @@ describe('Account Settings in Chromium', () => {
     await settings.expectStatus('✅ Profile updated successfully!');
     await settings.dialog.getByText('Augusta Ada Lovelace').waitFor();
     const me = await apiCall<{ first_name: string }>(
-      server.url,
+      suite.server.url,
       'GET',
       '/api/auth/me',
       undefined,
@@ -154,7 +143,7 @@ describe('Account Settings in Chromium', () => {
     await page.waitForFunction(() => document.querySelector('.settings-profile img') !== null);
     const src = await settings.avatarSrc();
     expect(src).toBeTruthy();
-    const picture = await fetch(new URL(src!, server.url));
+    const picture = await fetch(new URL(src!, suite.server.url));
     expect(picture.status).toBe(200);
     expect(picture.headers.get('content-type')).toMatch(/^image\//);
   });
@@ -185,14 +174,14 @@ describe('Account Settings in Chromium', () => {
   it('verifies the e-mail address with the code from the mail', async () => {
     // The sign-up mail started the 30 s resend cooldown; wait it out like a patient person.
     await page.waitForTimeout(Math.max(0, signedUpAt + 31_000 - Date.now()));
-    const before = mail.mark();
+    const before = suite.mail.mark();
     expect(await settings.button('Verify Email').isEnabled()).toBe(true);
     await settings.button('Verify Email').click();
     await settings.expectStatus('Check your email for the code.');
     expect(await settings.button('Code Sent').isDisabled()).toBe(true);
     expect(await settings.button('Confirm Email').isDisabled()).toBe(true);
 
-    const code = await mail.code(ada.email, SUBJECTS.verifyEmail, { after: before });
+    const code = await suite.mail.code(ada.email, SUBJECTS.verifyEmail, { after: before });
     await settings.field('Verification Code').fill(code);
     await settings.button('Confirm Email').click();
     await settings.expectStatus('✅ Email verified successfully!');
@@ -222,15 +211,20 @@ describe('Account Settings in Chromium', () => {
     await settings.expectStatus('✅ Password updated successfully!');
     await settings.button('Change Password').waitFor();
 
-    const oldLogin = await apiCall(server.url, 'POST', '/api/auth/login/start', {
+    const oldLogin = await apiCall(suite.server.url, 'POST', '/api/auth/login/start', {
       email: ada.email,
       password: ada.password,
     });
     expect(oldLogin.status).toBe(401);
-    const newLogin = await apiCall<Record<string, unknown>>(server.url, 'POST', '/api/auth/login/start', {
-      email: ada.email,
-      password: 'Fresh-Hearth-pass-1',
-    });
+    const newLogin = await apiCall<Record<string, unknown>>(
+      suite.server.url,
+      'POST',
+      '/api/auth/login/start',
+      {
+        email: ada.email,
+        password: 'Fresh-Hearth-pass-1',
+      },
+    );
     expect(newLogin.status).toBe(200);
     expect(newLogin.data['2fa_required']).toBe(true);
 

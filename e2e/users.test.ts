@@ -1,7 +1,5 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser.js';
-import { type RunningServer, startServer } from './support/server.js';
 import {
   type Account,
   apiCall,
@@ -11,37 +9,37 @@ import {
   setRole,
   signUp,
 } from './support/settings.page.js';
+import { useE2e } from './support/suite.js';
 import { UsersPage } from './support/users.page.js';
 
 describe('Users page in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const suite = useE2e({ env: { SIMULATOR: 'off' } });
   let admin: Account;
   let resident: Account;
   let plain: Account;
   const pages: Page[] = [];
 
   const open = async (account: Account) => {
-    const { page, errors } = await openSignedIn(browser, server.url, account, '/users');
+    const { page, errors } = await openSignedIn(suite.browser, suite.server.url, account, '/users');
     pages.push(page);
     return { users: new UsersPage(page), page, errors };
   };
 
   beforeAll(async () => {
-    server = await startServer({ SIMULATOR: 'off' });
-    browser = await launchBrowser();
-    admin = await signUp(server.url, { first_name: 'Grace', last_name: 'Hopper', user_name: 'grace' });
-    resident = await signUp(server.url, { first_name: 'Rita', last_name: 'Levi', user_name: 'rita' });
-    plain = await signUp(server.url, { first_name: 'Uma', last_name: 'Plain', user_name: 'uma' });
+    admin = await signUp(suite.server.url, { first_name: 'Grace', last_name: 'Hopper', user_name: 'grace' });
+    resident = await signUp(suite.server.url, { first_name: 'Rita', last_name: 'Levi', user_name: 'rita' });
+    plain = await signUp(suite.server.url, { first_name: 'Uma', last_name: 'Plain', user_name: 'uma' });
     for (let n = 1; n <= 9; n++) {
-      await signUp(server.url, { first_name: `Guest${n}`, last_name: 'Visitor', user_name: `guest${n}` });
+      await signUp(suite.server.url, {
+        first_name: `Guest${n}`,
+        last_name: 'Visitor',
+        user_name: `guest${n}`,
+      });
     }
-    await setRole(server.url, admin, resident, 'resident');
+    await setRole(suite.server.url, admin, resident, 'resident');
   });
   afterAll(async () => {
     for (const page of pages) await page.close().catch(() => {});
-    await browser?.close();
-    await server?.stop();
   });
 
   it('lets an admin page, search, change roles and lock accounts', async () => {
@@ -85,7 +83,7 @@ describe('Users page in Chromium', () => {
     await users.snackbar('User locked').waitFor();
     await users.row('uma').getByText('Locked', { exact: true }).waitFor();
     expect(await users.lockButton('uma').textContent()).toBe('Unlock');
-    const locked = await apiCall(server.url, 'POST', '/api/auth/login/start', {
+    const locked = await apiCall(suite.server.url, 'POST', '/api/auth/login/start', {
       email: plain.email,
       password: plain.password,
     });

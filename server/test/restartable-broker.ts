@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import {
   type EmbeddedBroker,
   generatedCredentials,
@@ -56,6 +57,29 @@ export async function startOwnMosquitto(
   };
   await start();
   return ownedService(`mqtt://127.0.0.1:${port}`, port, { start, kill }, dir);
+}
+
+/**
+ * A Mosquitto of the suite's own (startOwnMosquitto), started in beforeAll and stopped in afterAll.
+ * Call it at describe level before the fixture that connects to it (useTestApp, useE2e): vitest
+ * runs afterAll hooks in reverse, so the broker outlives what uses it.
+ */
+export function useOwnMosquitto(options: { persistence?: boolean; nodelay?: boolean } = {}): {
+  readonly url: string;
+} {
+  let broker: RestartableBroker | undefined;
+  beforeAll(async () => {
+    broker = await startOwnMosquitto(options);
+  });
+  afterAll(async () => {
+    await broker?.stop();
+  });
+  return {
+    get url() {
+      if (!broker) throw new Error('the own Mosquitto exists from beforeAll on');
+      return broker.url;
+    },
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { LogCapture, useTestApp } from '../../test/app.js';
-import { type RestartableBroker, startOwnMosquitto } from '../../test/restartable-broker.js';
+import { type RestartableBroker, startOwnMosquitto, useOwnMosquitto } from '../../test/restartable-broker.js';
 import { serviceUrl } from '../../test/services.js';
 import { waitFor } from '../../test/wait.js';
 import { createLogger } from '../logging/logger.js';
@@ -25,13 +25,7 @@ const warnings = (logs: LogCapture) =>
 const eventually = <T>(read: () => Promise<T | undefined>) => waitFor(read, 15_000, 100);
 
 describe.each(configurations)('Hearth against $name', ({ nodelay, warns }) => {
-  let broker: RestartableBroker;
-  beforeAll(async () => {
-    broker = await startOwnMosquitto({ nodelay });
-  });
-  afterAll(async () => {
-    await broker?.stop();
-  });
+  const broker = useOwnMosquitto({ nodelay });
   const t = useTestApp({ env: () => ({ MQTT_URL: broker.url }) });
 
   it(`${warns ? 'warns' : 'does not warn'} about held-back messages in the log, /healthz and the admin's device hub status`, async () => {
@@ -119,13 +113,7 @@ describe('the bus probe', () => {
 });
 
 describe.skipIf(!mosquitto)('what Hearth does from its own side against a default Mosquitto', () => {
-  let broker: RestartableBroker;
-  beforeAll(async () => {
-    broker = await startOwnMosquitto({ nodelay: false });
-  });
-  afterAll(async () => {
-    await broker?.stop();
-  });
+  const broker = useOwnMosquitto({ nodelay: false });
 
   /** Median round trip of the second of two messages published back to back, 10 rounds in a row. */
   async function pairs(bus: Bus) {

@@ -1,0 +1,86 @@
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { MailCatcher } from '../../server/test/mail-catcher.js';
+import { closePages, launchBrowser } from './browser.js';
+import { type BusServer, type RunningServer, startServer, startServerWithBus } from './server.js';
+
+export interface UseE2eOptions {
+  /** The server's configuration; a function when it depends on something started in another beforeAll. */
+  env?: Record<string, string> | (() => Record<string, string>);
+  /** Opens the embedded broker's listener (startServerWithBus): the server is a BusServer. */
+  bus?: boolean;
+  /** Starts a real SMTP catcher and points SMTP_URL at it. */
+  mail?: boolean;
+  /** Launches Chromium (default true). */
+  browser?: boolean;
+}
+
+/** What an e2e suite works with; everything exists from beforeAll on. */
+export interface E2eContext<S extends RunningServer = RunningServer> {
+  /** The built server, started once per suite. */
+  readonly server: S;
+  readonly browser: Browser;
+  /** The real SMTP catcher (with `mail: true`). */
+  readonly mail: MailCatcher;
+  /** A fresh page in a context of its own, closed (if the test did not) in afterAll. */
+  page(options?: BrowserContextOptions): Promise<Page>;
+  /**
+   * Stops the server and starts it again on the same port and data, with `env` on top of its
+   * configuration: `server` is the new one from then on.
+   */
+  restart(env?: Record<string, string>): Promise<S>;
+}
+
+/**
+ * The one e2e fixture: called at describe level, it starts the mail catcher, the built server and
+ * Chromium in beforeAll, and closes the suite's pages, the browser, the server and the catcher in
+ * afterAll. A suite's own afterAll (registered after this call) runs first.
+ */
+export function useE2e(options: UseE2eOptions & { bus: true }): E2eContext<BusServer>;
+export function useE2e(options?: UseE2eOptions): E2eContext;
+export function useE2e(options: UseE2eOptions = {}): E2eContext<RunningServer> {
+  const mail = new MailCatcher();
+  const pages: Page[] = [];
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  const started = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`the suite's ${what} exists from beforeAll on`);
+    return value;
+  };
+  const start = (env: Record<string, string>) => (options.bus ? startServerWithBus(env) : startServer(env));
+
+  beforeAll(async () => {
+    if (options.mail) await mail.start();
+    const env = typeof options.env === 'function' ? options.env() : (options.env ?? {});
+    server = await start({ ...(options.mail ? { SMTP_URL: mail.url } : {}), ...env });
+    if (options.browser !== false) browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await closePages(pages);
+    await browser?.close();
+    await server?.stop();
+    if (options.mail) await mail.stop();
+  });
+
+  return {
+    get server() {
+      return started(server, 'server');
+    },
+    get browser() {
+      return started(browser, 'browser');
+    },
+    mail,
+    async page(contextOptions = {}) {
+      const context = await started(browser, 'browser').newContext(contextOptions);
+      const page = await context.newPage();
+      pages.push(page);
+      return page;
+    },
+    async restart(env = {}) {
+      const before = started(server, 'server');
+      await before.stop();
+      server = await start({ ...before.env, PORT: String(before.port), DATA_DIR: before.dataDir, ...env });
+      return server;
+    },
+  };
+}
