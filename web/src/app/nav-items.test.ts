@@ -45,7 +45,7 @@ describe('sidebar entries by role (docs/screens.md#layout, docs/roles.md)', () =
     expect(main('user', true)).toEqual(['Home', 'Devices', 'Map', 'Activity']);
     expect(main('user', false)).toEqual(['Home', 'Map', 'Activity']);
     expect(main(null, true)).toEqual(['Home', 'Map']);
-    expect(main('resident', false)).toEqual(['Home', 'Devices', 'Map', 'Users', 'Activity']);
+    expect(main('resident', false)).toEqual(['Home', 'Devices', 'Map', 'Users', 'Guest passes', 'Activity']);
   });
 
   it('highlights only an exact path match', () => {
