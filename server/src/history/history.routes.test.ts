@@ -1,5 +1,6 @@
 import type { Device, HistoryAnswer } from '@hearth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessToken, createUser } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
 import { HISTORY_ERRORS as E } from './history.errors.js';
 import { type RecordingHousehold, startRecordingHousehold } from './history-test-kit.js';
@@ -131,6 +132,39 @@ describe.each(testDatabases())('history API on $name', ({ create }) => {
     expect((await get(exportUrl, null)).status).toBe(401);
     expect((await get(exportUrl, await h.token('user'))).status).toBe(404);
     expect((await get(`/api/history/exclusions/${lamp.id}`, await h.token('user'))).status).toBe(403);
+  });
+
+  it("follows a `user`'s access rules: history of the one device shared with them, none of another", async () => {
+    const person = await createUser(h.app, 'user');
+    const token = await accessToken(h.app, person);
+    const admin = await h.token('admin');
+    const lampUrl = `/api/history?device_id=${lamp.id}&property=brightness`;
+    const doorUrl = `/api/history?device_id=${door.id}&property=contact`;
+    expect((await get(lampUrl, token)).status).toBe(404);
+    const shared = await h.app.app.inject({
+      method: 'PUT',
+      url: `/api/access/${person.id}`,
+      headers: { authorization: `Bearer ${admin}` },
+      payload: { rooms: {}, devices: { [lamp.id]: 'view' } },
+    });
+    expect(shared.statusCode, shared.body).toBe(200);
+    const answer = await get(lampUrl, token);
+    expect(answer.status, answer.body).toBe(200);
+    expect((answer.json() as HistoryAnswer).points).toEqual((await history(lamp, 'brightness')).points);
+    expect((await get(`/api/history/export?device_id=${lamp.id}&property=brightness`, token)).status).toBe(
+      200,
+    );
+    // The door stays out of reach, and recording settings stay with residents and admins.
+    expect((await get(doorUrl, token)).status).toBe(404);
+    expect((await get(`/api/history/exclusions/${lamp.id}`, token)).status).toBe(403);
+    // Taking the rule away takes the history away with it.
+    await h.app.app.inject({
+      method: 'PUT',
+      url: `/api/access/${person.id}`,
+      headers: { authorization: `Bearer ${admin}` },
+      payload: { rooms: {}, devices: {} },
+    });
+    expect((await get(lampUrl, token)).status).toBe(404);
   });
 
   it('exports CSV: time,value, oldest first', async () => {
