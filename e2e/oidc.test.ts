@@ -89,17 +89,19 @@ describe('sign-in through an OpenID provider in Chromium', () => {
     expect(page.url()).toBe(`${suite.server.url}/`);
     expect(refreshBodies).toHaveLength(1);
 
-    // The refresh token that travelled in the URL has been spent: it no longer refreshes.
+    // The refresh token that travelled in the URL has been spent: it no longer refreshes. The new
+    // one is read first: replaying a spent token ends the whole session (reuse is taken as theft),
+    // so the page's next call after the replay signs it out.
     const spent = JSON.parse(refreshBodies[0] ?? '{}').refresh_token as string;
+    const stored = await page.evaluate(() => localStorage.getItem('refreshToken'));
+    expect(stored).toBeTruthy();
+    expect(stored).not.toBe(spent);
     const again = await fetch(`${suite.server.url}/api/auth/refresh`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ refresh_token: spent }),
     });
     expect(again.status).toBe(401);
-    const stored = await page.evaluate(() => localStorage.getItem('refreshToken'));
-    expect(stored).toBeTruthy();
-    expect(stored).not.toBe(spent);
   });
 
   it('logs a provider error as its message and removes it from the address', async () => {
