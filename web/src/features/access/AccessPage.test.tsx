@@ -1,19 +1,10 @@
-import type { AccessRules, Role, User } from '@hearth/contracts';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import type { AccessRules, User } from '@hearth/contracts';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FetchCall, stubFetch } from '../../shared/api/test-fetch.js';
-import { SessionContext } from '../../shared/session/session-context.js';
-import { testSession, testUser } from '../../shared/session/test-user.js';
-import { ToastProvider } from '../../shared/toast/ToastProvider.js';
+import { renderSignedIn } from '../../shared/session/test-render.js';
 import AccessPage from './AccessPage.js';
-
-const person = (id: string, role: Role, first: string) =>
-  testUser(id, role, { first_name: first, name: `${first} Test`, email_confirmed: true });
-
-const admin = person('root', 'admin', 'Ada');
-const resident = person('rita', 'resident', 'Rita');
-const kid = person('kim', 'user', 'Kim');
+import { admin, kid, resident, usersPage } from './test-people.js';
 
 let calls: FetchCall[];
 let stored: Record<string, AccessRules>;
@@ -26,8 +17,7 @@ beforeEach(() => {
     kim: { user_id: 'kim', rooms: { kids: 'control' }, devices: { lamp: 'view' } },
   };
   calls = stubFetch(({ method, path, body }) => {
-    if (path === '/api/auth/users')
-      return { body: { users: [admin, resident, kid], page: 1, page_size: 100, total: 3, total_pages: 1 } };
+    if (path === '/api/auth/users') return { body: usersPage };
     if (path === '/api/rooms')
       return {
         body: {
@@ -53,15 +43,7 @@ afterEach(() => {
 });
 
 function renderPage(viewer: User | null) {
-  render(
-    <MemoryRouter>
-      <ToastProvider>
-        <SessionContext.Provider value={testSession(viewer)}>
-          <AccessPage />
-        </SessionContext.Provider>
-      </ToastProvider>
-    </MemoryRouter>,
-  );
+  renderSignedIn(<AccessPage />, viewer);
 }
 
 const cell = (label: string) => screen.getByLabelText(label) as HTMLSelectElement;

@@ -1,17 +1,10 @@
-import type { AccessRules, Role, User } from '@hearth/contracts';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import type { AccessRules, User } from '@hearth/contracts';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FetchCall, stubFetch } from '../../shared/api/test-fetch.js';
-import { SessionContext } from '../../shared/session/session-context.js';
-import { testSession, testUser } from '../../shared/session/test-user.js';
-import { ToastProvider } from '../../shared/toast/ToastProvider.js';
+import { renderSignedIn } from '../../shared/session/test-render.js';
 import DeviceAccessDialog from './DeviceAccessDialog.js';
-
-const person = (id: string, role: Role, first: string) =>
-  testUser(id, role, { first_name: first, name: `${first} Test`, email_confirmed: true });
-const admin = person('root', 'admin', 'Ada');
-const resident = person('rita', 'resident', 'Rita');
-const kid = person('kim', 'user', 'Kim');
+import { admin, resident, usersPage } from './test-people.js';
 
 let calls: FetchCall[];
 let stored: Record<string, AccessRules>;
@@ -24,8 +17,7 @@ beforeEach(() => {
     kim: { user_id: 'kim', rooms: { kids: 'view' }, devices: { radio: 'control' } },
   };
   calls = stubFetch(({ method, path, body }) => {
-    if (path === '/api/auth/users')
-      return { body: { users: [admin, resident, kid], page: 1, page_size: 100, total: 3, total_pages: 1 } };
+    if (path === '/api/auth/users') return { body: usersPage };
     if (method === 'PUT') return refuse ? { status: 400, body: { error: refuse } } : { body };
     return { body: stored[path.split('/').pop() as string] };
   });
@@ -39,12 +31,9 @@ afterEach(() => {
 });
 
 function open(viewer: User, onClose = vi.fn()) {
-  render(
-    <ToastProvider>
-      <SessionContext.Provider value={testSession(viewer)}>
-        <DeviceAccessDialog deviceId="lamp" name="Desk lamp" roomId="kids" onClose={onClose} />
-      </SessionContext.Provider>
-    </ToastProvider>,
+  renderSignedIn(
+    <DeviceAccessDialog deviceId="lamp" name="Desk lamp" roomId="kids" onClose={onClose} />,
+    viewer,
   );
   return onClose;
 }

@@ -3,9 +3,8 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FetchCall, stubFetch } from '../../shared/api/test-fetch.js';
-import { SessionContext } from '../../shared/session/session-context.js';
-import { testSession, testUser } from '../../shared/session/test-user.js';
-import { ToastProvider } from '../../shared/toast/ToastProvider.js';
+import { renderSignedIn } from '../../shared/session/test-render.js';
+import { testUser } from '../../shared/session/test-user.js';
 import PassesPage from './PassesPage.js';
 import PassPage from './PassPage.js';
 
@@ -55,13 +54,7 @@ afterEach(() => {
 });
 
 function renderManagers(viewer: User) {
-  render(
-    <ToastProvider>
-      <SessionContext.Provider value={testSession(viewer)}>
-        <PassesPage />
-      </SessionContext.Provider>
-    </ToastProvider>,
-  );
+  renderSignedIn(<PassesPage />, viewer);
 }
 
 describe('Guest passes page', () => {

@@ -1,11 +1,9 @@
 import type { User } from '@hearth/contracts';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FetchCall, stubFetch } from '../../shared/api/test-fetch.js';
-import { SessionContext } from '../../shared/session/session-context.js';
-import { testSession, testUser } from '../../shared/session/test-user.js';
-import { ToastProvider } from '../../shared/toast/ToastProvider.js';
+import { renderSignedIn } from '../../shared/session/test-render.js';
+import { testUser } from '../../shared/session/test-user.js';
 import UsersPage from './UsersPage.js';
 
 const admin = testUser('root', 'admin', { email_confirmed: true });
@@ -34,15 +32,7 @@ afterEach(() => {
 });
 
 function renderPage(viewer: User | null) {
-  render(
-    <MemoryRouter>
-      <ToastProvider>
-        <SessionContext.Provider value={testSession(viewer)}>
-          <UsersPage />
-        </SessionContext.Provider>
-      </ToastProvider>
-    </MemoryRouter>,
-  );
+  renderSignedIn(<UsersPage />, viewer);
 }
 
 const listCalls = () => calls.filter((call) => call.path === '/api/auth/users');
