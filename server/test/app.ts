@@ -108,6 +108,27 @@ export const accessToken = async (hearth: Hearth, user: UserRecord): Promise<str
   (await hearth.sessions.issue(user)).access_token;
 
 /**
+ * An API call on one of several instances a suite starts itself, with `token`, answered as its JSON
+ * body (undefined when empty). Suites with one app use `t.call`.
+ */
+export async function callInstance(
+  hearth: Hearth,
+  token: string,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: object,
+  // biome-ignore lint/suspicious/noExplicitAny: a test reads answers of every shape
+): Promise<any> {
+  const response = await hearth.app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${token}` },
+    ...(payload ? { payload } : {}),
+  });
+  return response.body ? response.json() : undefined;
+}
+
+/**
  * The one test fixture: a Hearth per suite, started in beforeAll and closed (with its database and
  * mail catcher) in afterAll. Storage suites pass `database: create` from `describe.each(testDatabases())`.
  */

@@ -2,6 +2,33 @@
 // it has been told of, their state and access, and the replies to its commands.
 import type { Device, DeviceRemovedEvent, StreamRefusal } from '@hearth/contracts';
 import mqtt, { type MqttClient } from 'mqtt';
+import type { UserRecord } from '../src/users/index.js';
+import { type TestContext, useTestApp } from './app.js';
+import type { TestDatabase } from './databases.js';
+
+/**
+ * A suite's Hearth with the simulator's first `devices` devices, its stream under a topic prefix of
+ * its own (`hearth-<name>-…`), so suites running at once never see each other's messages.
+ */
+export function useStreamTestApp(
+  database: () => Promise<TestDatabase>,
+  devices: number,
+  name: string,
+): { t: TestContext; prefix: string } {
+  const prefix = `hearth-${name}-${crypto.randomUUID().slice(0, 8)}`;
+  const t = useTestApp({
+    database,
+    env: { SIMULATOR: 'on', SIMULATOR_DEVICES: String(devices), DEVICEHUB_TOPIC_PREFIX: prefix },
+  });
+  return { t, prefix };
+}
+
+/** The devices `admin` lists, once all `count` simulated ones are there. */
+export const simulatedDevices = (t: TestContext, admin: UserRecord, count: number): Promise<Device[]> =>
+  eventually(async () => {
+    const all: Device[] = (await t.call(admin, 'GET', '/api/devicehub/devices')).body;
+    return all.length === count && all;
+  });
 
 export interface StreamView {
   client: MqttClient;

@@ -1,6 +1,6 @@
 import type { Device, Room } from '@hearth/contracts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { accessToken, createUser, startTestApp, type TestApp } from '../../test/app.js';
+import { accessToken, callInstance, createUser, startTestApp, type TestApp } from '../../test/app.js';
 import { postgresDatabase, type TestDatabase } from '../../test/databases.js';
 import { eventually, openStream, type StreamView } from '../../test/device-stream.js';
 import { describeWithService, serviceUrl } from '../../test/services.js';
@@ -29,15 +29,7 @@ describeWithService('TEST_MQTT_URL', 'access changes across two instances', (mqt
     method: 'GET' | 'POST' | 'PUT',
     url: string,
     payload?: object,
-  ) => {
-    const response = await app.app.inject({
-      method,
-      url,
-      headers: { authorization: `Bearer ${await accessToken(app, who)}` },
-      ...(payload ? { payload } : {}),
-    });
-    return response.body ? response.json() : undefined;
-  };
+  ) => callInstance(app, await accessToken(app, who), method, url, payload);
 
   beforeAll(async () => {
     const pgUrl = serviceUrl('TEST_DATABASE_URL');

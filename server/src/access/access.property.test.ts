@@ -1,9 +1,15 @@
 import { ACCESS_LEVELS, type AccessLevel, type Device, type Room } from '@hearth/contracts';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
-import { commandFor, eventually, openStream, type StreamView } from '../../test/device-stream.js';
+import {
+  commandFor,
+  eventually,
+  openStream,
+  type StreamView,
+  simulatedDevices,
+  useStreamTestApp,
+} from '../../test/device-stream.js';
 import type { UserRecord } from '../users/index.js';
 
 const DEVICES = 6;
@@ -29,11 +35,7 @@ const scenario = fc.record({
  * are the same set, at the same levels.
  */
 describe.each(testDatabases())('access: REST, stream and commands agree on $name', ({ create }) => {
-  const prefix = `hearth-access-prop-${crypto.randomUUID().slice(0, 8)}`;
-  const t = useTestApp({
-    database: create,
-    env: { SIMULATOR: 'on', SIMULATOR_DEVICES: String(DEVICES), DEVICEHUB_TOPIC_PREFIX: prefix },
-  });
+  const { t, prefix } = useStreamTestApp(create, DEVICES, 'access-prop');
   let admin: UserRecord;
   let origin: string;
   let devices: Device[];
@@ -45,10 +47,7 @@ describe.each(testDatabases())('access: REST, stream and commands agree on $name
 
   beforeAll(async () => {
     admin = await t.user('admin');
-    devices = await eventually(async () => {
-      const all: Device[] = (await t.call(admin, 'GET', '/api/devicehub/devices')).body;
-      return all.length === DEVICES && all;
-    });
+    devices = await simulatedDevices(t, admin, DEVICES);
     rooms = [];
     for (let i = 0; i < ROOMS; i++)
       rooms.push((await t.call(admin, 'POST', '/api/rooms', { name: `Room ${i}` })).body);

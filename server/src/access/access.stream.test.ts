@@ -1,8 +1,15 @@
 import { ACCESS_MESSAGES, type Device, type Room } from '@hearth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
-import { commandFor, eventually, openStream, type StreamView, stateFor } from '../../test/device-stream.js';
+import {
+  commandFor,
+  eventually,
+  openStream,
+  type StreamView,
+  simulatedDevices,
+  stateFor,
+  useStreamTestApp,
+} from '../../test/device-stream.js';
 import type { UserRecord } from '../users/index.js';
 
 const DEVICES = 6;
@@ -12,11 +19,7 @@ const DEVICES = 6;
  * over the stream (MQTT.js like a browser), on both databases.
  */
 describe.each(testDatabases())('access rules enforced over REST and the stream on $name', ({ create }) => {
-  const prefix = `hearth-access-${crypto.randomUUID().slice(0, 8)}`;
-  const t = useTestApp({
-    database: create,
-    env: { SIMULATOR: 'on', SIMULATOR_DEVICES: String(DEVICES), DEVICEHUB_TOPIC_PREFIX: prefix },
-  });
+  const { t, prefix } = useStreamTestApp(create, DEVICES, 'access');
   let admin: UserRecord;
   let origin: string;
   let devices: Device[];
@@ -40,10 +43,7 @@ describe.each(testDatabases())('access rules enforced over REST and the stream o
 
   beforeAll(async () => {
     admin = await t.user('admin');
-    devices = await eventually(async () => {
-      const all = await list(admin);
-      return all.length === DEVICES && all;
-    });
+    devices = await simulatedDevices(t, admin, DEVICES);
     // Devices the tests command take a toggle; they come first in each room.
     const toggles = devices.filter((d) => d.inputs.some((i) => i.type === 'toggle'));
     const others = devices.filter((d) => !toggles.includes(d));

@@ -2,18 +2,9 @@ import type { ActivityEntry, CreatedPass, Device, PassDevice } from '@hearth/con
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
+import { waitFor } from '../../test/wait.js';
 import type { UserRecord } from '../users/index.js';
 import { PASS_LOOKUPS_PER_MINUTE } from './passes.routes.js';
-
-async function waitFor<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const hour = 3_600_000;
 const inHours = (hours: number) => new Date(Date.now() + hours * hour).toISOString();

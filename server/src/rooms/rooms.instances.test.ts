@@ -1,7 +1,7 @@
 import { type Device, type Room, roomTopics } from '@hearth/contracts';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { accessToken, createUser, startTestApp, type TestApp } from '../../test/app.js';
+import { accessToken, callInstance, createUser, startTestApp, type TestApp } from '../../test/app.js';
 import { postgresDatabase, type TestDatabase } from '../../test/databases.js';
 import { describeWithService, serviceUrl } from '../../test/services.js';
 import { waitFor as poll } from '../../test/wait.js';
@@ -27,23 +27,8 @@ describeWithService('TEST_MQTT_URL', 'room changes across two instances', (mqttU
   let browser: MqttClient;
   const messages: { topic: string; payload: string }[] = [];
 
-  const call = async (
-    app: TestApp,
-    token: string,
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    url: string,
-    payload?: object,
-  ) => {
-    const response = await app.app.inject({
-      method,
-      url,
-      headers: { authorization: `Bearer ${token}` },
-      ...(payload ? { payload } : {}),
-    });
-    return response.body ? response.json() : undefined;
-  };
   const listOn = (app: TestApp, token: string): Promise<Device[]> =>
-    call(app, token, 'GET', '/api/devicehub/devices');
+    callInstance(app, token, 'GET', '/api/devicehub/devices');
 
   beforeAll(async () => {
     const pgUrl = serviceUrl('TEST_DATABASE_URL');
@@ -86,15 +71,15 @@ describeWithService('TEST_MQTT_URL', 'room changes across two instances', (mqttU
   });
 
   it('shows a room made and filled through one instance on the other, live', async () => {
-    const kitchen: Room = await call(a, tokenA, 'POST', '/api/rooms', { name: 'Kitchen' });
+    const kitchen: Room = await callInstance(a, tokenA, 'POST', '/api/rooms', { name: 'Kitchen' });
     const upsert = await waitFor(() =>
       messages.find((m) => m.topic === `${prefix}/devicehub/${roomTopics.upsert}`),
     );
     expect(JSON.parse(upsert.payload)).toEqual(kitchen);
-    expect((await call(b, tokenB, 'GET', '/api/rooms')).rooms).toEqual([kitchen]);
+    expect((await callInstance(b, tokenB, 'GET', '/api/rooms')).rooms).toEqual([kitchen]);
 
     const [one] = await listOn(a, tokenA);
-    await call(a, tokenA, 'PUT', `/api/rooms/${kitchen.id}/devices`, { device_ids: [one!.id] });
+    await callInstance(a, tokenA, 'PUT', `/api/rooms/${kitchen.id}/devices`, { device_ids: [one!.id] });
     const moved = await waitFor(() =>
       messages.find(
         (m) =>
@@ -105,7 +90,7 @@ describeWithService('TEST_MQTT_URL', 'room changes across two instances', (mqttU
     expect(JSON.parse(moved.payload)).toMatchObject({ id: one!.id, room_id: kitchen.id });
     expect((await listOn(b, tokenB)).find((d) => d.id === one!.id)?.room_id).toBe(kitchen.id);
 
-    await call(a, tokenA, 'DELETE', `/api/rooms/${kitchen.id}`);
+    await callInstance(a, tokenA, 'DELETE', `/api/rooms/${kitchen.id}`);
     const removed = await waitFor(() =>
       messages.find((m) => m.topic === `${prefix}/devicehub/${roomTopics.removed}`),
     );
@@ -134,10 +119,12 @@ describeWithService('TEST_MQTT_URL', 'room changes across two instances', (mqttU
     // Rooms created at once through both instances still take places 0, 1, 2, … without a repeat.
     await Promise.all(
       ['Loft', 'Porch', 'Attic', 'Cellar'].map((room, i) =>
-        call(i % 2 ? a : b, i % 2 ? tokenA : tokenB, 'POST', '/api/rooms', { name: `${room} ${unique}` }),
+        callInstance(i % 2 ? a : b, i % 2 ? tokenA : tokenB, 'POST', '/api/rooms', {
+          name: `${room} ${unique}`,
+        }),
       ),
     );
-    const { rooms } = await call(a, tokenA, 'GET', '/api/rooms');
+    const { rooms } = await callInstance(a, tokenA, 'GET', '/api/rooms');
     expect(rooms.map((room: Room) => room.order)).toEqual(rooms.map((_: Room, i: number) => i));
   });
 

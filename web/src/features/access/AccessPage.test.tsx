@@ -1,68 +1,40 @@
-import type { AccessRules, Role, User } from '@hearth/contracts';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import type { AccessRules, User } from '@hearth/contracts';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SessionContext, type SessionValue } from '../../shared/session/session-context.js';
-import { ToastProvider } from '../../shared/toast/ToastProvider.js';
+import { type FetchCall, stubFetch } from '../../shared/api/test-fetch.js';
+import { renderSignedIn } from '../../shared/session/test-render.js';
 import AccessPage from './AccessPage.js';
+import { admin, kid, resident, usersPage } from './test-people.js';
 
-const person = (id: string, role: Role, first: string): User => ({
-  id,
-  first_name: first,
-  last_name: 'Test',
-  user_name: id,
-  name: `${first} Test`,
-  email: `${id}@example.test`,
-  role,
-  email_confirmed: true,
-  lockout_enabled: false,
-  two_factor_enabled: false,
-  profile_picture_url: null,
-});
-
-const admin = person('root', 'admin', 'Ada');
-const resident = person('rita', 'resident', 'Rita');
-const kid = person('kim', 'user', 'Kim');
-
-interface Call {
-  method: string;
-  path: string;
-  body: unknown;
-}
-let calls: Call[];
+let calls: FetchCall[];
 let stored: Record<string, AccessRules>;
 let refuse: Record<string, string>;
 
 beforeEach(() => {
-  calls = [];
   refuse = {};
   stored = {
     rita: { user_id: 'rita', rooms: { office: 'none' }, devices: {} },
     kim: { user_id: 'kim', rooms: { kids: 'control' }, devices: { lamp: 'view' } },
   };
-  vi.stubGlobal('fetch', async (input: URL, init: RequestInit) => {
-    const url = new URL(input);
-    const method = init.method ?? 'GET';
-    const body = init.body ? JSON.parse(String(init.body)) : undefined;
-    calls.push({ method, path: url.pathname, body });
-    const reply = (status: number, data: unknown) => new Response(JSON.stringify(data), { status });
-    if (url.pathname === '/api/auth/users')
-      return reply(200, { users: [admin, resident, kid], page: 1, page_size: 100, total: 3, total_pages: 1 });
-    if (url.pathname === '/api/rooms')
-      return reply(200, {
-        rooms: [
-          { id: 'kids', name: 'Kids room', icon: 'baby', order: 0, floor_id: 'up' },
-          { id: 'office', name: 'Office', icon: 'laptop', order: 1, floor_id: null },
-        ],
-        floors: [{ id: 'up', name: 'Upstairs', order: 0 }],
-      });
-    const id = url.pathname.split('/').pop() as string;
+  calls = stubFetch(({ method, path, body }) => {
+    if (path === '/api/auth/users') return { body: usersPage };
+    if (path === '/api/rooms')
+      return {
+        body: {
+          rooms: [
+            { id: 'kids', name: 'Kids room', icon: 'baby', order: 0, floor_id: 'up' },
+            { id: 'office', name: 'Office', icon: 'laptop', order: 1, floor_id: null },
+          ],
+          floors: [{ id: 'up', name: 'Upstairs', order: 0 }],
+        },
+      };
+    const id = path.split('/').pop() as string;
     if (method === 'PUT') {
-      if (refuse[id]) return reply(403, { error: refuse[id] });
-      stored[id] = body;
-      return reply(200, body);
+      if (refuse[id]) return { status: 403, body: { error: refuse[id] } };
+      stored[id] = body as AccessRules;
+      return { body };
     }
-    return reply(200, stored[id] ?? { user_id: id, rooms: {}, devices: {} });
+    return { body: stored[id] ?? { user_id: id, rooms: {}, devices: {} } };
   });
 });
 afterEach(() => {
@@ -71,23 +43,7 @@ afterEach(() => {
 });
 
 function renderPage(viewer: User | null) {
-  const session: SessionValue = {
-    user: viewer,
-    accessToken: viewer ? 'token' : null,
-    loading: false,
-    refreshUser: async () => {},
-    logout: async () => {},
-    openAuthModal: () => {},
-  };
-  render(
-    <MemoryRouter>
-      <ToastProvider>
-        <SessionContext.Provider value={session}>
-          <AccessPage />
-        </SessionContext.Provider>
-      </ToastProvider>
-    </MemoryRouter>,
-  );
+  renderSignedIn(<AccessPage />, viewer);
 }
 
 const cell = (label: string) => screen.getByLabelText(label) as HTMLSelectElement;

@@ -1,72 +1,39 @@
-import type { AccessRules, Role, User } from '@hearth/contracts';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import type { AccessRules, User } from '@hearth/contracts';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SessionContext, type SessionValue } from '../../shared/session/session-context.js';
-import { ToastProvider } from '../../shared/toast/ToastProvider.js';
+import { type FetchCall, stubFetch } from '../../shared/api/test-fetch.js';
+import { renderSignedIn } from '../../shared/session/test-render.js';
 import DeviceAccessDialog from './DeviceAccessDialog.js';
+import { admin, resident, usersPage } from './test-people.js';
 
-const person = (id: string, role: Role, first: string): User => ({
-  id,
-  first_name: first,
-  last_name: 'Test',
-  user_name: id,
-  name: `${first} Test`,
-  email: `${id}@example.test`,
-  role,
-  email_confirmed: true,
-  lockout_enabled: false,
-  two_factor_enabled: false,
-  profile_picture_url: null,
-});
-const admin = person('root', 'admin', 'Ada');
-const resident = person('rita', 'resident', 'Rita');
-const kid = person('kim', 'user', 'Kim');
-
-let puts: { path: string; body: AccessRules }[];
+let calls: FetchCall[];
 let stored: Record<string, AccessRules>;
 let refuse: string | null;
 
 beforeEach(() => {
-  puts = [];
   refuse = null;
   stored = {
     rita: { user_id: 'rita', rooms: {}, devices: { lamp: 'none' } },
     kim: { user_id: 'kim', rooms: { kids: 'view' }, devices: { radio: 'control' } },
   };
-  vi.stubGlobal('fetch', async (input: URL, init: RequestInit) => {
-    const url = new URL(input);
-    const reply = (status: number, data: unknown) => new Response(JSON.stringify(data), { status });
-    if (url.pathname === '/api/auth/users')
-      return reply(200, { users: [admin, resident, kid], page: 1, page_size: 100, total: 3, total_pages: 1 });
-    const id = url.pathname.split('/').pop() as string;
-    if (init.method === 'PUT') {
-      const body = JSON.parse(String(init.body)) as AccessRules;
-      puts.push({ path: url.pathname, body });
-      return refuse ? reply(400, { error: refuse }) : reply(200, body);
-    }
-    return reply(200, stored[id]);
+  calls = stubFetch(({ method, path, body }) => {
+    if (path === '/api/auth/users') return { body: usersPage };
+    if (method === 'PUT') return refuse ? { status: 400, body: { error: refuse } } : { body };
+    return { body: stored[path.split('/').pop() as string] };
   });
 });
+/** The rules the dialog saved, in order. */
+const puts = () => calls.filter((call) => call.method === 'PUT').map(({ path, body }) => ({ path, body }));
+
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
 });
 
 function open(viewer: User, onClose = vi.fn()) {
-  const session: SessionValue = {
-    user: viewer,
-    accessToken: 'token',
-    loading: false,
-    refreshUser: async () => {},
-    logout: async () => {},
-    openAuthModal: () => {},
-  };
-  render(
-    <ToastProvider>
-      <SessionContext.Provider value={session}>
-        <DeviceAccessDialog deviceId="lamp" name="Desk lamp" roomId="kids" onClose={onClose} />
-      </SessionContext.Provider>
-    </ToastProvider>,
+  renderSignedIn(
+    <DeviceAccessDialog deviceId="lamp" name="Desk lamp" roomId="kids" onClose={onClose} />,
+    viewer,
   );
   return onClose;
 }
@@ -91,7 +58,7 @@ describe('the device access dialog (docs/screens.md#device-access)', () => {
     fireEvent.change(select('Rita Test'), { target: { value: 'default' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await screen.findByText('Access saved');
-    expect(puts).toEqual([
+    expect(puts()).toEqual([
       {
         path: '/api/access/kim',
         body: { user_id: 'kim', rooms: { kids: 'view' }, devices: { radio: 'control', lamp: 'control' } },

@@ -108,7 +108,7 @@ export default function ActivityPage() {
   const filtered = searchFromFilters(filters).toString() !== '';
   return (
     <section className="activity-page" aria-labelledby="activity-title">
-      <header className="activity-header">
+      <header className="page-header">
         <div>
           <h1 id="activity-title">{M.title}</h1>
           <p className="activity-subtitle">{manager ? M.subtitle : M.subtitleOwn}</p>

@@ -2,24 +2,13 @@ import type { Pass, PassInfo, Role, User } from '@hearth/contracts';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SessionContext, type SessionValue } from '../../shared/session/session-context.js';
-import { ToastProvider } from '../../shared/toast/ToastProvider.js';
+import { type FetchCall, stubFetch } from '../../shared/api/test-fetch.js';
+import { renderSignedIn } from '../../shared/session/test-render.js';
+import { testUser } from '../../shared/session/test-user.js';
 import PassesPage from './PassesPage.js';
 import PassPage from './PassPage.js';
 
-const person = (id: string, role: Role): User => ({
-  id,
-  first_name: id,
-  last_name: 'Test',
-  user_name: id,
-  name: `${id} Test`,
-  email: `${id}@example.test`,
-  role,
-  email_confirmed: true,
-  lockout_enabled: false,
-  two_factor_enabled: false,
-  profile_picture_url: null,
-});
+const person = (id: string, role: Role) => testUser(id, role, { first_name: id, email_confirmed: true });
 
 const pass = (fields: Partial<Pass>): Pass => ({
   id: 'p1',
@@ -38,16 +27,10 @@ const pass = (fields: Partial<Pass>): Pass => ({
   ...fields,
 });
 
-interface Call {
-  method: string;
-  path: string;
-  body: unknown;
-}
-let calls: Call[];
+let calls: FetchCall[];
 let replies: Record<string, { status: number; body: unknown }>;
 
 beforeEach(() => {
-  calls = [];
   replies = {
     'GET /api/passes': {
       status: 200,
@@ -61,13 +44,9 @@ beforeEach(() => {
     'PATCH /api/passes/p1': { status: 200, body: pass({ paused: true, status: 'paused' }) },
     'DELETE /api/passes/p1': { status: 204, body: null },
   };
-  vi.stubGlobal('fetch', async (input: URL, init: RequestInit) => {
-    const url = new URL(input);
-    const method = init.method ?? 'GET';
-    calls.push({ method, path: url.pathname, body: init.body ? JSON.parse(String(init.body)) : undefined });
-    const reply = replies[`${method} ${url.pathname}`] ?? { status: 404, body: { error: 'Not found' } };
-    return new Response(reply.status === 204 ? null : JSON.stringify(reply.body), { status: reply.status });
-  });
+  calls = stubFetch(
+    ({ method, path }) => replies[`${method} ${path}`] ?? { status: 404, body: { error: 'Not found' } },
+  );
 });
 afterEach(() => {
   cleanup();
@@ -75,21 +54,7 @@ afterEach(() => {
 });
 
 function renderManagers(viewer: User) {
-  const session: SessionValue = {
-    user: viewer,
-    accessToken: 'token',
-    loading: false,
-    refreshUser: async () => {},
-    logout: async () => {},
-    openAuthModal: () => {},
-  };
-  render(
-    <ToastProvider>
-      <SessionContext.Provider value={session}>
-        <PassesPage />
-      </SessionContext.Provider>
-    </ToastProvider>,
-  );
+  renderSignedIn(<PassesPage />, viewer);
 }
 
 describe('Guest passes page', () => {

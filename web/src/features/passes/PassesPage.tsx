@@ -31,7 +31,7 @@ export default function PassesPage() {
 
   return (
     <section className="passes-page" aria-labelledby="passes-title">
-      <header className="passes-header">
+      <header className="page-header">
         <div>
           <h1 id="passes-title">{M.title}</h1>
           <p className="passes-subtitle">{M.subtitle}</p>

@@ -1,42 +1,28 @@
 import type { User } from '@hearth/contracts';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SessionContext, type SessionValue } from '../../shared/session/session-context.js';
+import { type FetchCall, stubFetch } from '../../shared/api/test-fetch.js';
+import { renderSignedIn } from '../../shared/session/test-render.js';
 import { testUser } from '../../shared/session/test-user.js';
-import { ToastProvider } from '../../shared/toast/ToastProvider.js';
 import UsersPage from './UsersPage.js';
 
 const admin = testUser('root', 'admin', { email_confirmed: true });
 const resident = testUser('rita', 'resident');
 const plain = testUser('uma', 'user');
 
-interface Call {
-  method: string;
-  url: URL;
-  body: unknown;
-}
-let calls: Call[];
+let calls: FetchCall[];
 let listReply: () => { status: number; body: unknown };
 let hold: Promise<void> | null;
 
 beforeEach(() => {
-  calls = [];
   hold = null;
   listReply = () => ({
     status: 200,
     body: { users: [admin, resident, plain], page: 1, page_size: 20, total: 45, total_pages: 3 },
   });
-  vi.stubGlobal('fetch', async (input: URL, init: RequestInit) => {
-    const url = new URL(input);
-    calls.push({
-      method: init.method ?? 'GET',
-      url,
-      body: init.body ? JSON.parse(String(init.body)) : undefined,
-    });
+  calls = stubFetch(async ({ path }) => {
     if (hold) await hold;
-    const reply = url.pathname === '/api/auth/users' ? listReply() : { status: 200, body: {} };
-    return new Response(JSON.stringify(reply.body), { status: reply.status });
+    return path === '/api/auth/users' ? listReply() : { body: {} };
   });
 });
 afterEach(() => {
@@ -46,26 +32,10 @@ afterEach(() => {
 });
 
 function renderPage(viewer: User | null) {
-  const session: SessionValue = {
-    user: viewer,
-    accessToken: viewer ? 'token' : null,
-    loading: false,
-    refreshUser: async () => {},
-    logout: async () => {},
-    openAuthModal: () => {},
-  };
-  render(
-    <MemoryRouter>
-      <ToastProvider>
-        <SessionContext.Provider value={session}>
-          <UsersPage />
-        </SessionContext.Provider>
-      </ToastProvider>
-    </MemoryRouter>,
-  );
+  renderSignedIn(<UsersPage />, viewer);
 }
 
-const listCalls = () => calls.filter((call) => call.url.pathname === '/api/auth/users');
+const listCalls = () => calls.filter((call) => call.path === '/api/auth/users');
 const lastQuery = () => Object.fromEntries(listCalls().at(-1)?.url.searchParams ?? []);
 const rowOf = (userName: string) => screen.getByText(`@${userName}`).closest('tr') as HTMLElement;
 

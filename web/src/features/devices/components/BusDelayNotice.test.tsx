@@ -1,45 +1,35 @@
 import type { Role } from '@hearth/contracts';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SessionContext, type SessionValue } from '../../../shared/session/session-context.js';
-import { testUser } from '../../../shared/session/test-user.js';
+import { type FetchCall, stubFetch } from '../../../shared/api/test-fetch.js';
+import { SessionContext } from '../../../shared/session/session-context.js';
+import { testSession, testUser } from '../../../shared/session/test-user.js';
 import { BusDelayNotice } from './BusDelayNotice.js';
 
 const person = (role: Role) => testUser(role, role, { first_name: role, email_confirmed: true });
 
 let status: Record<string, unknown>;
-let calls: string[];
+let calls: FetchCall[];
 beforeEach(() => {
-  calls = [];
   status = {
     bus: 'online',
     since: '2026-01-05T09:00:00.000Z',
     bus_round_trip_ms: 43.6,
     bus_delay_warning: true,
   };
-  vi.stubGlobal('fetch', async (input: URL) => {
-    const url = new URL(input);
-    calls.push(url.pathname);
-    // The server answers residents without the probe's fields; the component must not ask anyway.
-    return new Response(JSON.stringify(status), { status: 200 });
-  });
+  // The server answers residents without the probe's fields; the component must not ask anyway.
+  calls = stubFetch(() => ({ body: status }));
 });
+const paths = () => calls.map((call) => call.path);
+
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
 });
 
 function renderAs(role: Role) {
-  const session: SessionValue = {
-    user: person(role),
-    accessToken: 'token',
-    loading: false,
-    refreshUser: async () => {},
-    logout: async () => {},
-    openAuthModal: () => {},
-  };
   render(
-    <SessionContext.Provider value={session}>
+    <SessionContext.Provider value={testSession(person(role))}>
       <BusDelayNotice />
     </SessionContext.Provider>,
   );
@@ -52,13 +42,13 @@ describe('the slow-broker notice on the Devices page', () => {
   it('tells an admin that the broker holds messages back, naming the setting', async () => {
     renderAs('admin');
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe(NOTICE));
-    expect(calls).toEqual(['/api/devicehub/status']);
+    expect(paths()).toEqual(['/api/devicehub/status']);
   });
 
   it('says nothing to an admin when the broker sends at once', async () => {
     status = { ...status, bus_round_trip_ms: 1.2, bus_delay_warning: false };
     renderAs('admin');
-    await waitFor(() => expect(calls).toEqual(['/api/devicehub/status']));
+    await waitFor(() => expect(paths()).toEqual(['/api/devicehub/status']));
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(screen.queryByRole('status')).toBeNull();
   });
@@ -67,6 +57,6 @@ describe('the slow-broker notice on the Devices page', () => {
     renderAs('resident');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(screen.queryByRole('status')).toBeNull();
-    expect(calls).toEqual([]);
+    expect(paths()).toEqual([]);
   });
 });
