@@ -59,6 +59,20 @@ export function originOf(request: FastifyRequest): ActivityOrigin {
   return { ip: request.ip, ...(agent ? { client: agent.slice(0, 512) } : {}) };
 }
 
+/**
+ * `tracked` for a route's handlers: each entry names the request's signed-in caller (as `caller`
+ * finds them), their address and client.
+ */
+export function trackRequests(log: ActivityLog, caller: (request: FastifyRequest) => ActorPerson) {
+  return <T>(
+    request: FastifyRequest,
+    entry: Omit<ActivityRecord, 'result' | 'actor' | 'ip' | 'client'>,
+    action: () => Promise<T>,
+    fromResult?: (value: T) => Partial<ActivityRecord>,
+  ): Promise<T> =>
+    tracked(log, { actor: userActor(caller(request)), ...originOf(request), ...entry }, action, fromResult);
+}
+
 /** How a failure reads in the log: the caller was refused (4xx), or it failed (anything else). */
 export const resultOf = (error: unknown): ActivityResult =>
   error instanceof HttpError && error.statusCode < 500 ? 'refused' : 'failed';

@@ -10,6 +10,7 @@ export {
   resultOf,
   SYSTEM_ACTOR,
   tracked,
+  trackRequests,
   userActor,
 } from './activity.log.js';
 export { type ActivityModule, type ActivityModuleDeps, activityModule } from './activity.module.js';

@@ -1,6 +1,5 @@
 import { type DeviceCallResult, MANAGER_ROLES } from '@hearth/contracts';
-import type { FastifyRequest } from 'fastify';
-import { type ActivityLog, type ActivityRecord, originOf, tracked, userActor } from '../activity/index.js';
+import { type ActivityLog, originOf, trackRequests } from '../activity/index.js';
 import { DevicehubMessages, deviceCommandBody } from '../devicehub/index.js';
 import type { HttpApp } from '../http/http-app.js';
 import { perAddressLimit } from '../http/rate-limit.js';
@@ -26,18 +25,7 @@ export function registerPassesRoutes(
   activity: ActivityLog,
 ) {
   const manage = guards.role(...MANAGER_ROLES);
-  const logged = <T>(
-    request: FastifyRequest,
-    entry: Pick<ActivityRecord, 'kind' | 'detail'>,
-    action: () => Promise<T>,
-    fromResult?: (value: T) => Partial<ActivityRecord>,
-  ) =>
-    tracked(
-      activity,
-      { actor: userActor(callerOf(request)), ...originOf(request), ...entry },
-      action,
-      fromResult,
-    );
+  const logged = trackRequests(activity, callerOf);
 
   app.get('/api/passes', { onRequest: manage, schema: { querystring: noQuery } }, async (request, reply) => {
     reply.header('cache-control', 'no-store');

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { type ActivityLog, type ActivityRecord, originOf, tracked, userActor } from '../activity/index.js';
+import { type ActivityLog, trackRequests } from '../activity/index.js';
 import type { ReachSource } from '../devicehub/index.js';
 import type { HttpApp } from '../http/http-app.js';
 import { idParams, noBody, noQuery } from '../http/validation.js';
@@ -30,18 +30,7 @@ export function registerRoomsRoutes(
 ) {
   const reachOf = (request: FastifyRequest) => reaches.reachOf(callerOf(request));
   /** Runs the change and leaves one activity entry with its outcome (docs/activity.md#kinds). */
-  const logged = <T>(
-    request: FastifyRequest,
-    entry: Pick<ActivityRecord, 'kind' | 'room_id' | 'device_id' | 'detail'>,
-    action: () => Promise<T>,
-    fromResult?: (value: T) => Partial<ActivityRecord>,
-  ) =>
-    tracked(
-      activity,
-      { actor: userActor(callerOf(request)), ...originOf(request), ...entry },
-      action,
-      fromResult,
-    );
+  const logged = trackRequests(activity, callerOf);
   /** An assignment names its devices (the first 50) and, for one device, its id. */
   const assigned = (roomId: string | null, ids: string[]) => ({
     kind: 'room.assign' as const,
