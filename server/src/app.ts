@@ -20,6 +20,7 @@ import type { Config } from './config/config.js';
 import { deviceHubModule } from './devicehub/index.js';
 import { type HealthCheck, healthModule } from './health/index.js';
 import { historyModule } from './history/index.js';
+import { clientAddressOf, proxyTrust } from './http/client-address.js';
 import { clientConfigModule } from './http/client-config.js';
 import { createHttpApp, type HttpApp } from './http/http-app.js';
 import { registerRateLimit } from './http/rate-limit.js';
@@ -217,7 +218,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       onChange: (listener) => access.reach.onChange(listener),
     },
     // Late-bound too: a guest pass's page on the stream (docs/passes.md#stream).
-    passes: (token) => passes.authenticate(token),
+    passes: (token, from) => passes.authenticate(token, from),
+    clientAddress: clientAddressOf(proxyTrust(config.trustProxy)),
   });
   const access = accessModule({
     db,
@@ -241,6 +243,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     publicUrl: config.publicUrl,
     timeZone: config.householdTimeZone,
     activity: activity.log,
+    lookups: limits.windows,
   });
   const features: Module[] = [
     activity,

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Device, DeviceCommandRequest } from '@hearth/contracts';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
@@ -51,6 +52,8 @@ export interface DeviceHubModuleDeps {
   reach?: ReachSource;
   /** Guest passes' stream connections (username `pass`, the token as password); none: refused. */
   passes?: PassAuthenticator;
+  /** A stream upgrade's client address (TRUST_PROXY applied); none: the socket's peer. */
+  clientAddress?: (request: IncomingMessage) => string;
 }
 
 /** How often an instance that does not write device state reads online flags and last seen. */
@@ -176,6 +179,7 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
         log,
         reach,
         ...(deps.passes ? { passes: deps.passes } : {}),
+        ...(deps.clientAddress ? { clientAddress: deps.clientAddress } : {}),
       });
       const hub = new DeviceHubService({
         repository,

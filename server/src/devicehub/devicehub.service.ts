@@ -341,7 +341,7 @@ export class DeviceHubService implements AdapterEvents {
    */
   async handleEdgeCommand(command: EdgeCommand, caller: EdgeCaller) {
     const activity = this.options.activity ?? noActivity;
-    const { principal, reach } = caller;
+    const { principal, reach, origin } = caller;
     const actor = actorOf(principal);
     const payload = (command.payload ?? {}) as { device_id?: unknown; state?: unknown; name?: unknown };
     const deviceId = typeof payload.device_id === 'string' ? payload.device_id.slice(0, 200) : undefined;
@@ -350,12 +350,14 @@ export class DeviceHubService implements AdapterEvents {
       command.kind === 'device.set'
         ? {
             actor,
+            ...origin,
             kind: 'device.command',
             ...about,
             detail: { ...about.detail, state: payload.state, via: 'stream' },
           }
         : {
             actor,
+            ...origin,
             kind: 'device.rename',
             ...about,
             detail: { ...about.detail, to: payload.name, via: 'stream' },

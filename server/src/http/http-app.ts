@@ -9,6 +9,7 @@ import Fastify, {
 } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
+import { proxyTrust } from './client-address.js';
 import {
   answerClientError,
   answerError,
@@ -48,7 +49,7 @@ const COMPRESSION = {
 export function createHttpApp(options: HttpAppOptions): HttpApp {
   const app = Fastify({
     loggerInstance: options.log as FastifyBaseLogger,
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: proxyTrust(options.trustProxy),
     bodyLimit: 1024 * 1024,
     forceCloseConnections: 'idle',
     // Requests that arrive while the server closes are answered by the hook below, in the one

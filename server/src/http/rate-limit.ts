@@ -88,6 +88,8 @@ export interface RateLimits {
    * limit is off (0), so those routes do no extra work at all.
    */
   auth: FastifyContextConfig;
+  /** The counting windows themselves, for limits counted outside a route (the stream's CONNECT). */
+  windows: RateLimitWindows;
 }
 
 /** @fastify/rate-limit, registered once with `global: false`: routes opt in with `config.rateLimit`. */
@@ -102,6 +104,7 @@ export async function registerRateLimit(
     errorResponseBuilder: () => new HttpError(429, TOO_MANY_REQUESTS),
   });
   return {
+    windows,
     auth:
       options.authPerMinute > 0
         ? {
@@ -131,6 +134,9 @@ export function perUserLimit(max: number, windowMs: number, scope = 'user'): Fas
   };
 }
 
+/** The window of a per-address limit: routes and the stream's CONNECT with one scope share it. */
+export const addressKey = (scope: string, address: string) => `${scope}:${address}`;
+
 /**
  * Route config limiting calls per client address (request.ip, TRUST_PROXY applied): `max` per
  * `windowMs`, counted in the database like every other limit. Routes with the same `scope` share
@@ -141,7 +147,7 @@ export function perAddressLimit(max: number, windowMs: number, scope: string): F
     rateLimit: {
       max,
       timeWindow: windowMs,
-      keyGenerator: (request: FastifyRequest) => `${scope}:${request.ip}`,
+      keyGenerator: (request: FastifyRequest) => addressKey(scope, request.ip),
     },
   };
 }

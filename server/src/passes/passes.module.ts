@@ -8,12 +8,18 @@ import {
   type PassAuthenticator,
   type ReachSource,
 } from '../devicehub/index.js';
+import { addressKey, type RateLimitWindows } from '../http/rate-limit.js';
 import type { Module } from '../lifecycle/module.js';
 import type { Database } from '../storage/schema.js';
 import type { Guards, UsersRepository } from '../users/index.js';
 import type { CreatorReach } from './passes.reach.js';
 import { PassesRepository } from './passes.repository.js';
-import { registerPassesRoutes } from './passes.routes.js';
+import {
+  PASS_LOOKUP_SCOPE,
+  PASS_LOOKUP_WINDOW_MS,
+  PASS_LOOKUPS_PER_MINUTE,
+  registerPassesRoutes,
+} from './passes.routes.js';
 import { PassesService } from './passes.service.js';
 
 export interface PassesModuleDeps {
@@ -32,6 +38,11 @@ export interface PassesModuleDeps {
   /** HOUSEHOLD_TIME_ZONE */
   timeZone: string;
   activity?: ActivityLog;
+  /**
+   * The rate limits' windows: a stream CONNECT with a token counts into its address's look-ups,
+   * as the page's REST calls do (docs/passes.md#rate-limit). None: not counted (tests).
+   */
+  lookups?: RateLimitWindows;
   /** How often the passes behind open stream connections are read again (default 1 s). */
   recheckMs?: number;
 }
@@ -71,7 +82,17 @@ export function passesModule(deps: PassesModuleDeps): PassesModule {
 
   return {
     name: 'passes',
-    authenticate: async (token) => {
+    authenticate: async (token, from) => {
+      if (from && deps.lookups) {
+        const key = addressKey(PASS_LOOKUP_SCOPE, from.address);
+        const { hits } = await deps.lookups.hit(key, PASS_LOOKUP_WINDOW_MS);
+        if (hits > PASS_LOOKUPS_PER_MINUTE) {
+          if (hits === PASS_LOOKUPS_PER_MINUTE + 1) {
+            log.warn({ address: from.address }, 'guest pass look-ups rate-limited');
+          }
+          return 'rate-limited';
+        }
+      }
       const open = await service.forStream(token);
       return open && { principal: open.principal, reach: open.reach };
     },

@@ -10,6 +10,9 @@ import type { PassesService } from './passes.service.js';
 
 /** docs/passes.md#rate-limit: look-ups by token per client address per minute. */
 export const PASS_LOOKUPS_PER_MINUTE = 120;
+/** The window the page's calls and its stream's CONNECTs count into, per address. */
+export const PASS_LOOKUP_SCOPE = 'pass';
+export const PASS_LOOKUP_WINDOW_MS = 60_000;
 
 const ok = <T>(data: T): DeviceCallResult<T> => ({ success: true, data, error: null });
 
@@ -76,7 +79,7 @@ export function registerPassesRoutes(
   );
 
   // The guest's page: no session; every call counts against the address's look-ups.
-  const limited = perAddressLimit(PASS_LOOKUPS_PER_MINUTE, 60_000, 'pass');
+  const limited = perAddressLimit(PASS_LOOKUPS_PER_MINUTE, PASS_LOOKUP_WINDOW_MS, PASS_LOOKUP_SCOPE);
   const privately = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' };
   app.get(
     '/api/pass/:token',

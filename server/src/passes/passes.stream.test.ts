@@ -5,10 +5,14 @@ import { useTestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
 import { waitFor } from '../../test/wait.js';
 import type { UserRecord } from '../users/index.js';
+import { PASS_LOOKUPS_PER_MINUTE } from './passes.routes.js';
 
 const PREFIX = 'hearth/devicehub';
 
 const hour = 3_600_000;
+
+let addresses = 0;
+const nextAddress = () => `198.51.100.${++addresses}`;
 
 interface Guest {
   client: MqttClient;
@@ -19,7 +23,11 @@ interface Guest {
 
 /** docs/passes.md#stream on both databases: a pass's page on /ws/devicehub (user `pass`, the token as password). */
 describe.each(testDatabases())('guest passes on the device stream on $name', ({ create }) => {
-  const t = useTestApp({ database: create, env: { SIMULATOR: 'on', SIMULATOR_DEVICES: '6' } });
+  // Behind a proxy on loopback, so each test's guest can come from an address of its own.
+  const t = useTestApp({
+    database: create,
+    env: { SIMULATOR: 'on', SIMULATOR_DEVICES: '6', TRUST_PROXY: '127.0.0.1' },
+  });
   let resident: UserRecord;
   let admin: UserRecord;
   let wsUrl: string;
@@ -56,7 +64,7 @@ describe.each(testDatabases())('guest passes on the device stream on $name', ({ 
     const pass = created.body as CreatedPass;
     return { pass, token: pass.url.split('/pass/')[1]! };
   };
-  const connect = async (password: string): Promise<Guest> => {
+  const connect = async (password: string, from = nextAddress()): Promise<Guest> => {
     const clientId = `rt-${Date.now()}-${Math.floor(Math.random() * 1000)}`;
     const client = await mqtt.connectAsync(wsUrl, {
       protocolVersion: 4,
@@ -65,6 +73,7 @@ describe.each(testDatabases())('guest passes on the device stream on $name', ({ 
       clientId,
       username: 'pass',
       password,
+      wsOptions: { headers: { 'x-forwarded-for': from } },
     });
     open.push(client);
     const messages: Guest['messages'] = [];
@@ -106,7 +115,7 @@ describe.each(testDatabases())('guest passes on the device stream on $name', ({ 
   it('carries out commands on its devices at control, refuses others on the reply topic, records the pass', async () => {
     const since = new Date().toISOString();
     const { pass, token } = await newPass({ devices: [lamp.id] });
-    const guest = await connect(token);
+    const guest = await connect(token, '203.0.113.9');
     const wasOn = String((await stateOf(lamp.id)).state).toUpperCase() === 'ON';
     await guest.client.publishAsync(
       `${PREFIX}/commands/device.set`,
@@ -131,9 +140,10 @@ describe.each(testDatabases())('guest passes on the device stream on $name', ({ 
       await t.call(admin, 'GET', `/api/activity?kind=device.command&from=${since}`)
     ).body.entries;
     const byPass = entries.filter((e) => e.actor.type === 'pass');
-    expect(byPass.map((e) => [e.actor, e.device_id, e.result]).reverse()).toEqual([
-      [{ type: 'pass', id: pass.id, label: 'Stream guest' }, lamp.id, 'ok'],
-      [{ type: 'pass', id: pass.id, label: 'Stream guest' }, other.id, 'refused'],
+    // The guest's own address, as the trusted proxy forwarded it, not the proxy's.
+    expect(byPass.map((e) => [e.actor, e.device_id, e.result, e.ip]).reverse()).toEqual([
+      [{ type: 'pass', id: pass.id, label: 'Stream guest' }, lamp.id, 'ok', '203.0.113.9'],
+      [{ type: 'pass', id: pass.id, label: 'Stream guest' }, other.id, 'refused', '203.0.113.9'],
     ]);
   });
 
@@ -160,6 +170,28 @@ describe.each(testDatabases())('guest passes on the device stream on $name', ({ 
     await expect(connect(paused.token)).rejects.toThrow();
     const later = await newPass({ starts_at: new Date(Date.now() + hour).toISOString() });
     await expect(connect(later.token)).rejects.toThrow();
+  });
+
+  it(`counts CONNECTs into the address's ${PASS_LOOKUPS_PER_MINUTE} look-ups a minute, with the page's calls`, async () => {
+    const { token } = await newPass();
+    const from = '203.0.113.60';
+    const lookUp = (url: string) =>
+      t.app.inject({ method: 'GET', url, remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': from } });
+    // Guesses over REST use all but one of the minute's look-ups; a CONNECT takes the last.
+    for (let i = 0; i < PASS_LOOKUPS_PER_MINUTE - 2; i++) {
+      expect((await lookUp(`/api/pass/${`guess${i}`.padEnd(43, 'x')}`)).statusCode).toBe(404);
+    }
+    await expect(connect('B'.repeat(43), from)).rejects.toMatchObject({ code: 4 });
+    const last = await connect(token, from);
+    expect(last.client.connected).toBe(true);
+    // Past the limit: even the right token is refused, "server unavailable" (try later), and the
+    // page's REST calls get 429; the open connection stays, another address is not affected.
+    await expect(connect(token, from)).rejects.toMatchObject({ code: 3 });
+    expect((await lookUp(`/api/pass/${token}`)).statusCode).toBe(429);
+    expect(last.client.connected).toBe(true);
+    expect((await connect(token, '203.0.113.61')).client.connected).toBe(true);
+    expect(t.hearth.logs.text).toContain('guest pass look-ups rate-limited');
+    expect(t.hearth.logs.text).not.toContain(token);
   });
 
   it.each([

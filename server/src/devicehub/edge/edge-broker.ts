@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { type Device, type DeviceAccess, devicehubTopics, type StreamRefusal } from '@hearth/contracts';
 import { Aedes } from 'aedes';
 import type { FastifyInstance } from 'fastify';
@@ -30,6 +31,8 @@ interface RetainedStore {
 export interface EdgeCaller {
   principal: Principal;
   reach: Reach;
+  /** Where the connection comes from, for the activity log. */
+  origin: { ip: string; client?: string };
   /** Publishes the refusal on the connection's reply topic (if it subscribed to it). */
   refuse(refusal: StreamRefusal): void;
 }
@@ -62,6 +65,8 @@ export interface EdgeBrokerDeps {
   reach?: ReachSource;
   /** Guest passes' pages (username `pass`, the token as password); none: refused. */
   passes?: PassAuthenticator;
+  /** An upgrade's client address (TRUST_PROXY applied); none: the socket's peer. */
+  clientAddress?: (request: IncomingMessage) => string;
 }
 
 /**
@@ -141,11 +146,12 @@ export async function createEdgeBroker(
     write(transport, topics.absolute(devicehubTopics.device(device.id)), JSON.stringify(device.state), true);
 
   const dispatch = (command: EdgeCommand, transport: WebSocketTransport) => {
-    const { principal, reach, replyTopic } = transport.session;
+    const { principal, reach, replyTopic, address, userAgent } = transport.session;
     if (!principal || !reach) return;
     const caller: EdgeCaller = {
       principal,
       reach,
+      origin: { ip: address, ...(userAgent ? { client: userAgent } : {}) },
       refuse: (refusal) => {
         if (replyTopic) write(transport, replyTopic, JSON.stringify(refusal));
       },
@@ -185,6 +191,7 @@ export async function createEdgeBroker(
     if (!transport.destroyed) live.add(transport);
   });
   const persistence = (aedes as unknown as { persistence: RetainedStore }).persistence;
+  const addressOf = deps.clientAddress ?? ((request: IncomingMessage) => request.socket.remoteAddress ?? '');
   const parseCookie = (header: string) => app.parseCookie(header) as Record<string, string | undefined>;
   const upgrades = listenForUpgrades({
     server: app.server,
@@ -202,7 +209,12 @@ export async function createEdgeBroker(
     onSocket: (socket, request, verdict) => {
       const transport = new WebSocketTransport(
         socket,
-        { cookieUser: verdict.cookieUser, cookieToken: verdict.cookieToken },
+        {
+          cookieUser: verdict.cookieUser,
+          cookieToken: verdict.cookieToken,
+          address: addressOf(request),
+          userAgent: request.headers['user-agent']?.slice(0, 512),
+        },
         {
           maxPacketBytes: settings.maxPacketBytes,
           maxQueuedBytes: settings.maxQueuedBytes,

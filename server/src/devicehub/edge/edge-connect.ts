@@ -5,16 +5,21 @@ import type { Principal, Reach, ReachSource } from '../reach.js';
 import type { EdgeTopics } from './edge-topics.js';
 import { WebSocketTransport } from './ws-transport.js';
 
-const refusal = (message: string, returnCode: 4 | 5): AuthenticateError =>
+const refusal = (message: string, returnCode: 3 | 4 | 5): AuthenticateError =>
   Object.assign(new Error(message), { returnCode }) as AuthenticateError;
 
 /** The MQTT username a guest pass's page connects with; its password is the pass's token. */
 export const PASS_USERNAME = 'pass';
 
-/** A guest pass behind a token (docs/access.md#stream): who it is and what it reaches, or undefined. */
+/**
+ * A guest pass behind a token (docs/access.md#stream): who it is and what it reaches, or undefined.
+ * A CONNECT names its client's address (`from`), whose look-ups are counted and may be
+ * 'rate-limited' (docs/passes.md#rate-limit); reading an open connection's pass again does not.
+ */
 export type PassAuthenticator = (
   token: string,
-) => Promise<{ principal: Principal & { kind: 'pass' }; reach: Reach } | undefined>;
+  from?: { address: string },
+) => Promise<{ principal: Principal & { kind: 'pass' }; reach: Reach } | 'rate-limited' | undefined>;
 
 /**
  * The CONNECT checks: protocol level 4 only, no will message, an account that may view some device
@@ -44,12 +49,17 @@ export function connectHooks(options: {
   /** A pass's page: username `pass`, password its token. */
   const asPass = async (client: Client, token: string) => {
     const session = (client.conn as unknown as WebSocketTransport).session;
-    const pass = options.passes ? await options.passes(token) : undefined;
+    const pass = options.passes ? await options.passes(token, { address: session.address }) : undefined;
+    // MQTT 3.1.1 has no "too many requests": "server unavailable" tells the page to try later.
+    if (pass === 'rate-limited') return refusal('too many pass look-ups', 3);
     if (!pass) return refusal('invalid pass', 4);
     session.principal = pass.principal;
     session.reach = pass.reach;
     session.visible = options.visibleOf(pass.reach);
-    session.loadReach = async () => (await options.passes?.(token))?.reach;
+    session.loadReach = async () => {
+      const again = await options.passes?.(token);
+      return again === 'rate-limited' ? undefined : again?.reach;
+    };
     session.replyTopic = options.topics.replyTopicOf(client.id);
     (client as { id: string }).id = `pass-${pass.principal.passId}:${client.id}`;
     return undefined;

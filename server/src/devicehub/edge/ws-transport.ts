@@ -24,6 +24,10 @@ export const MAX_FRAME_BYTES = 64 * 1024;
 
 /** What the upgrade learnt about a connection, read again when its CONNECT arrives. */
 export interface ConnectionSession {
+  /** The client's address (TRUST_PROXY applied), as the upgrade request gave it. */
+  address: string;
+  /** The client's User-Agent (first 512 characters), if it sent one. */
+  userAgent?: string | undefined;
   /** The resident/admin of the `auth_token` cookie, if the upgrade carried a valid one. */
   cookieUser: UserRecord | undefined;
   /** The cookie's access token, when it was valid. */
