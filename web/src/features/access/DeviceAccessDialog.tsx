@@ -2,7 +2,7 @@ import type { AccessRules } from '@hearth/contracts';
 import { useId, useState } from 'react';
 import { useSession } from '../../shared/session/session-context.js';
 import { useToast } from '../../shared/toast/toast-context.js';
-import { Dialog } from '../../shared/ui/Dialog.js';
+import { Dialog, DialogActions } from '../../shared/ui/Dialog.js';
 import { saveRules } from './access.api.js';
 import {
   deviceRowLabel,
@@ -128,10 +128,7 @@ export default function DeviceAccessDialog({
           })}
         </ul>
       )}
-      <div className="device-access-actions">
-        <button type="button" className="button button--secondary" onClick={onClose}>
-          {T.cancel}
-        </button>
+      <DialogActions leaveLabel={T.cancel} onLeave={onClose}>
         <button
           type="button"
           className="button button--primary"
@@ -140,7 +137,7 @@ export default function DeviceAccessDialog({
         >
           {saving ? T.saving : T.saveDevice}
         </button>
-      </div>
+      </DialogActions>
     </Dialog>
   );
 }

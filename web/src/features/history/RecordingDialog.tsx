@@ -1,7 +1,7 @@
 import type { Capability } from '@hearth/contracts';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { useToast } from '../../shared/toast/toast-context.js';
-import { Dialog } from '../../shared/ui/Dialog.js';
+import { Dialog, DialogActions } from '../../shared/ui/Dialog.js';
 import { fetchExclusions, saveExclusions } from './history.api.js';
 import { chartProperties, HISTORY_TEXTS as T } from './history.model.js';
 import './recording-dialog.css';
@@ -132,10 +132,7 @@ export default function RecordingDialog({
           {error}
         </p>
       )}
-      <div className="recording-actions">
-        <button type="button" className="button button--secondary" onClick={onClose}>
-          {T.cancel}
-        </button>
+      <DialogActions leaveLabel={T.cancel} onLeave={onClose}>
         <button
           type="button"
           className="button button--primary"
@@ -144,7 +141,7 @@ export default function RecordingDialog({
         >
           {saving ? T.saving : T.save}
         </button>
-      </div>
+      </DialogActions>
     </Dialog>
   );
 }

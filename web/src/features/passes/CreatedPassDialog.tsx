@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Dialog } from '../../shared/ui/Dialog.js';
+import { Dialog, DialogActions } from '../../shared/ui/Dialog.js';
 import { PASSES_MESSAGES as M } from './passes.messages.js';
 
 /** The new pass's link, shown this once, with Copy. */
@@ -34,14 +34,11 @@ export function CreatedPassDialog({ url, onClose }: { url: string; onClose(): vo
       <p className="passes-copied" role="status">
         {copied}
       </p>
-      <div className="passes-dialog-actions">
-        <button type="button" className="button button--secondary" onClick={onClose}>
-          {M.done}
-        </button>
+      <DialogActions leaveLabel={M.done} onLeave={onClose}>
         <button type="button" className="button button--primary" data-autofocus onClick={() => void copy()}>
           {M.copy}
         </button>
-      </div>
+      </DialogActions>
     </Dialog>
   );
 }

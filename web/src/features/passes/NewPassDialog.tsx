@@ -1,6 +1,6 @@
 import { type CreatePassRequest, type Device, PASS_LEVELS, type Room, WEEKDAYS } from '@hearth/contracts';
 import { useId, useMemo, useState } from 'react';
-import { Dialog } from '../../shared/ui/Dialog.js';
+import { Dialog, DialogActions } from '../../shared/ui/Dialog.js';
 import { Field } from '../../shared/ui/Field.js';
 import { newWindow, type PassDraft, passRequest, type WindowDraft } from './passes.form.js';
 import { dayName, toLocalInput } from './passes.format.js';
@@ -215,14 +215,11 @@ export function NewPassDialog({
         <p className="new-pass-error" role="alert">
           {error}
         </p>
-        <div className="passes-dialog-actions">
-          <button type="button" className="button button--secondary" onClick={onClose}>
-            {M.cancel}
-          </button>
+        <DialogActions leaveLabel={M.cancel} onLeave={onClose}>
           <button type="submit" className="button button--primary" disabled={saving}>
             {saving ? M.creating : M.create}
           </button>
-        </div>
+        </DialogActions>
       </form>
     </Dialog>
   );

@@ -1,7 +1,7 @@
 import { isManager, type Pass } from '@hearth/contracts';
 import { useState } from 'react';
 import { useSession } from '../../shared/session/session-context.js';
-import { Dialog } from '../../shared/ui/Dialog.js';
+import { Dialog, DialogActions } from '../../shared/ui/Dialog.js';
 import { CreatedPassDialog } from './CreatedPassDialog.js';
 import { NewPassDialog } from './NewPassDialog.js';
 import { describeValidity, STATUS_TONES } from './passes.format.js';
@@ -115,10 +115,7 @@ export default function PassesPage() {
             {M.revokeTitle}
           </h2>
           <p>{M.revokeText(revoking.label ?? M.untitled)}</p>
-          <div className="passes-dialog-actions">
-            <button type="button" className="button button--secondary" onClick={() => setRevoking(null)}>
-              {M.cancel}
-            </button>
+          <DialogActions leaveLabel={M.cancel} onLeave={() => setRevoking(null)}>
             <button
               type="button"
               className="button button--danger"
@@ -130,7 +127,7 @@ export default function PassesPage() {
             >
               {M.revoke}
             </button>
-          </div>
+          </DialogActions>
         </Dialog>
       )}
     </section>

@@ -1,5 +1,5 @@
 import { type ChangeEvent, useId, useState } from 'react';
-import { Dialog } from '../../shared/ui/Dialog.js';
+import { Dialog, DialogActions } from '../../shared/ui/Dialog.js';
 import { StatusLine } from './StatusLine.js';
 import { settingsApi } from './settings.api.js';
 import { SETTINGS_MESSAGES } from './settings.messages.js';
@@ -80,11 +80,7 @@ export function ChangePictureModal({ onClose, onChanged }: ChangePictureModalPro
         <p className="settings-hint">Upload your own image (max 5MB)</p>
         <StatusLine status={action.status} />
       </div>
-      <div className="settings-actions settings-actions--end">
-        <button type="button" className="button button--secondary" onClick={onClose}>
-          Cancel
-        </button>
-      </div>
+      <DialogActions leaveLabel="Cancel" onLeave={onClose} />
     </Dialog>
   );
 }

@@ -1,6 +1,6 @@
 import type { Role, User } from '@hearth/contracts';
 import { useId } from 'react';
-import { Dialog } from '../../shared/ui/Dialog.js';
+import { Dialog, DialogActions } from '../../shared/ui/Dialog.js';
 import { roleDialogText, roleDialogTitle, USERS_MESSAGES } from './users.messages.js';
 
 /**
@@ -25,10 +25,7 @@ export function RoleChangeDialog({
         {roleDialogTitle(user.user_name, role)}
       </h2>
       <p className="role-dialog-text">{roleDialogText(role)}</p>
-      <div className="role-dialog-actions">
-        <button type="button" className="button button--secondary" onClick={onCancel}>
-          {USERS_MESSAGES.cancel}
-        </button>
+      <DialogActions leaveLabel={USERS_MESSAGES.cancel} onLeave={onCancel}>
         <button type="button" className="button button--secondary" onClick={() => onChoose(true)}>
           {USERS_MESSAGES.resetRules}
         </button>
@@ -40,7 +37,7 @@ export function RoleChangeDialog({
         >
           {USERS_MESSAGES.keepRules}
         </button>
-      </div>
+      </DialogActions>
     </Dialog>
   );
 }

@@ -69,3 +69,26 @@ export function Dialog({
     document.body,
   );
 }
+
+/**
+ * A dialog's row of buttons, at its end: the one that leaves without doing anything (Cancel,
+ * Done) first, then the dialog's own (`children`, the primary one last).
+ */
+export function DialogActions({
+  leaveLabel,
+  onLeave,
+  children,
+}: {
+  leaveLabel: string;
+  onLeave(): void;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="dialog-actions">
+      <button type="button" className="button button--secondary" onClick={onLeave}>
+        {leaveLabel}
+      </button>
+      {children}
+    </div>
+  );
+}

@@ -1,8 +1,9 @@
-import { lazy, Suspense, useState } from 'react';
+import { loadable } from '../../../shared/ui/loadable.js';
 import { ACCESS_TEXTS, tileButtonFor } from '../../access/access.messages.js';
+import { TileDialogButton } from './TileDialogButton.js';
 
 // docs/screens.md#device-access: the dialog's code loads when it is first opened.
-const DeviceAccessDialog = lazy(() => import('../../access/DeviceAccessDialog.js'));
+const DeviceAccessDialog = loadable(() => import('../../access/DeviceAccessDialog.js'));
 
 /** A tile's "Access…": who may use this one device, as exceptions to its room's rules. */
 export function TileAccessButton({
@@ -14,30 +15,16 @@ export function TileAccessButton({
   name: string;
   roomId: string | null;
 }) {
-  const [open, setOpen] = useState(false);
   if (!deviceId) return null;
   return (
-    <>
-      <button
-        type="button"
-        className="button button--ghost button--compact tile-access"
-        aria-haspopup="dialog"
-        onClick={() => setOpen(true)}
-      >
-        {ACCESS_TEXTS.tileButton}
-        {/* The visible text starts the accessible name: "Access… (who may use {name})". */}
-        <span className="visually-hidden"> {tileButtonFor(name)}</span>
-      </button>
-      {open && (
-        <Suspense fallback={null}>
-          <DeviceAccessDialog
-            deviceId={deviceId}
-            name={name}
-            roomId={roomId}
-            onClose={() => setOpen(false)}
-          />
-        </Suspense>
+    <TileDialogButton
+      className="tile-access"
+      label={ACCESS_TEXTS.tileButton}
+      // "Access… (who may use {name})"
+      about={tileButtonFor(name)}
+      dialog={(close) => (
+        <DeviceAccessDialog deviceId={deviceId} name={name} roomId={roomId} onClose={close} />
       )}
-    </>
+    />
   );
 }

@@ -1,0 +1,33 @@
+import { type ReactNode, useState } from 'react';
+
+/**
+ * A tile's button that opens a dialog about its device ("Access…", "History…"). Its visible text
+ * starts its accessible name, the rest (`about`) names the device for screen readers.
+ */
+export function TileDialogButton({
+  className,
+  label,
+  about,
+  dialog,
+}: {
+  className: string;
+  label: string;
+  about: string;
+  dialog: (close: () => void) => ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button
+        type="button"
+        className={`button button--ghost button--compact ${className}`}
+        aria-haspopup="dialog"
+        onClick={() => setOpen(true)}
+      >
+        {label}
+        <span className="visually-hidden"> {about}</span>
+      </button>
+      {open && dialog(() => setOpen(false))}
+    </>
+  );
+}
