@@ -4,9 +4,10 @@ import type { AccessRules, Room } from '@hearth/contracts';
 import mqtt from 'mqtt';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../server/test/wait.js';
 import { seriousA11yViolations } from './support/axe.js';
 import { artifactsDir, launchBrowser } from './support/browser.js';
-import { eventually, type HubDevice, hubDevices } from './support/devices.page.js';
+import { type HubDevice, hubDevices } from './support/devices.page.js';
 import { BUS_LOGIN, busLogin, freePort, type RunningServer, startServer } from './support/server.js';
 import { type Account, apiCall, logIn, signUp } from './support/settings.page.js';
 

@@ -1,7 +1,8 @@
 import type { ActivityPage } from '@hearth/contracts';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DevicesPage, eventually, hubDevices } from './support/devices.page.js';
+import { eventually } from '../server/test/wait.js';
+import { DevicesPage, hubDevices } from './support/devices.page.js';
 import {
   type Account,
   ADA,

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useOwnMosquitto } from '../server/test/restartable-broker.js';
 import { serviceUrl } from '../server/test/services.js';
-import { DevicesPage, eventually } from './support/devices.page.js';
+import { eventually } from '../server/test/wait.js';
+import { DevicesPage } from './support/devices.page.js';
 import { type Account, ADA, apiCall, setRole, signUp } from './support/settings.page.js';
 import { useE2e } from './support/suite.js';
 

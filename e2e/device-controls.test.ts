@@ -5,9 +5,10 @@ import {
   compositeDevicesFixture,
   ScriptedZigbee2mqtt,
 } from '../server/src/devicehub/adapters/zigbee2mqtt/fixtures/scripted-zigbee2mqtt.js';
+import { eventually } from '../server/test/wait.js';
 import { seriousA11yViolations } from './support/axe.js';
 import { artifactsDir } from './support/browser.js';
-import { DevicesPage, eventually } from './support/devices.page.js';
+import { DevicesPage } from './support/devices.page.js';
 import { type Account, ADA, signUp } from './support/settings.page.js';
 import { useE2e } from './support/suite.js';
 

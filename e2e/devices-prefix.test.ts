@@ -1,7 +1,8 @@
 import mqtt from 'mqtt';
 import type { WebSocket } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DevicesPage, eventually, hubDevices } from './support/devices.page.js';
+import { eventually } from '../server/test/wait.js';
+import { DevicesPage, hubDevices } from './support/devices.page.js';
 import { type Account, ADA, signUp } from './support/settings.page.js';
 import { useE2e } from './support/suite.js';
 

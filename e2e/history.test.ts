@@ -2,8 +2,9 @@ import type { HistoryAnswer, HistoryExclusions, HistoryRawPoint } from '@hearth/
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedZigbee2mqtt } from '../server/src/devicehub/adapters/zigbee2mqtt/fixtures/scripted-zigbee2mqtt.js';
+import { eventually } from '../server/test/wait.js';
 import { seriousA11yViolations } from './support/axe.js';
-import { eventually, hubDevices } from './support/devices.page.js';
+import { hubDevices } from './support/devices.page.js';
 import { type Account, ADA, apiCall, logIn, openSignedIn, signUp } from './support/settings.page.js';
 import { useE2e } from './support/suite.js';
 

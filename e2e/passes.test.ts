@@ -1,8 +1,9 @@
 import type { CreatedPass } from '@hearth/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../server/test/wait.js';
 import { launchBrowser } from './support/browser.js';
-import { eventually, type HubDevice, hubDevices } from './support/devices.page.js';
+import { type HubDevice, hubDevices } from './support/devices.page.js';
 import { type RunningServer, startServer } from './support/server.js';
 import {
   type Account,

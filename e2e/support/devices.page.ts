@@ -79,20 +79,3 @@ export async function hubDevices(base: string, account: Account): Promise<HubDev
   if (status !== 200) throw new Error(`GET /api/devicehub/devices answered ${status}`);
   return data;
 }
-
-/** Polls until the check passes (the simulated devices answer asynchronously). */
-export async function eventually<T>(
-  read: () => Promise<T>,
-  check: (value: T) => boolean,
-  timeoutMs = 10_000,
-) {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!check(value)) {
-    if (Date.now() > deadline)
-      throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    value = await read();
-  }
-  return value;
-}

@@ -16,3 +16,30 @@ export async function waitFor<T>(
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
+
+/**
+ * waitFor for a value read again (every 200 ms) until `check` accepts it; its error shows the last
+ * value read, which tells a failing browser test what the page or the API had instead.
+ */
+export async function eventually<T>(
+  read: () => Promise<T>,
+  check: (value: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
+  let last: T | undefined;
+  try {
+    return await waitFor(
+      async () => {
+        last = await read();
+        return check(last) ? { value: last } : undefined;
+      },
+      timeoutMs,
+      200,
+    ).then(({ value }) => value);
+  } catch (error) {
+    if (error instanceof Error && error.message === 'condition not met in time') {
+      throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(last)}`);
+    }
+    throw error;
+  }
+}

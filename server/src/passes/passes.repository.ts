@@ -3,10 +3,10 @@ import type { Kysely } from 'kysely';
 import { fromBool, toBool } from '../storage/columns.js';
 import type { Database } from '../storage/schema.js';
 import { storedSchedule } from './passes.schemas.js';
+import type { PassesTable } from './passes.tables.js';
 
-/** A pass as stored, with the account that made it. */
-export interface PassRecord {
-  id: string;
+/** What a pass grants, and when: as created, and as stored. */
+interface PassTerms {
   label: string | null;
   level: PassLevel;
   rooms: string[];
@@ -14,22 +14,20 @@ export interface PassRecord {
   startsAt: string | null;
   endsAt: string | null;
   schedule: PassWindow[] | null;
+}
+
+/** A pass as stored, with the account that made it. */
+export interface PassRecord extends PassTerms {
+  id: string;
   paused: boolean;
   revokedAt: string | null;
   createdAt: string;
   creator: { id: string; label: string; role: Role };
 }
 
-export interface NewPass {
+export interface NewPass extends PassTerms {
   id: string;
   tokenHash: string;
-  label: string | null;
-  level: PassLevel;
-  rooms: string[];
-  devices: string[];
-  startsAt: string | null;
-  endsAt: string | null;
-  schedule: PassWindow[] | null;
   createdBy: string;
   createdAt: string;
 }
@@ -67,24 +65,15 @@ export class PassesRepository {
       ]);
   }
 
-  private static toRecord(row: {
-    id: string;
-    label: string | null;
-    level: string;
-    rooms: string;
-    devices: string;
-    starts_at: string | null;
-    ends_at: string | null;
-    schedule: string | null;
-    paused: number;
-    revoked_at: string | null;
-    created_at: string;
-    creator_id: string;
-    first_name: string;
-    last_name: string;
-    email: string;
-    role: Role;
-  }): PassRecord {
+  private static toRecord(
+    row: Omit<PassesTable, 'token_hash' | 'created_by' | 'updated_at'> & {
+      creator_id: string;
+      first_name: string;
+      last_name: string;
+      email: string;
+      role: Role;
+    },
+  ): PassRecord {
     const name = `${row.first_name} ${row.last_name}`.trim();
     const schedule = row.schedule === null ? null : storedSchedule.safeParse(JSON.parse(row.schedule));
     return {

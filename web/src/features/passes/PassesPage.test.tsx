@@ -7,6 +7,7 @@ import { renderSignedIn } from '../../shared/session/test-render.js';
 import { testUser } from '../../shared/session/test-user.js';
 import PassesPage from './PassesPage.js';
 import PassPage from './PassPage.js';
+import { testPassInfo } from './test-pass.js';
 
 const person = (id: string, role: Role) => testUser(id, role, { first_name: id, email_confirmed: true });
 
@@ -106,17 +107,7 @@ describe('Guest passes page', () => {
 });
 
 describe("the guest's page", () => {
-  const info = (fields: Partial<PassInfo>): PassInfo => ({
-    label: 'Weekend guest',
-    level: 'control',
-    status: 'active',
-    starts_at: null,
-    ends_at: null,
-    schedule: null,
-    next_start: null,
-    time_zone: 'UTC',
-    ...fields,
-  });
+  const info = (fields: Partial<PassInfo>) => testPassInfo({ label: 'Weekend guest', ...fields });
   const renderGuest = () =>
     render(
       <MemoryRouter initialEntries={['/pass/tok']}>

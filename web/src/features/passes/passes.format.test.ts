@@ -1,6 +1,7 @@
 import type { PassInfo } from '@hearth/contracts';
 import { describe, expect, it } from 'vitest';
 import { describeSchedule, describeValidity, formatTime, guestNotice } from './passes.format.js';
+import { testPassInfo } from './test-pass.js';
 
 describe('describeSchedule', () => {
   it.each([
@@ -44,17 +45,7 @@ describe('times in the household zone', () => {
 });
 
 describe("the guest's notice", () => {
-  const info = (fields: Partial<PassInfo>): PassInfo => ({
-    label: null,
-    level: 'control',
-    status: 'active',
-    starts_at: null,
-    ends_at: null,
-    schedule: null,
-    next_start: null,
-    time_zone: 'UTC',
-    ...fields,
-  });
+  const info = testPassInfo;
   const now = Date.parse('2026-11-24T08:00:00Z');
   it.each([
     [info({}), null],
