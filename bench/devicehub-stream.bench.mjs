@@ -20,6 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import mqtt from 'mqtt';
 import {
+  benchPerson,
   cpuMs,
   hubDevices,
   percentile,
@@ -187,22 +188,12 @@ async function runAccessMode() {
       });
       rooms.push(room.id);
     }
-    const person = async (role, roomIds) => {
-      const n = `${role}${roomIds.length}`;
-      const account = { email: `${n}@example.com`, password: 'Hearth-bench-password-4711' };
-      await fetch(`${hearth.url}/api/auth/signup`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ ...account, user_name: n, first_name: 'Bench', last_name: n }),
-      });
-      const found = await api(adminToken, 'GET', `/api/auth/users?q=${encodeURIComponent(account.email)}`);
-      const id = found.users[0].id;
-      if (role !== 'user') await api(adminToken, 'PATCH', `/api/auth/users/${id}`, { role });
-      await api(adminToken, 'PUT', `/api/access/${id}`, {
-        rooms: Object.fromEntries(roomIds.map((room) => [room, 'view'])),
-      });
-      return (await signIn(hearth.url, account)).access_token;
-    };
+    const person = async (role, roomIds) =>
+      (
+        await (
+          await benchPerson(hearth.url, adminToken, { name: `${role}${roomIds.length}`, role, roomIds })
+        )()
+      ).access_token;
     const url = `ws://${hearth.url.slice(7)}/ws/devicehub`;
     const filter = `${P}/devices/+`;
     const targets = [

@@ -7,10 +7,22 @@
 // "real" (2000 devices cloned from real lights, plugs and sensors of zigbee-herdsman-converters,
 // listed and reporting as Zigbee2MQTT does, from this script), and "rooms" (issue 14: the real
 // devices spread over 40 rooms, the page opened as /devices?group=room&status=online, so the
-// sections and the filter are on). BENCH_MODES=real runs one.
+// sections and the filter are on), and "user" (issue 15: the same devices and rooms, the page
+// opened by a `user` whose rules give control of 39 of the 40 rooms, with USER_CONNECTIONS stream
+// connections of that user in all, so every update is checked against the rules and the last
+// room's are dropped). BENCH_MODES=real runs one.
 import mqtt from 'mqtt';
 import { chromium } from 'playwright-core';
-import { api, freePort, hubDevices, percentile, report, signUpBench, startHearth } from './lib.mjs';
+import {
+  api,
+  benchPerson,
+  freePort,
+  hubDevices,
+  percentile,
+  report,
+  signUpBench,
+  startHearth,
+} from './lib.mjs';
 import { realDevices } from './real-devices.mjs';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 2000);
@@ -18,10 +30,14 @@ const RATE = Number(process.env.BENCH_RATE ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const MARKER_BASE = 100_000_000;
 const FRAME_MS = 1000 / 60;
-const MODES = process.env.BENCH_MODES ? process.env.BENCH_MODES.split(',') : ['simulator', 'real', 'rooms'];
+const MODES = process.env.BENCH_MODES
+  ? process.env.BENCH_MODES.split(',')
+  : ['simulator', 'real', 'rooms', 'user'];
 const ROOMS = Number(process.env.BENCH_ROOMS ?? 40);
 /** Where the "rooms" mode opens the page: grouped by room, a filter applied. */
 const ROOMS_VIEW = '/devices?group=room&status=online';
+/** The "user" mode's stream connections of the filtered user: the page, the probe below, and the rest. */
+const USER_CONNECTIONS = 10;
 
 // By default the embedded broker is the bus (exposed on MQTT_LISTEN_PORT so this script can
 // publish on it); BENCH_MQTT_URL runs the hub against an upstream broker such as Mosquitto.
@@ -34,7 +50,8 @@ for (const mode of MODES) {
   results[mode] = await runMode(mode);
 }
 // One row per measure, the modes side by side; `ok` judges the real mode (issue 10's targets),
-// `ok rooms` the same targets with rooms, grouping and a filter (issue 14).
+// `ok rooms` the same targets with rooms, grouping and a filter (issue 14), `ok user` with a
+// rule-filtered `user` (issue 15).
 const last = MODES.includes('real') ? 'real' : MODES.at(-1);
 const rows = results[last].rows.map((row, index) => ({
   metric: row.metric,
@@ -42,12 +59,16 @@ const rows = results[last].rows.map((row, index) => ({
   target: row.target,
   ok: row.ok,
   ...(results.rooms && last !== 'rooms' ? { 'ok rooms': results.rooms.rows[index]?.ok } : {}),
+  ...(results.user && last !== 'user' ? { 'ok user': results.user.rows[index]?.ok } : {}),
 }));
 report('devices-page', rows, {
   devices: DEVICES,
   rate: RATE,
   seconds: SECONDS,
   rooms: MODES.includes('rooms') ? { rooms: ROOMS, view: ROOMS_VIEW } : undefined,
+  user: MODES.includes('user')
+    ? { rooms: ROOMS, controlled: ROOMS - 1, connections: USER_CONNECTIONS }
+    : undefined,
   bus: upstream ? 'upstream' : 'embedded',
   modes: Object.fromEntries(MODES.map((mode) => [mode, results[mode].extra])),
 });
@@ -56,7 +77,8 @@ console.table(results[last].rows.filter((row) => row.issue10));
 
 async function runMode(mode) {
   const grouped = mode === 'rooms';
-  const real = mode === 'real' || grouped;
+  const filtered = mode === 'user';
+  const real = mode === 'real' || grouped || filtered;
   const mqttPort = await freePort();
   const baseTopic = upstream ? `bench-${process.pid}-${mode}` : 'zigbee2mqtt';
   const hearth = await startHearth({
@@ -104,7 +126,11 @@ async function runMode(mode) {
       throw error;
     });
 
-    if (grouped) {
+    // The page's account: the admin, or in "user" mode a `user` with control of all rooms but one.
+    let pageLogin = login;
+    let listed = DEVICES;
+    const background = [];
+    if (grouped || filtered) {
       // 40 rooms (docs/rooms.md#api), the devices dealt out over them in list order.
       const roomIds = [];
       for (let i = 0; i < ROOMS; i++) {
@@ -124,6 +150,28 @@ async function runMode(mode) {
         );
         if (answer.status !== 200) throw new Error(`PUT /api/rooms/…/devices answered ${answer.status}`);
       }
+      if (filtered) {
+        const controlled = roomIds.slice(0, ROOMS - 1);
+        pageLogin = await benchPerson(hearth.url, accessToken, {
+          name: 'filtered',
+          role: 'user',
+          roomIds: controlled,
+          level: 'control',
+        });
+        listed = Math.min(devices.length, perRoom * (ROOMS - 1));
+        // The other connections of the user beside the page and the probe: each gets every update
+        // of its 39 rooms, checked against its rules.
+        for (let i = 0; i < USER_CONNECTIONS - 2; i++) {
+          const client = await mqtt.connectAsync(`${hearth.url.replace('http', 'ws')}/ws/devicehub`, {
+            protocolVersion: 4,
+            username: 'bench',
+            password: (await pageLogin()).access_token,
+            wsOptions: { headers: { Origin: hearth.url } },
+          });
+          await client.subscribeAsync(['hearth/devicehub/devices/+', 'hearth/devicehub/events/#']);
+          background.push(client);
+        }
+      }
     }
 
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -131,7 +179,7 @@ async function runMode(mode) {
     await page.goto(hearth.url);
     await page.evaluate(
       (token) => localStorage.setItem('refreshToken', token),
-      (await login()).refresh_token,
+      (await pageLogin()).refresh_token,
     );
 
     // Instruments installed before the app runs on the Devices page.
@@ -178,7 +226,7 @@ async function runMode(mode) {
     await page.goto(`${hearth.url}${grouped ? ROOMS_VIEW : '/devices'}`);
     await page.locator('article.device-tile').first().waitFor({ timeout: 30_000 });
     if (grouped) await page.locator('.room-section-heading').first().waitFor({ timeout: 30_000 });
-    await page.getByText(`· ${DEVICES} discovered`).waitFor({ timeout: 30_000 });
+    await page.getByText(`· ${listed} discovered`).waitFor({ timeout: 30_000 });
     const allListedMs = await page.evaluate(() => performance.now());
     const firstTileMs = await page.evaluate(() => window.__probe.firstTile);
     // Where the time to first tile goes: when each request the page needed had finished.
@@ -229,7 +277,7 @@ async function runMode(mode) {
     const edge = await mqtt.connectAsync(`${hearth.url.replace('http', 'ws')}/ws/devicehub`, {
       protocolVersion: 4,
       username: 'bench',
-      password: (await login()).access_token,
+      password: (await pageLogin()).access_token,
       wsOptions: { headers: { Origin: hearth.url } },
     });
     const edgeSeen = new Map();
@@ -302,6 +350,7 @@ async function runMode(mode) {
       .map(([marker, at]) => at - publishedAt.get(marker))
       .sort((a, b) => a - b);
     await edge.endAsync().catch(() => {});
+    await Promise.all(background.map((client) => client.endAsync().catch(() => {})));
 
     // frames and commits
     const frames = probe.frames;
@@ -331,7 +380,7 @@ async function runMode(mode) {
         ok: firstTileMs <= 500,
         issue10: true,
       },
-      { metric: `time to all ${DEVICES} listed (ms)`, value: round(allListedMs), target: '', ok: true },
+      { metric: `time to all ${listed} listed (ms)`, value: round(allListedMs), target: '', ok: true },
       {
         metric: 'publish → DOM p50 (ms)',
         value: round(percentile(latencies, 50)),

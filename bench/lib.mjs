@@ -144,6 +144,31 @@ export const BENCH_ACCOUNT = {
   password: 'Hearth-bench-password-4711',
 };
 
+/**
+ * Signs up another account (named `name`), gives it `role` and `level` rules on `roomIds`
+ * (docs/access.md) as the admin of `adminToken`; resolves with a sign-in for it, as signUpBench.
+ */
+export async function benchPerson(url, adminToken, { name, role, roomIds, level = 'view' }) {
+  const account = { email: `${name}@example.test`, password: BENCH_ACCOUNT.password };
+  await api(url, 'POST', '/api/auth/signup', {
+    ...account,
+    user_name: name,
+    first_name: 'Bench',
+    last_name: name,
+  });
+  const call = async (method, route, body) => {
+    const answer = await api(url, method, route, body, adminToken);
+    if (answer.status >= 300)
+      throw new Error(`${method} ${route}: ${answer.status} ${JSON.stringify(answer.data)}`);
+    return answer.data;
+  };
+  const found = await call('GET', `/api/auth/users?q=${encodeURIComponent(account.email)}`);
+  const id = found.users[0].id;
+  if (role !== 'user') await call('PATCH', `/api/auth/users/${id}`, { role });
+  await call('PUT', `/api/access/${id}`, { rooms: Object.fromEntries(roomIds.map((room) => [room, level])) });
+  return () => signIn(url, account);
+}
+
 /** Signs BENCH_ACCOUNT up; resolves with a sign-in that gives a fresh token pair each call. */
 export async function signUpBench(url) {
   await api(url, 'POST', '/api/auth/signup', BENCH_ACCOUNT);
