@@ -1,5 +1,6 @@
 import type { DeviceIconKind } from '@hearth/contracts';
 import { Battery, Cpu, DoorClosed, Droplet, Lightbulb, Plug, Thermometer, Zap } from 'lucide-react';
+import { memo } from 'react';
 
 const ICONS = {
   door: DoorClosed,
@@ -12,11 +13,12 @@ const ICONS = {
   device: Cpu,
 } satisfies Record<DeviceIconKind, unknown>;
 
-export function DeviceIcon({ kind }: { kind: DeviceIconKind }) {
+/** Memoised: a tile renders again on every state message, its icon only when its kind changes. */
+export const DeviceIcon = memo(function DeviceIcon({ kind }: { kind: DeviceIconKind }) {
   const Icon = ICONS[kind];
   return (
     <span className="icon-badge device-icon" data-icon={kind} aria-hidden="true">
       <Icon size={22} strokeWidth={1.75} />
     </span>
   );
-}
+});

@@ -1,5 +1,5 @@
 import { deviceIconKind, type Room } from '@hearth/contracts';
-import { memo, useId, useMemo } from 'react';
+import { memo, useCallback, useId, useMemo } from 'react';
 import { ACCESS_TEXTS } from '../../access/access.messages.js';
 import { nameInRoom } from '../../rooms/room-names.js';
 import { MESSAGES, selectDevice } from '../devices.messages.js';
@@ -77,7 +77,7 @@ function TileBody({
   /** A resident or admin (room row, rename, history, recording, access); false for a `user`. */
   manager: boolean;
 }) {
-  const { selection } = useDevicesContext();
+  const { selection, store } = useDevicesContext();
   // docs/access.md: a device the viewer may only view shows its state live, its controls disabled.
   const viewOnly = !canControl(device);
   const viewOnlyId = useId();
@@ -123,6 +123,21 @@ function TileBody({
 
   const roomName = device.roomId ? rooms?.find((room) => room.id === device.roomId)?.name : null;
   const id = device.id;
+  // The parts below that do not show the state get props that stay the same across state messages
+  // (they are memoised), so a message renders the state's parts of the tile only.
+  const key = device.key;
+  const rename = useCallback(
+    (name: string) => {
+      const current = store.getDevice(key);
+      return current ? actions.rename(current, name) : Promise.reject(new Error(MESSAGES.renameNotReady));
+    },
+    [store, actions, key],
+  );
+  const { displayName, roomId, suggestedRoom } = device;
+  const roomed = useMemo(
+    () => (id ? { id, displayName, roomId, suggestedRoom } : null),
+    [id, displayName, roomId, suggestedRoom],
+  );
   // docs/rooms.md#drag-and-drop: the tile, or the whole selection when the tile is in it.
   const drag = canDrag
     ? {
@@ -165,7 +180,7 @@ function TileBody({
             shownName={nameInRoom(device.displayName, roomName)}
             disabled={disabled}
             canRename={manager && !viewOnly}
-            onRename={(name) => actions.rename(device, name)}
+            onRename={rename}
             historyHref={manager && device.id ? `/devices/${encodeURIComponent(device.id)}` : undefined}
           />
           <p className="tile-meta">{meta}</p>
@@ -201,13 +216,8 @@ function TileBody({
           </span>
         ))}
       </div>
-      {rooms && device.id && (
-        <TileRoom
-          device={{ ...device, id: device.id }}
-          rooms={rooms}
-          canMove={manager && !viewOnly}
-          canStar={manager}
-        />
+      {rooms && roomed && (
+        <TileRoom device={roomed} rooms={rooms} canMove={manager && !viewOnly} canStar={manager} />
       )}
       {device.description && <p className="tile-description">{truncateDescription(device.description)}</p>}
       <TileControls

@@ -1,8 +1,11 @@
 import { ChartLine, Pencil } from 'lucide-react';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 
-/** docs/screens.md#devices-page inline rename: "Device name", Enter saves, Escape cancels, Save / Cancel, an error line. */
-export function RenameField({
+/**
+ * docs/screens.md#devices-page inline rename: "Device name", Enter saves, Escape cancels, Save / Cancel, an error line.
+ * Memoised (its tile renders on every state message): give it a stable `onRename`.
+ */
+export const RenameField = memo(function RenameField({
   name,
   disabled,
   onRename,
@@ -108,4 +111,4 @@ export function RenameField({
       )}
     </div>
   );
-}
+});

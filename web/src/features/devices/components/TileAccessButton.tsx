@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { loadable } from '../../../shared/ui/loadable.js';
 import { ACCESS_TEXTS, tileButtonFor } from '../../access/access.messages.js';
 import { TileDialogButton } from './TileDialogButton.js';
@@ -5,8 +6,8 @@ import { TileDialogButton } from './TileDialogButton.js';
 // docs/screens.md#device-access: the dialog's code loads when it is first opened.
 const DeviceAccessDialog = loadable(() => import('../../access/DeviceAccessDialog.js'));
 
-/** A tile's "Access…": who may use this one device, as exceptions to its room's rules. */
-export function TileAccessButton({
+/** A tile's "Access…": who may use this one device, as exceptions to its room's rules. Memoised like the tile's other parts that do not show state. */
+export const TileAccessButton = memo(function TileAccessButton({
   deviceId,
   name,
   roomId,
@@ -27,4 +28,4 @@ export function TileAccessButton({
       )}
     />
   );
-}
+});

@@ -1,11 +1,15 @@
 import type { Capability } from '@hearth/contracts';
+import { memo } from 'react';
 import { HISTORY_TEXTS as T } from '../../history/history.model.js';
 import { RecordingDialog } from '../../history/recording-dialog.lazy.js';
 import type { CapabilityReading } from '../model/device.types.js';
 import { TileDialogButton } from './TileDialogButton.js';
 
-/** A tile's "History…": which of the device's readings are recorded (docs/history.md#exclusions-in-the-app). */
-export function TileRecordingButton({
+/**
+ * A tile's "History…": which of the device's readings are recorded (docs/history.md#exclusions-in-the-app).
+ * Memoised like the tile's other parts that do not show state.
+ */
+export const TileRecordingButton = memo(function TileRecordingButton({
   deviceId,
   name,
   capabilities,
@@ -32,4 +36,4 @@ export function TileRecordingButton({
       )}
     />
   );
-}
+});

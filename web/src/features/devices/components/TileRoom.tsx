@@ -1,5 +1,6 @@
 import type { Room } from '@hearth/contracts';
 import { ChevronDown, DoorOpen, Star } from 'lucide-react';
+import { memo } from 'react';
 import { useToast } from '../../../shared/toast/toast-context.js';
 import { roomNamed } from '../../rooms/rooms-state.js';
 import { acceptSuggestion, MESSAGES, moveToRoomOf, roomOf, suggestedRoom } from '../devices.messages.js';
@@ -9,17 +10,21 @@ import { useDevicesContext } from './devices-context.js';
 import { RoomPicker } from './RoomPicker.js';
 import './rooms-assign.css';
 
+/** The parts of a device (with an id) its room row shows. */
+export type RoomedDevice = Pick<DeviceView, 'displayName' | 'roomId' | 'suggestedRoom'> & { id: string };
+
 /**
  * docs/rooms.md#on-the-devices-page: the tile's room menu, its suggestion ("Suggested: Kitchen",
- * Accept) while it has one, and the favourite star. Only for devices with an id.
+ * Accept) while it has one, and the favourite star. Only for devices with an id. It takes the
+ * device's parts it shows, not the device, so a state message does not render it again.
  */
-export function TileRoom({
+export const TileRoom = memo(function TileRoom({
   device,
   rooms,
   canMove = true,
   canStar = true,
 }: {
-  device: DeviceView & { id: string };
+  device: RoomedDevice;
   rooms: Room[];
   /** docs/access.md: false for a device the viewer may only view (its room shows, not its menu). */
   canMove?: boolean;
@@ -82,4 +87,4 @@ export function TileRoom({
       )}
     </div>
   );
-}
+});

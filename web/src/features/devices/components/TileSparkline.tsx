@@ -11,7 +11,7 @@ const HEIGHT = 28;
  * docs/history.md#sparklines: the last 24 h of the tile's main numeric metric, a tiny SVG line,
  * loaded when the tile is on screen; nothing when nothing is recorded.
  */
-export function TileSparkline({
+export const TileSparkline = memo(function TileSparkline({
   deviceId,
   capabilities,
   name,
@@ -31,7 +31,7 @@ export function TileSparkline({
       name={name}
     />
   );
-}
+});
 
 const Sparkline = memo(function Sparkline({
   deviceId,

@@ -13,6 +13,11 @@ export interface DeviceRecord {
   hasMetadata: boolean;
   metadataUpdatedAt: number | null;
   stateUpdatedAt: number | null;
+  /**
+   * True when only the state (and the online flag a state message sets) changed since the device
+   * was last derived: withState then reuses the derived metadata (capabilities keep their identity).
+   */
+  stateOnly?: boolean;
 }
 
 const text = (value: unknown): string | null => {
@@ -111,6 +116,28 @@ export function displayName(
     .join(' ');
   if (makeAndModel) return makeAndModel;
   return fields.externalId || key;
+}
+
+/**
+ * toDevice for a record whose state changed since `previous` was derived from it and nothing else
+ * (a state message, 1000 a second at scale): only the state's parts are derived again, the
+ * metadata's (capabilities, names, times) are kept as they were — the same objects, so the
+ * tile's parts that only read those need not render again.
+ */
+export function withState(previous: DeviceView, record: DeviceRecord): DeviceView {
+  const { raw } = record;
+  const state = parseState(raw.state);
+  // Capabilities a state carries itself are merged in by toDevice.
+  if (Array.isArray(state.capabilities) || Array.isArray(previous.state.capabilities))
+    return toDevice(record);
+  return {
+    ...previous,
+    online: raw.online === true,
+    state,
+    stateUpdatedAt: record.stateUpdatedAt,
+    stateHasValues: Object.keys(state).length > 0,
+    toggleState: toggleState(state),
+  };
 }
 
 /** docs/devicehub.md#device-as-the-page-holds-it: the device as the page displays it. */

@@ -173,6 +173,57 @@ describe('DeviceStore (docs/screens.md#device-list-and-stream)', () => {
     expect(store.getStats()).toEqual({ total: 2, online: 2, withState: 1, sensors: 1 });
   });
 
+  it('counts the stats again when a state message brings a device online, and when one goes', () => {
+    const { store, frame } = setup();
+    store.loadList([
+      { id: 'a', name: 'A', online: true, state: { temperature: 20 } },
+      { id: 'b', name: 'B', online: false },
+    ]);
+    frame();
+    expect(store.getStats()).toEqual({ total: 2, online: 1, withState: 1, sensors: 0 });
+    store.applyState('a', { temperature: 21 });
+    frame();
+    const unchanged = store.getStats();
+    store.applyState('b', { state: 'ON' });
+    frame();
+    expect(store.getStats()).toEqual({ total: 2, online: 2, withState: 2, sensors: 0 });
+    expect(unchanged).toEqual({ total: 2, online: 1, withState: 1, sensors: 0 });
+    store.remove({ id: 'a' });
+    frame();
+    expect(store.getStats()).toEqual({ total: 1, online: 1, withState: 1, sensors: 0 });
+  });
+
+  it("keeps a device's metadata as it was across state messages, and reads it again after an upsert", () => {
+    const { store, frame } = setup();
+    const capabilities = [{ property: 'brightness', kind: 'numeric' }];
+    store.loadList([{ id: 'lamp', name: 'Lamp', online: false, capabilities }]);
+    frame();
+    const first = store.getDevice('lamp');
+    store.applyState('lamp', { state: 'ON', brightness: 40 });
+    frame();
+    const lit = store.getDevice('lamp');
+    expect(lit).toMatchObject({ online: true, toggleState: true, state: { brightness: 40 }, name: 'Lamp' });
+    // The same capabilities: the tile's parts that only show metadata need not render again.
+    expect(lit?.capabilities).toBe(first?.capabilities);
+    store.upsert({ id: 'lamp', name: 'Desk lamp', capabilities: [...capabilities, { property: 'state' }] });
+    frame();
+    expect(store.getDevice('lamp')).toMatchObject({
+      displayName: 'Desk lamp',
+      hasToggle: true,
+      state: { state: 'ON', brightness: 40 },
+    });
+    expect(store.getDevice('lamp')?.capabilities).toHaveLength(2);
+    // Capabilities a state carries are merged in, as toDevice does.
+    store.applyState('lamp', { state: 'OFF', capabilities: [{ property: 'power', kind: 'numeric' }] });
+    frame();
+    expect(store.getDevice('lamp')?.capabilities.map((capability) => capability.property)).toEqual([
+      'brightness',
+      'state',
+      'power',
+    ]);
+    expect(store.getDevice('lamp')?.toggleState).toBe(false);
+  });
+
   it('marks a device pending and notifies only its tile', () => {
     const { store, frame } = setup();
     store.loadList([{ id: 'a', name: 'A' }]);

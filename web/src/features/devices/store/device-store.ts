@@ -9,6 +9,7 @@ import {
   rawId,
   rawKey,
   toDevice,
+  withState,
 } from '../model/device.model.js';
 import type { DeviceStats, DeviceView, Json } from '../model/device.types.js';
 import { deviceFacets, FACETS, type Facet } from '../model/filters.js';
@@ -187,6 +188,8 @@ export class DeviceStore {
     const changed = [...this.dirty];
     this.dirty.clear();
     const changedFacets = new Set<Facet>();
+    // The stats are counted again only when a device's counted parts changed (not on every state message).
+    let statsDirty = this.listDirty;
     for (const key of changed) {
       const before = this.devices.get(key);
       const record = this.records.get(key);
@@ -195,7 +198,8 @@ export class DeviceStore {
         this.devices.delete(key);
         continue;
       }
-      const device = toDevice(record);
+      const device = before && record.stateOnly ? withState(before, record) : toDevice(record);
+      record.stateOnly = true;
       this.devices.set(key, device);
       if (before) {
         const [was, is] = [deviceFacets(before), deviceFacets(device)];
@@ -204,7 +208,16 @@ export class DeviceStore {
       if (!before || before.displayName !== device.displayName || isListed(before) !== isListed(device)) {
         this.listDirty = true;
       }
+      if (
+        !before ||
+        before.online !== device.online ||
+        before.stateHasValues !== device.stateHasValues ||
+        before.capabilities !== device.capabilities
+      ) {
+        statsDirty = true;
+      }
     }
+    if (this.listDirty) statsDirty = true;
     let globalChange = false;
     for (const facet of changedFacets) {
       this.facetVersions[facet]++;
@@ -219,10 +232,12 @@ export class DeviceStore {
         globalChange = true;
       }
     }
-    const stats = deviceStats(this.ids.map((id) => this.devices.get(id) as DeviceView));
-    if (Object.entries(stats).some(([key, value]) => this.stats[key as keyof DeviceStats] !== value)) {
-      this.stats = stats;
-      globalChange = true;
+    if (statsDirty) {
+      const stats = deviceStats(this.ids.map((id) => this.devices.get(id) as DeviceView));
+      if (Object.entries(stats).some(([key, value]) => this.stats[key as keyof DeviceStats] !== value)) {
+        this.stats = stats;
+        globalChange = true;
+      }
     }
     if (this.status.loading && this.ids.length > 0) {
       this.status = { ...this.status, loading: false };
@@ -245,6 +260,7 @@ export class DeviceStore {
     if (record) {
       const was = assignmentOf(record.raw);
       record.raw = { ...record.raw, ...raw };
+      record.stateOnly = false;
       if (assignmentOf(record.raw) !== was) this.assignmentDirty = true;
       record.hasMetadata = true;
       record.metadataUpdatedAt = at;
