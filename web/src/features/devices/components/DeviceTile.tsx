@@ -82,6 +82,12 @@ function TileBody({
   const viewOnly = !canControl(device);
   const viewOnlyId = useId();
   const controlsOff = disabled || viewOnly;
+  // The icon reads only metadata (kept as it was across state messages by the store).
+  const { capabilities, type, description, model, name, manufacturer } = device;
+  const icon = useMemo(
+    () => deviceIconKind({ capabilities, type, description, model, name, manufacturer }),
+    [capabilities, type, description, model, name, manufacturer],
+  );
   const view = useMemo(() => {
     const { power, others } = splitControls(deviceControls(device));
     const readings = binaryReadings(device).map((reading) => ({
@@ -90,7 +96,6 @@ function TileBody({
       tone: binaryTone(reading.property, reading.value),
     }));
     return {
-      icon: deviceIconKind(device),
       power,
       others,
       readings,
@@ -112,7 +117,7 @@ function TileBody({
   const meta = [device.manufacturer || 'Unknown', device.model, device.type].filter(Boolean).join(' • ');
   const classes = [
     'device-tile',
-    `icon-${view.icon}`,
+    `icon-${icon}`,
     on && 'is-on',
     view.alert && `alert-${view.alert}`,
     !device.online && 'is-offline',
@@ -173,7 +178,7 @@ function TileBody({
             onChange={() => selection.toggle(id)}
           />
         )}
-        <DeviceIcon kind={view.icon} />
+        <DeviceIcon kind={icon} />
         <div className="tile-heading">
           <RenameField
             name={device.displayName}
