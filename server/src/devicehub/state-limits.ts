@@ -8,11 +8,23 @@ export const MAX_VALUE_BYTES = 4 * 1024;
 // Printable ASCII without `"` or `\`: JSON adds only the quotes.
 const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
+/** Characters of a finite number in JSON; integers (most readings) without building the string. */
+function numberSize(value: number): number {
+  if (!Number.isInteger(value) || value >= 1e15 || value <= -1e15) return String(value).length;
+  let digits = 1;
+  let rest = value < 0 ? -value : value;
+  while (rest >= 10) {
+    rest /= 10;
+    digits++;
+  }
+  return value < 0 ? digits + 1 : digits;
+}
+
 /** JSON bytes of a value; numbers, booleans and plain strings without serialising them. */
 function sizeOf(value: unknown): number {
   switch (typeof value) {
     case 'number':
-      return Number.isFinite(value) ? String(value).length : 4;
+      return Number.isFinite(value) ? numberSize(value) : 4;
     case 'boolean':
       return value ? 4 : 5;
     case 'string':
