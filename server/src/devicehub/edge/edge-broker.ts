@@ -381,6 +381,38 @@ export async function createEdgeBroker(
   };
   const published = Promise.resolve();
 
+  /** EdgeBroker.publish, for an absolute topic browsers may receive; throws what serialising throws. */
+  const publish = (
+    absolute: string,
+    payload: string | Buffer | (() => string),
+    options: { retain?: boolean; about?: EdgeAbout },
+  ): Promise<void> => {
+    let packet: Buffer | undefined;
+    const shared = () => {
+      packet ??= encodePublish(absolute, typeof payload === 'function' ? payload() : payload);
+      return packet;
+    };
+    for (const transport of live) {
+      const visible = transport.session.visible;
+      // The fast path: residents and admins without rules get the same bytes, unchecked.
+      if (visible === undefined) {
+        if (transport.subscribedTo(absolute)) transport.writePacket(shared());
+      } else deliverFiltered(transport, visible, absolute, options.about, shared);
+    }
+    if (!options.retain) return published;
+    // The retained copy's payload is a view of the packet's bytes, not a second copy.
+    return persistence.storeRetained({
+      cmd: 'publish',
+      topic: absolute,
+      payload: payloadOf(shared()),
+      qos: 0,
+      retain: true,
+      dup: false,
+      brokerId: aedes.id,
+      brokerCounter: 0,
+    });
+  };
+
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
@@ -417,36 +449,12 @@ export async function createEdgeBroker(
     // re-encoding for every browser): encoded once, the same bytes go to every subscriber.
     // Retained state is stored in Aedes, which replays it to late subscribers.
     publish(topic, payload, options = {}) {
-      let absolute: string;
       try {
-        absolute = absoluteOf(topic);
+        return publish(absoluteOf(topic), payload, options);
       } catch (error) {
+        // As from an async function: a bad topic or a payload that fails to serialise rejects.
         return Promise.reject(error);
       }
-      let packet: Buffer | undefined;
-      const shared = () => {
-        packet ??= encodePublish(absolute, typeof payload === 'function' ? payload() : payload);
-        return packet;
-      };
-      for (const transport of live) {
-        const visible = transport.session.visible;
-        // The fast path: residents and admins without rules get the same bytes, unchecked.
-        if (visible === undefined) {
-          if (transport.subscribedTo(absolute)) transport.writePacket(shared());
-        } else deliverFiltered(transport, visible, absolute, options.about, shared);
-      }
-      if (!options.retain) return published;
-      // The retained copy's payload is a view of the packet's bytes, not a second copy.
-      return persistence.storeRetained({
-        cmd: 'publish',
-        topic: absolute,
-        payload: payloadOf(shared()),
-        qos: 0,
-        retain: true,
-        dup: false,
-        brokerId: aedes.id,
-        brokerCounter: 0,
-      });
     },
     onCommand: (handler) => {
       handlers.push(handler);
