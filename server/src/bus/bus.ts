@@ -62,6 +62,35 @@ export function topicMatches(filter: string, topic: string): boolean {
 }
 
 /**
+ * A matcher of one topic filter, compiled once: the common shapes (exact, `a/b/#`, `a/b/+`)
+ * match without splitting or allocating; others split only the topic.
+ */
+export function compileTopicFilter(filter: string): (topic: string) => boolean {
+  const wildcard = filter.search(/[+#]/);
+  if (wildcard === -1) return (topic) => topic === filter;
+  if (filter.endsWith('/#') && wildcard === filter.length - 1) {
+    const prefix = filter.slice(0, -1);
+    const parent = filter.slice(0, -2);
+    return (topic) => topic.startsWith(prefix) || topic === parent;
+  }
+  if (filter === '#') return () => true;
+  if (filter.endsWith('/+') && wildcard === filter.length - 1) {
+    const prefix = filter.slice(0, -1);
+    return (topic) => topic.startsWith(prefix) && topic.indexOf('/', prefix.length) === -1;
+  }
+  const f = filter.split('/');
+  return (topic) => {
+    const t = topic.split('/');
+    for (let i = 0; i < f.length; i++) {
+      if (f[i] === '#') return true;
+      if (i >= t.length) return false;
+      if (f[i] !== '+' && f[i] !== t[i]) return false;
+    }
+    return f.length === t.length;
+  };
+}
+
+/**
  * How long to wait before reconnect attempt `attempt` (0 = the first after a loss): doubling from
  * 250 ms, at most 2 s during the first minute of an outage so a broker restart costs seconds, not
  * tens of seconds; then at most 5 s.
@@ -170,10 +199,14 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     });
   }
 
-  const handlers = new Set<{ filter: string; handler: MessageHandler }>();
+  const handlers = new Set<{
+    filter: string;
+    matches: (topic: string) => boolean;
+    handler: MessageHandler;
+  }>();
   client.on('message', (topic, payload, packet) => {
     for (const entry of handlers) {
-      if (!topicMatches(entry.filter, topic)) continue;
+      if (!entry.matches(topic)) continue;
       try {
         entry.handler(topic, payload, packet.retain);
       } catch (error) {
@@ -218,7 +251,7 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
       await client.publishAsync(topic, payload, { qos: 0, retain: false });
     },
     subscribe: async (filter, handler) => {
-      const entry = { filter, handler };
+      const entry = { filter, matches: compileTopicFilter(filter), handler };
       handlers.add(entry);
       await client.subscribeAsync(filter, { qos: 0 });
       return () => {

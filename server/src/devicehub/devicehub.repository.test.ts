@@ -63,4 +63,31 @@ describe.each(testDatabases())('device registry on $name', ({ create }) => {
       expect(stored.online).toBe(false);
     }
   });
+
+  it('stores online flags and last seen with the state, and keeps the flag when none is given', async () => {
+    const saved = await repository.applyChanges(
+      { upsert: Array.from({ length: 30 }, (_, i) => description(700 + i)), remove: [] },
+      '2026-01-01T00:00:00.000Z',
+    );
+    const entry = (i: number, online: boolean | undefined) => ({
+      id: saved[i]!.id,
+      state: { n: i },
+      // Serialised already (as for browsers): stored as given.
+      ...(i % 3 === 0 ? { json: JSON.stringify({ n: i, from: 'json' }) } : {}),
+      lastSeen: `2026-01-0${1 + (i % 5)}T00:00:00.000Z`,
+      ...(online === undefined ? {} : { online }),
+    });
+    await repository.saveStates(saved.map((_, i) => entry(i, i % 2 === 0)));
+    await repository.saveStates(saved.map((_, i) => entry(i, i < 10 ? undefined : i % 2 === 1)));
+    const presence = new Map((await repository.presence()).map((row) => [row.id, row]));
+    const all = await repository.all();
+    for (const [i, device] of saved.entries()) {
+      // No flag given: what the first write stored.
+      expect(presence.get(device.id)?.online).toBe(i < 10 ? i % 2 === 0 : i % 2 === 1);
+      expect(presence.get(device.id)?.last_seen).toBe(`2026-01-0${1 + (i % 5)}T00:00:00.000Z`);
+      expect(all.find((d) => d.id === device.id)?.state).toEqual(
+        i % 3 === 0 ? { n: i, from: 'json' } : { n: i },
+      );
+    }
+  });
 });

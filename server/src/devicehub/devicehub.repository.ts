@@ -1,5 +1,5 @@
 import { type Device, type RemovedDevice, roomFromDeviceName } from '@hearth/contracts';
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { CompiledQuery, type Kysely, type Selectable, sql } from 'kysely';
 import { chunks, yieldToEventLoop } from '../storage/batches.js';
 import type { Database } from '../storage/schema.js';
 import type { DeviceDescription } from './adapters/adapter.js';
@@ -101,6 +101,8 @@ const COLUMNS_BUT_METADATA = [
 export interface StateEntry {
   id: string;
   state: Record<string, unknown>;
+  /** The state as JSON, when it has been serialised already (for browsers). */
+  json?: string;
   lastSeen: string | null;
   /** The online flag to store with it (unchanged when absent). */
   online?: boolean;
@@ -238,33 +240,45 @@ export class DevicesRepository {
    */
   async saveStates(entries: StateEntry[], chunkSize = 25) {
     for (const chunk of chunks(entries, chunkSize)) {
-      const cases = (value: (entry: StateEntry) => string | null) =>
-        sql.join(
-          chunk.map((entry) => sql`when ${entry.id} then ${value(entry)}`),
-          sql` `,
+      const parameters: unknown[] = [];
+      for (const entry of chunk) {
+        parameters.push(
+          entry.id,
+          entry.json ?? JSON.stringify(entry.state),
+          entry.lastSeen,
+          entry.online === undefined ? null : entry.online ? 1 : 0,
         );
-      await this.db
-        .updateTable('devicehub_devices')
-        .set({
-          state: sql<string>`case id ${cases((e) => JSON.stringify(e.state))} else state end`,
-          last_seen: sql<string | null>`case id ${cases((e) => e.lastSeen)} else last_seen end`,
-          online: sql<number>`case id ${sql.join(
-            chunk.map((e) =>
-              e.online === undefined
-                ? sql`when ${e.id} then online`
-                : sql`when ${e.id} then ${e.online ? 1 : 0}`,
-            ),
-            sql` `,
-          )} else online end`,
-        })
-        .where(
-          'id',
-          'in',
-          chunk.map((entry) => entry.id),
-        )
-        .execute();
+      }
+      await this.db.executeQuery(CompiledQuery.raw(this.saveStatesSql(chunk.length), parameters));
       await yieldToEventLoop();
     }
+  }
+
+  /** The statements of saveStates by number of rows, compiled once for the dialect. */
+  private readonly saveStatesSqls = new Map<number, string>();
+
+  /**
+   * One UPDATE … FROM (VALUES …) for `rows` devices (SQLite ≥ 3.33 and PostgreSQL): the same text
+   * for every chunk of a size, so it costs no query building and hits the statement cache. The
+   * casts give PostgreSQL the parameters' types; an online flag of null keeps the stored one.
+   */
+  private saveStatesSql(rows: number): string {
+    let text = this.saveStatesSqls.get(rows);
+    if (text === undefined) {
+      const values = sql.join(
+        Array.from(
+          { length: rows },
+          () =>
+            sql`(cast(${''} as text), cast(${''} as text), cast(${null} as text), cast(${null} as integer))`,
+        ),
+      );
+      text =
+        sql`update devicehub_devices set state = v.column2, last_seen = v.column3, online = coalesce(v.column4, devicehub_devices.online) from (values ${values}) as v where devicehub_devices.id = v.column1`.compile(
+          this.db,
+        ).sql;
+      this.saveStatesSqls.set(rows, text);
+    }
+    return text;
   }
 
   /** Every listed device's online flag and last seen, as the state writer stored them. */

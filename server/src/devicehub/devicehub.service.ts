@@ -18,7 +18,7 @@ import { HttpError } from '../http/errors.js';
 import { nowIso } from '../storage/columns.js';
 import type { AdapterEvents, DeviceAdapter, DeviceDescription } from './adapters/adapter.js';
 import { DevicehubMessages } from './devicehub.errors.js';
-import type { DevicesRepository, Presence } from './devicehub.repository.js';
+import type { DevicesRepository, Presence, StateEntry } from './devicehub.repository.js';
 import { deviceRenameCommand, deviceSetCommand } from './devicehub.schemas.js';
 import type { EdgeAbout, EdgeBroker, EdgeCaller, EdgeCommand } from './edge/edge-broker.js';
 import { LogOnce } from './log-once.js';
@@ -142,6 +142,8 @@ export class DeviceHubService implements AdapterEvents {
   private ordered: Device[] | undefined;
   private readonly boot = Date.now().toString(36);
   private readonly listeners = new Set<DeviceListener>();
+  /** Each device's state topic and what it is about, built once rather than per message. */
+  private readonly stateRoutes = new Map<string, { topic: string; about: EdgeAbout }>();
 
   constructor(private readonly options: DeviceHubServiceOptions) {
     this.once = new LogOnce(options.log);
@@ -456,14 +458,15 @@ export class DeviceHubService implements AdapterEvents {
     device.state = merged.state;
     this.stateArrived.set(device.id, Date.now());
     if (lastSeen) device.last_seen = lastSeen;
-    this.publishState(device);
+    const json = this.publishState(device);
     this.tell((listener) => listener.stateReported?.(device, state, retained));
     // Without availability reports (disabled in Zigbee2MQTT), a fresh message means it is there.
     if (!retained && !device.online && !this.availabilityKnown.has(device.id)) {
       device.online = true;
       this.publishUpsert(device);
     }
-    this.markForWriter(device);
+    // The writer stores the JSON browsers got, rather than serialising the state again.
+    this.markForWriter(device, json);
   }
 
   availabilityChanged(externalId: string, online: boolean) {
@@ -535,13 +538,16 @@ export class DeviceHubService implements AdapterEvents {
     );
   }
 
-  private markForWriter(device: Device) {
-    this.options.writer.mark({
+  /** `json`: device.state as JSON, if it has been serialised already. */
+  private markForWriter(device: Device, json?: string) {
+    const entry: StateEntry = {
       id: device.id,
       state: device.state,
       lastSeen: device.last_seen,
       online: device.online,
-    });
+    };
+    if (json !== undefined) entry.json = json;
+    this.options.writer.mark(entry);
   }
 
   private track(device: Device) {
@@ -672,6 +678,7 @@ export class DeviceHubService implements AdapterEvents {
     this.publish(devicehubTopics.removed, JSON.stringify(event), false, { type: 'removed', deviceId: id });
     // An empty retained message clears the device's retained state for late subscribers.
     this.publish(devicehubTopics.device(id), '', true, { type: 'state', deviceId: id });
+    this.stateRoutes.delete(id);
   }
 
   private publishUpsert(device: Device) {
@@ -685,10 +692,17 @@ export class DeviceHubService implements AdapterEvents {
     });
   }
 
-  private publishState(device: Device) {
+  /** Publishes the device's state (retained); returns it as the JSON it sent. */
+  private publishState(device: Device): string {
     this.changed();
-    const about: EdgeAbout = { type: 'state', deviceId: device.id };
-    this.publish(devicehubTopics.device(device.id), JSON.stringify(device.state), true, about);
+    let route = this.stateRoutes.get(device.id);
+    if (route === undefined) {
+      route = { topic: devicehubTopics.device(device.id), about: { type: 'state', deviceId: device.id } };
+      this.stateRoutes.set(device.id, route);
+    }
+    const json = JSON.stringify(device.state);
+    this.publish(route.topic, json, true, route.about);
+    return json;
   }
 
   private publish(topic: string, payload: string | (() => string), retain: boolean, about?: EdgeAbout) {

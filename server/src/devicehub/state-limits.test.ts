@@ -42,6 +42,13 @@ describe('bounded device state', () => {
     expect(merged.trimmed.length).toBeGreaterThan(0);
   });
 
+  it('measures numbers as JSON writes them, at every power of ten', () => {
+    const numbers = [0, -0, 0.5, -2.25, 1e21, -1e-7, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER];
+    for (let power = 1; power <= 1e22; power *= 10)
+      numbers.push(power - 1, power, power + 1, -power, 1 - power);
+    for (const n of numbers) expect(stateBytes(mergeBounded({}, { n }).state)).toBe(size({ n }));
+  });
+
   it('keeps every state within the limit over any run of reports, measuring only what changed', () => {
     const value = fc.oneof(
       fc.integer(),

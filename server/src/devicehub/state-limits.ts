@@ -5,19 +5,57 @@ export const MAX_STATE_BYTES = 16 * 1024;
 /** Most JSON bytes one value may take; longer strings are cut, other values dropped. */
 export const MAX_VALUE_BYTES = 4 * 1024;
 
-// Printable ASCII without `"` or `\`: JSON adds only the quotes.
-const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+/**
+ * JSON bytes of a short string of printable ASCII without `"` or `\` (JSON adds only the quotes),
+ * else -1. A loop: for the short keys and values of a state it is cheaper than a regular expression.
+ */
+function plainSize(value: string): number {
+  if (value.length >= 256) return -1;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code > 0x7e || code === 0x22 || code === 0x5c) return -1;
+  }
+  return value.length + 2;
+}
+
+/** JSON bytes of state keys: a device reports the same few keys again and again. */
+const keySizes = new Map<string, number>();
+const MAX_KEY_SIZES = 10_000;
+
+function keySize(key: string): number {
+  let size = keySizes.get(key);
+  if (size === undefined) {
+    size = sizeOf(key);
+    if (keySizes.size >= MAX_KEY_SIZES) keySizes.clear();
+    keySizes.set(key, size);
+  }
+  return size;
+}
+
+/** Characters of a finite number in JSON; integers (most readings) without building the string. */
+function numberSize(value: number): number {
+  if (!Number.isInteger(value) || value >= 1e15 || value <= -1e15) return String(value).length;
+  let digits = 1;
+  let rest = value < 0 ? -value : value;
+  while (rest >= 10) {
+    rest /= 10;
+    digits++;
+  }
+  return value < 0 ? digits + 1 : digits;
+}
 
 /** JSON bytes of a value; numbers, booleans and plain strings without serialising them. */
 function sizeOf(value: unknown): number {
   switch (typeof value) {
     case 'number':
-      return Number.isFinite(value) ? String(value).length : 4;
+      return Number.isFinite(value) ? numberSize(value) : 4;
     case 'boolean':
       return value ? 4 : 5;
-    case 'string':
-      if (value.length < 256 && PLAIN.test(value)) return value.length + 2;
+    case 'string': {
+      const plain = plainSize(value);
+      if (plain >= 0) return plain;
       break;
+    }
     default:
       if (value === null) return 4;
   }
@@ -26,7 +64,7 @@ function sizeOf(value: unknown): number {
 
 /** JSON bytes of `"key":value` in an object (0 for undefined, which JSON leaves out). */
 const entrySize = (key: string, value: unknown): number =>
-  value === undefined ? 0 : sizeOf(key) + 1 + sizeOf(value);
+  value === undefined ? 0 : keySize(key) + 1 + sizeOf(value);
 
 /**
  * The JSON size of each state this module returned, so a report costs the size of what it
@@ -83,9 +121,12 @@ export function mergeBounded(current: DeviceState, report: DeviceState): Bounded
   const trimmed: string[] = [];
   const merged: DeviceState = { ...current };
   const size = { ...measure(current) };
-  /** Replaces merged[key] by value (undefined: removes it), keeping `size` true. */
-  const put = (key: string, value: unknown, after = entrySize(key, value)) => {
-    const before = key in merged ? entrySize(key, merged[key]) : 0;
+  /**
+   * Replaces merged[key] by value (undefined: removes it), keeping `size` true; `had`: what
+   * merged[key] is now, if the caller has read it already.
+   */
+  const put = (key: string, value: unknown, after = entrySize(key, value), had = merged[key]) => {
+    const before = entrySize(key, had);
     size.bytes += after - before;
     size.entries += (after > 0 ? 1 : 0) - (before > 0 ? 1 : 0);
     if (value === undefined) delete merged[key];
@@ -98,12 +139,12 @@ export function mergeBounded(current: DeviceState, report: DeviceState): Bounded
     const had = merged[key];
     // Zigbee2MQTT sends a device's whole state every time: most values are the ones it has.
     if (value === had && (value === null || typeof value !== 'object')) continue;
-    const keySize = sizeOf(key);
+    const nameSize = keySize(key);
     const valueSize = value === undefined ? 0 : sizeOf(value);
-    if (keySize + valueSize <= MAX_VALUE_BYTES) {
-      put(key, value, value === undefined ? 0 : keySize + 1 + valueSize);
+    if (nameSize + valueSize <= MAX_VALUE_BYTES) {
+      put(key, value, value === undefined ? 0 : nameSize + 1 + valueSize, had);
     } else if (typeof value === 'string') {
-      put(key, cut(value, MAX_VALUE_BYTES - keySize - 16));
+      put(key, cut(value, MAX_VALUE_BYTES - nameSize - 16));
       trimmed.push(key);
     } else {
       trimmed.push(key);

@@ -14,9 +14,12 @@ import { connectHooks, type PassAuthenticator } from './edge-connect.js';
 import { DEFAULT_EDGE_LIMITS, type EdgeLimits } from './edge-limits.js';
 import { EdgeTopics } from './edge-topics.js';
 import { listenForUpgrades } from './edge-upgrade.js';
-import { encodePublish } from './publish-packet.js';
+import { encodePublish, payloadOf } from './publish-packet.js';
 import { startUserRecheck } from './user-recheck.js';
 import { type ConnectionSession, WebSocketTransport } from './ws-transport.js';
+
+/** Most topics whose absolute form the edge keeps (a few per device). */
+const MAX_KNOWN_TOPICS = 20_000;
 
 /** A command a browser published on P/commands/device.set or P/commands/device.rename. */
 export type EdgeCommand =
@@ -375,6 +378,53 @@ export async function createEdgeBroker(
     }
   };
 
+  // Topics relative to P as the hub publishes them (a device's state topic, an event) and their
+  // absolute form, checked once each: the stream publishes the same few thousand again and again.
+  const absoluteTopics = new Map<string, string>();
+  const absoluteOf = (topic: string): string => {
+    let absolute = absoluteTopics.get(topic);
+    if (absolute === undefined) {
+      absolute = topics.absolute(topic);
+      if (!topics.mayDeliver(absolute)) throw new Error(`browsers may not receive "${topic}"`);
+      if (absoluteTopics.size >= MAX_KNOWN_TOPICS) absoluteTopics.clear();
+      absoluteTopics.set(topic, absolute);
+    }
+    return absolute;
+  };
+  const published = Promise.resolve();
+
+  /** EdgeBroker.publish, for an absolute topic browsers may receive; throws what serialising throws. */
+  const publish = (
+    absolute: string,
+    payload: string | Buffer | (() => string),
+    options: { retain?: boolean; about?: EdgeAbout },
+  ): Promise<void> => {
+    let packet: Buffer | undefined;
+    const shared = () => {
+      packet ??= encodePublish(absolute, typeof payload === 'function' ? payload() : payload);
+      return packet;
+    };
+    for (const transport of live) {
+      const visible = transport.session.visible;
+      // The fast path: residents and admins without rules get the same bytes, unchecked.
+      if (visible === undefined) {
+        if (transport.subscribedTo(absolute)) transport.writePacket(shared());
+      } else deliverFiltered(transport, visible, absolute, options.about, shared);
+    }
+    if (!options.retain) return published;
+    // The retained copy's payload is a view of the packet's bytes, not a second copy.
+    return persistence.storeRetained({
+      cmd: 'publish',
+      topic: absolute,
+      payload: payloadOf(shared()),
+      qos: 0,
+      retain: true,
+      dup: false,
+      brokerId: aedes.id,
+      brokerCounter: 0,
+    });
+  };
+
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
@@ -410,40 +460,12 @@ export async function createEdgeBroker(
     // The hub's messages bypass Aedes' per-subscriber path (a packet object, a timer tick and a
     // re-encoding for every browser): encoded once, the same bytes go to every subscriber.
     // Retained state is stored in Aedes, which replays it to late subscribers.
-    async publish(topic, payload, options = {}) {
-      const absolute = topics.absolute(topic);
-      if (!topics.mayDeliver(absolute)) throw new Error(`browsers may not receive "${topic}"`);
-      let body: Buffer | undefined;
-      const bodyOf = () => {
-        if (body === undefined) {
-          const text = typeof payload === 'function' ? payload() : payload;
-          body = typeof text === 'string' ? Buffer.from(text) : text;
-        }
-        return body;
-      };
-      let packet: Buffer | undefined;
-      const shared = () => {
-        packet ??= encodePublish(absolute, bodyOf());
-        return packet;
-      };
-      for (const transport of live) {
-        const visible = transport.session.visible;
-        // The fast path: residents and admins without rules get the same bytes, unchecked.
-        if (visible === undefined) {
-          if (transport.subscribedTo(absolute)) transport.writePacket(shared());
-        } else deliverFiltered(transport, visible, absolute, options.about, shared);
-      }
-      if (options.retain) {
-        await persistence.storeRetained({
-          cmd: 'publish',
-          topic: absolute,
-          payload: bodyOf(),
-          qos: 0,
-          retain: true,
-          dup: false,
-          brokerId: aedes.id,
-          brokerCounter: 0,
-        });
+    publish(topic, payload, options = {}) {
+      try {
+        return publish(absoluteOf(topic), payload, options);
+      } catch (error) {
+        // As from an async function: a bad topic or a payload that fails to serialise rejects.
+        return Promise.reject(error);
       }
     },
     onCommand: (handler) => {

@@ -142,4 +142,24 @@ describe('edge broker: how packets become frames', () => {
     expect(publish.length).toBe(2 + 2 + topic.length + payload.length);
     expect(publish.subarray(4 + topic.length).toString()).toBe(payload);
   });
+
+  it.each([20, 200, 65_000, 200_000])(
+    'delivers a %i-byte state whole, whatever length field its frame needs',
+    async (size) => {
+      h = await startEdgeHarness(sqliteDatabase());
+      const { token } = await h.user('resident');
+      const frames = await rawSubscriber(h, token, `${P}/devices/#`);
+      const payload = `{"text":"${'é'.repeat(Math.floor((size - 11) / 2))}"}`;
+      await h.edge.publish('devices/lamp', payload);
+      await eventually(() => frames.length === 3);
+      // The next frame is read whole too: the length field said where the first one ended.
+      await h.edge.publish('devices/lamp', '{"state":"OFF"}');
+      await eventually(() => frames.length === 4);
+      const topic = `${P}/devices/lamp`;
+      const [big, small] = [frames[2] as Buffer, frames[3] as Buffer];
+      expect(big.subarray(big.length - Buffer.byteLength(payload)).toString()).toBe(payload);
+      expect(small.subarray(small.length - 15).toString()).toBe('{"state":"OFF"}');
+      expect(small.subarray(4, 4 + topic.length).toString()).toBe(topic);
+    },
+  );
 });

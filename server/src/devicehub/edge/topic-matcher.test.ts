@@ -13,6 +13,8 @@ describe('matchesFilter', () => {
     ['a/devices/+', 'a/devices/', true],
     ['a/events/device.upsert', 'a/events/device.upsert', true],
     ['a/+/x', 'a/b/x', true],
+    ['#', 'a/b', true],
+    ['a/#', 'a', true],
   ])('%s against %s is %s', (filter, topic, expected) => {
     expect(matchesFilter(filter, topic)).toBe(expected);
   });

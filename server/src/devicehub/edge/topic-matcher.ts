@@ -1,4 +1,4 @@
-import { topicMatches } from '../../bus/bus.js';
+import { compileTopicFilter } from '../../bus/bus.js';
 
 type Matcher = (topic: string) => boolean;
 
@@ -7,27 +7,12 @@ type Matcher = (topic: string) => boolean;
 const compiled = new Map<string, Matcher>();
 const MAX_COMPILED = 10_000;
 
-function compile(filter: string): Matcher {
-  const wildcard = filter.search(/[+#]/);
-  if (wildcard === -1) return (topic) => topic === filter;
-  if (filter.endsWith('/#') && wildcard === filter.length - 1) {
-    const prefix = filter.slice(0, -1);
-    const parent = filter.slice(0, -2);
-    return (topic) => topic.startsWith(prefix) || topic === parent;
-  }
-  if (filter.endsWith('/+') && wildcard === filter.length - 1) {
-    const prefix = filter.slice(0, -1);
-    return (topic) => topic.startsWith(prefix) && topic.indexOf('/', prefix.length) === -1;
-  }
-  return (topic) => topicMatches(filter, topic);
-}
-
 /** Whether an MQTT topic filter matches a topic, like topicMatches but without allocating. */
 export function matchesFilter(filter: string, topic: string): boolean {
   let matcher = compiled.get(filter);
   if (!matcher) {
     if (compiled.size >= MAX_COMPILED) compiled.clear();
-    matcher = compile(filter);
+    matcher = compileTopicFilter(filter);
     compiled.set(filter, matcher);
   }
   return matcher(topic);

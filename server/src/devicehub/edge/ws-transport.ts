@@ -151,18 +151,28 @@ export class WebSocketTransport extends Duplex {
     }
   }
 
-  /** Sends what waits, frame by frame, while the socket takes it; else waits for it to drain. */
+  /**
+   * Sends what waits, frame by frame, while the socket takes it; else waits for it to drain. Each
+   * frame is one buffer, header included, written straight to the TCP socket: one write call
+   * rather than ws' header and payload as two writes under cork (a server's frames are not
+   * masked, and without permessage-deflate ws' sender keeps no queue a frame could overtake).
+   */
   private readonly flush = () => {
     this.flushScheduled = false;
     if (this.dropped || this.socket.readyState !== WebSocket.OPEN) return;
+    const raw = (this.socket as unknown as { _socket?: Duplex })._socket;
     while (this.pendingBytes > 0 && this.socket.bufferedAmount <= this.options.maxQueuedBytes) {
-      this.socket.send(this.nextFrame(), { binary: true, compress: false });
+      if (raw) raw.write(this.nextFrame(true));
+      else this.socket.send(this.nextFrame(false), { binary: true, compress: false });
     }
     if (this.pendingBytes > 0) this.waitForDrain();
   };
 
-  /** Whole chunks from the queue, up to MAX_FRAME_BYTES (at least one). */
-  private nextFrame(): Buffer {
+  /**
+   * Whole chunks from the queue, up to MAX_FRAME_BYTES (at least one); `framed`: as a whole
+   * binary WebSocket frame (RFC 6455 5.2: FIN, opcode 2, unmasked, the payload's length).
+   */
+  private nextFrame(framed: boolean): Buffer {
     let end = this.head;
     let bytes = 0;
     while (end < this.pending.length) {
@@ -171,10 +181,28 @@ export class WebSocketTransport extends Duplex {
       bytes += length;
       end++;
     }
-    const frame =
-      end - this.head === 1
-        ? (this.pending[this.head] as Buffer)
-        : Buffer.concat(this.pending.slice(this.head, end), bytes);
+    let frame: Buffer;
+    if (framed) {
+      const header = bytes < 126 ? 2 : bytes < 65_536 ? 4 : 10;
+      frame = Buffer.allocUnsafe(header + bytes);
+      frame[0] = 0x82;
+      if (header === 2) frame[1] = bytes;
+      else if (header === 4) {
+        frame[1] = 126;
+        frame.writeUInt16BE(bytes, 2);
+      } else {
+        frame[1] = 127;
+        frame.writeUInt32BE(Math.floor(bytes / 2 ** 32), 2);
+        frame.writeUInt32BE(bytes % 2 ** 32, 6);
+      }
+      let offset = header;
+      for (let i = this.head; i < end; i++) offset += (this.pending[i] as Buffer).copy(frame, offset);
+    } else {
+      frame =
+        end - this.head === 1
+          ? (this.pending[this.head] as Buffer)
+          : Buffer.concat(this.pending.slice(this.head, end), bytes);
+    }
     this.head = end;
     this.pendingBytes -= bytes;
     if (this.head === this.pending.length) {

@@ -272,8 +272,16 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
   private knownKeys(topic: string, ieee: string, state: Raw): Raw {
     const keys = this.stateKeys.get(ieee);
     if (!keys) return state;
+    // Nearly every message has only known keys: checked without building arrays.
+    let allKnown = true;
+    for (const key in state) {
+      if (!keys.has(key)) {
+        allKnown = false;
+        break;
+      }
+    }
+    if (allKnown) return state;
     const unknown = Object.keys(state).filter((key) => !keys.has(key));
-    if (unknown.length === 0) return state;
     this.once.warn(
       `keys:${topic}`,
       { topic, keys: unknown.slice(0, 10) },
