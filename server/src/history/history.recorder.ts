@@ -127,7 +127,12 @@ export class HistoryRecorder implements DeviceListener {
       }
       this.dropped += excess;
     }
-    if (!this.flushSoon && this.buffer.length >= (this.options.flushRows ?? 5000)) {
+    // While writes fail, the interval retries: an immediate retry would spin when it fails at once.
+    if (
+      !this.flushSoon &&
+      this.failingSince === undefined &&
+      this.buffer.length >= (this.options.flushRows ?? 5000)
+    ) {
       this.flushSoon = true;
       setImmediate(() => {
         this.flushSoon = false;

@@ -59,7 +59,7 @@ const require = createRequire(here);
 
 /** A worker thread running history.worker.ts, from the bundle (dist/) or, with tsx, from the sources. */
 function spawn(setup: WorkerSetup): Worker {
-  if (here.endsWith('.ts')) {
+  if (new URL(here).pathname.endsWith('.ts')) {
     // Tests and `npm run dev`: tsx compiles the worker's TypeScript as it does the server's.
     const api = pathToFileURL(path.join(path.dirname(require.resolve('tsx')), 'esm/api/index.mjs')).href;
     const entry = new URL('./history.worker.ts', here).href;
@@ -230,6 +230,12 @@ export class HistoryWorker implements RawStore {
       this.failures = 0;
     }
     waiting.resolve();
+  }
+
+  /** Ends the thread at once, as a crash would; it is started again like after one (tests). */
+  async crash(): Promise<void> {
+    await this.worker?.terminate();
+    await this.exited;
   }
 
   /** Stops the roll-ups, closes the worker's connection and ends it (what was sent is written first). */
