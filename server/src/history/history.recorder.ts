@@ -202,7 +202,8 @@ export class HistoryRecorder implements DeviceListener {
       rows.push({ series_id: series.id, t: p.t, v: p.v });
       if (p.t < oldest) oldest = p.t;
     }
-    // Gaps first: a batch retried after a failure may repeat a gap (harmless), never a reading.
+    // Gaps first: a batch retried after a failure may repeat a gap (harmless), never a reading
+    // (unless the history worker stopped between its commit and its answer: stored twice, not lost).
     const store = this.options.store ?? this.options.repository;
     await store.addGaps(gaps);
     await store.insertRaw(rows);
