@@ -1,4 +1,5 @@
-// Bundles the server into dist/main.js. npm dependencies stay external (native modules such as
+// Bundles the server into dist/main.js, and the history worker's thread (src/history/history.worker.ts)
+// into dist/history.worker.js beside it. npm dependencies stay external (native modules such as
 // better-sqlite3 must load from node_modules); workspace packages (@hearth/*) are bundled in.
 import { readFileSync } from 'node:fs';
 import { build } from 'esbuild';
@@ -7,8 +8,11 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 const external = Object.keys(pkg.dependencies ?? {}).filter((name) => !name.startsWith('@hearth/'));
 
 await build({
-  entryPoints: [new URL('./src/main.ts', import.meta.url).pathname],
-  outfile: new URL('./dist/main.js', import.meta.url).pathname,
+  entryPoints: {
+    main: new URL('./src/main.ts', import.meta.url).pathname,
+    'history.worker': new URL('./src/history/history.worker.ts', import.meta.url).pathname,
+  },
+  outdir: new URL('./dist', import.meta.url).pathname,
   bundle: true,
   platform: 'node',
   target: 'node20',

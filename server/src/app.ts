@@ -294,6 +294,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       heartbeatMs: config.historyHeartbeatMs,
       retention: config.historyRetention,
       reach: access.reach,
+      ...(storage.sqliteFile ? { sqliteFile: storage.sqliteFile } : {}),
     }),
     // Device events: the hub's listeners exist once it is registered.
     { name: 'activity-devices', register: () => activity.listenTo(deviceHub.feed) },

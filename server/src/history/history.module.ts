@@ -9,6 +9,7 @@ import { HistoryRecorder } from './history.recorder.js';
 import { HistoryRepository } from './history.repository.js';
 import { registerHistoryRoutes } from './history.routes.js';
 import { HistoryService } from './history.service.js';
+import { HistoryWorker } from './history.writer.js';
 
 export interface HistoryModuleDeps {
   db: Kysely<Database>;
@@ -21,18 +22,29 @@ export interface HistoryModuleDeps {
   retention: Retention;
   /** Every caller's reach (docs/access.md); none: the roles' defaults. */
   reach?: ReachSource;
+  /**
+   * The SQLite file, when the database is one: readings are then written, and rolled up and
+   * pruned, by the history worker on a connection of its own, off the device stream's thread.
+   */
+  sqliteFile?: string;
 }
 
 /** Every reading kept: recording, roll-ups, retention and the history API (docs/history.md). */
 export function historyModule(deps: HistoryModuleDeps): Module {
   const log = deps.log.child({ domain: 'history' });
   const repository = new HistoryRepository(deps.db);
-  const maintenance = new HistoryMaintenance({ repository, log, retention: deps.retention });
+  const worker = deps.sqliteFile
+    ? new HistoryWorker({ file: deps.sqliteFile, log, maintenance: { retention: deps.retention } })
+    : undefined;
+  const maintenance = worker
+    ? undefined
+    : new HistoryMaintenance({ repository, log, retention: deps.retention });
   const recorder = new HistoryRecorder({
     repository,
+    ...(worker ? { store: worker } : {}),
     log,
     heartbeatMs: deps.heartbeatMs,
-    written: (oldest) => maintenance.written(oldest),
+    ...(maintenance ? { written: (oldest: number) => maintenance.written(oldest) } : {}),
   });
   const service = new HistoryService({
     repository,
@@ -52,12 +64,15 @@ export function historyModule(deps: HistoryModuleDeps): Module {
       recorder.setExclusions(await repository.exclusions());
       // docs/history.md#gaps: whatever was recorded before this start ends here.
       await repository.addGaps([{ device_id: '', t: Date.now() }]);
-      maintenance.start();
+      maintenance?.start();
+      await worker?.start();
     },
     async close() {
       unlisten?.();
-      await maintenance.stop();
+      await maintenance?.stop();
+      // The last readings go through the worker before it ends.
       await recorder.close();
+      await worker?.close();
     },
   };
 }

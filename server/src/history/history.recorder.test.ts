@@ -195,4 +195,27 @@ describe('the history recorder', () => {
     await recorder.flush();
     expect(memory.readings().map(({ v }) => v)).toEqual([3, 4, 5]);
   });
+
+  it('does not retry at once while writes fail, however long the buffer: the interval retries', async () => {
+    const memory = memoryRepository();
+    let attempts = 0;
+    memory.repository.insertRaw = async () => {
+      attempts++;
+      throw new Error('the history worker stopped; it starts again shortly');
+    };
+    recorder = new HistoryRecorder({
+      repository: memory.repository,
+      log: pino({ level: 'silent' }),
+      heartbeatMs: MINUTE,
+      flushIntervalMs: 60_000,
+      flushRows: 10,
+    });
+    recorder.setExclusions([]);
+    for (let i = 0; i < 20; i++) recorder.stateReported(plug, { power: i }, false);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let i = 20; i < 40; i++) recorder.stateReported(plug, { power: i }, false);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(attempts).toBe(1);
+    recorder = undefined;
+  });
 });

@@ -4,9 +4,12 @@ import type { DeviceListener } from '../devicehub/index.js';
 import type { SeriesType } from './history.buckets.js';
 import { leavesOf } from './history.leaves.js';
 import type { HistoryRepository } from './history.repository.js';
+import type { RawStore } from './history.writer.js';
 
 export interface RecorderOptions {
   repository: HistoryRepository;
+  /** Where readings and gaps are written (default: `repository`; on SQLite the history worker). */
+  store?: RawStore;
   log: Logger;
   /** A repeat of the same value is recorded at most once per this many ms (HISTORY_HEARTBEAT). */
   heartbeatMs: number;
@@ -124,7 +127,12 @@ export class HistoryRecorder implements DeviceListener {
       }
       this.dropped += excess;
     }
-    if (!this.flushSoon && this.buffer.length >= (this.options.flushRows ?? 5000)) {
+    // While writes fail, the interval retries: an immediate retry would spin when it fails at once.
+    if (
+      !this.flushSoon &&
+      this.failingSince === undefined &&
+      this.buffer.length >= (this.options.flushRows ?? 5000)
+    ) {
       this.flushSoon = true;
       setImmediate(() => {
         this.flushSoon = false;
@@ -194,9 +202,11 @@ export class HistoryRecorder implements DeviceListener {
       rows.push({ series_id: series.id, t: p.t, v: p.v });
       if (p.t < oldest) oldest = p.t;
     }
-    // Gaps first: a batch retried after a failure may repeat a gap (harmless), never a reading.
-    await this.options.repository.addGaps(gaps);
-    await this.options.repository.insertRaw(rows);
+    // Gaps first: a batch retried after a failure may repeat a gap (harmless), never a reading
+    // (unless the history worker stopped between its commit and its answer: stored twice, not lost).
+    const store = this.options.store ?? this.options.repository;
+    await store.addGaps(gaps);
+    await store.insertRaw(rows);
     if (rows.length > 0) this.options.written?.(oldest);
   }
 

@@ -1,6 +1,6 @@
 import type { HistoryValue } from '@hearth/contracts';
-import { type Kysely, sql, type Transaction } from 'kysely';
-import { chunks, yieldToEventLoop } from '../storage/batches.js';
+import { CompiledQuery, type Kysely, PostgresAdapter, sql, type Transaction } from 'kysely';
+import { yieldToEventLoop } from '../storage/batches.js';
 import type { Database } from '../storage/schema.js';
 import type { Bucket, Reading, SeriesType } from './history.buckets.js';
 import type { HistoryBucketTable } from './history.tables.js';
@@ -25,6 +25,22 @@ export interface RawRow {
 /** Rows per INSERT: well under SQLite's and PostgreSQL's bound-parameter limits. */
 const CHUNK = 400;
 
+/**
+ * Readings per INSERT on SQLite, largest first: a batch goes as statements of these sizes, so
+ * only three texts are ever prepared (the connection's statement cache keeps them).
+ */
+const RAW_SIZES = [100, 10, 1] as const;
+const rawInsertSql = (rows: number) =>
+  `insert into "history_raw" ("series_id", "t", "num", "bool", "text") values ${Array.from(
+    { length: rows },
+    () => '(?, ?, ?, ?, ?)',
+  ).join(', ')}`;
+const RAW_INSERT_SQL = new Map(RAW_SIZES.map((size) => [size, rawInsertSql(size)]));
+/** PostgreSQL: a whole batch as five array parameters (one statement, whatever its size). */
+const RAW_INSERT_PG =
+  'insert into "history_raw" ("series_id", "t", "num", "bool", "text") ' +
+  'select * from unnest($1::integer[], $2::bigint[], $3::double precision[], $4::integer[], $5::text[])';
+
 const valueColumns = (v: HistoryValue | null) => ({
   num: typeof v === 'number' ? v : null,
   bool: typeof v === 'boolean' ? (v ? 1 : 0) : null,
@@ -47,7 +63,11 @@ const BUCKET_COLUMNS = ['t', 'min', 'max', 'mean', 'last_num', 'last_bool', 'las
 
 /** SQL of the history domain (docs/history.md#storage); every query runs on SQLite and PostgreSQL. */
 export class HistoryRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly postgres: boolean;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  }
 
   async series(deviceId: string, property: string): Promise<Series | undefined> {
     const row = await this.db
@@ -108,16 +128,48 @@ export class HistoryRepository {
     return wanted.map((w) => found.get(key(w.device_id, w.property))!);
   }
 
-  /** Stores readings in one transaction. */
+  /**
+   * Stores readings in one transaction. The SQL is written out rather than built by Kysely:
+   * compiling a multi-row INSERT cost more than running it (docs/history.md#recording).
+   */
   async insertRaw(rows: readonly RawRow[]): Promise<void> {
     if (rows.length === 0) return;
+    if (this.postgres) {
+      const columns: [number[], number[], (number | null)[], (number | null)[], (string | null)[]] = [
+        [],
+        [],
+        [],
+        [],
+        [],
+      ];
+      for (const row of rows) {
+        const v = row.v;
+        columns[0].push(row.series_id);
+        columns[1].push(row.t);
+        columns[2].push(typeof v === 'number' ? v : null);
+        columns[3].push(typeof v === 'boolean' ? (v ? 1 : 0) : null);
+        columns[4].push(typeof v === 'string' ? v : null);
+      }
+      await this.db.executeQuery(CompiledQuery.raw(RAW_INSERT_PG, columns));
+      return;
+    }
     await this.db.transaction().execute(async (trx) => {
-      for (const chunk of chunks(rows, CHUNK)) {
-        await trx
-          .insertInto('history_raw')
-          .values(chunk.map((row) => ({ series_id: row.series_id, t: row.t, ...valueColumns(row.v) })))
-          .execute();
-        await yieldToEventLoop();
+      let start = 0;
+      let statements = 0;
+      for (const size of RAW_SIZES) {
+        const text = RAW_INSERT_SQL.get(size)!;
+        while (rows.length - start >= size) {
+          const parameters: unknown[] = [];
+          for (let i = start; i < start + size; i++) {
+            const { series_id, t, v } = rows[i]!;
+            const { num, bool, text: string } = valueColumns(v);
+            parameters.push(series_id, t, num, bool, string);
+          }
+          await trx.executeQuery(CompiledQuery.raw(text, parameters));
+          start += size;
+          // better-sqlite3 runs each statement synchronously: a turn of the event loop now and then.
+          if (++statements % 4 === 0) await yieldToEventLoop();
+        }
       }
     });
   }

@@ -2,7 +2,17 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+  sql,
+} from 'kysely';
 import type PG from 'pg';
 import { ensurePrivateFile, PRIVATE_DIR_MODE } from './data-dir.js';
 import type { Database } from './schema.js';
@@ -20,6 +30,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Storage {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** The SQLite file (not for PostgreSQL or an in-memory database): other connections open it too. */
+  sqliteFile?: string;
   /** Cheap round trip used by /healthz. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -81,14 +93,7 @@ export function openStorage(options: StorageOptions): Storage {
   }
   const SQLite = loadSqlite();
   const sqlite = new SQLite(file);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  // SQLite's own default page cache, 2 MB: better-sqlite3 builds it with 16 MB, which the device
-  // registry of 2000 real devices (about 5 KB of metadata each) fills and keeps resident for
-  // good. What falls out is read back from the operating system's file cache, a few µs a page.
-  sqlite.pragma(`cache_size = -${SQLITE_CACHE_KB}`);
+  configureSqlite(sqlite);
   let checkpointer: WalCheckpointer | undefined;
   if (file !== ':memory:') {
     // Checkpoints run in a worker, not inside whichever write crosses 1000 pages.
@@ -100,10 +105,11 @@ export function openStorage(options: StorageOptions): Storage {
       onError: (message) => process.emitWarning(`SQLite checkpoint failed: ${message}`),
     });
   }
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new StatementCache(sqlite) }) });
+  const db = sqliteKysely(sqlite);
   return {
     db,
     dialect: 'sqlite',
+    ...(file !== ':memory:' ? { sqliteFile: file } : {}),
     ping: async () => {
       await sql`select 1`.execute(db);
     },
@@ -113,4 +119,45 @@ export function openStorage(options: StorageOptions): Storage {
       await db.destroy();
     },
   };
+}
+
+/** The settings of every connection to Hearth's SQLite file (the server's, its history worker's). */
+export function configureSqlite(sqlite: BetterSqlite3.Database) {
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  // SQLite's own default page cache, 2 MB: better-sqlite3 builds it with 16 MB, which the device
+  // registry of 2000 real devices (about 5 KB of metadata each) fills and keeps resident for
+  // good. What falls out is read back from the operating system's file cache, a few µs a page.
+  sqlite.pragma(`cache_size = -${SQLITE_CACHE_KB}`);
+}
+
+/**
+ * Kysely on one SQLite connection, its prepared statements kept (statement-cache.ts).
+ * Transactions begin with `BEGIN IMMEDIATE`: the file has a second writer, the history worker
+ * (docs/history.md#recording), and a transaction that read before it wrote would fail at its
+ * first write (SQLITE_BUSY, no waiting) had the other connection committed in between. Taking the
+ * write lock at the start waits for the other's transaction instead (busy_timeout).
+ */
+export function sqliteKysely(sqlite: BetterSqlite3.Database): Kysely<Database> {
+  return new Kysely<Database>({
+    dialect: new ImmediateSqliteDialect({ database: new StatementCache(sqlite) }),
+  });
+}
+
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.settings);
+  }
 }

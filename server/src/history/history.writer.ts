@@ -1,0 +1,258 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Logger } from 'pino';
+import type { Retention } from './history.maintenance.js';
+import type { HistoryRepository, RawRow } from './history.repository.js';
+
+/** Where the recorder's batches go: the repository itself, or the history worker. */
+export type RawStore = Pick<HistoryRepository, 'addGaps' | 'insertRaw'>;
+
+/** What the worker is started with (history.worker.ts). */
+export interface WorkerSetup {
+  file: string;
+  /** better-sqlite3's resolved path (the server is bundled; its dependencies are not). */
+  driver: string;
+  /** Also runs the roll-ups and pruning, with this retention. */
+  maintenance?: { retention: Retention };
+}
+
+/** A batch of readings by columns: typed arrays cross to the worker without being copied. */
+interface RawColumns {
+  series: Float64Array<ArrayBuffer>;
+  t: Float64Array<ArrayBuffer>;
+  num: Float64Array<ArrayBuffer>;
+  /** 0 none (gap marker), 1 number (`num`), 2 false, 3 true, 4 text (the next of `texts`). */
+  kind: Uint8Array<ArrayBuffer>;
+  texts: string[];
+}
+
+export type WorkerRequest = { id: number } & (
+  | { op: 'gaps'; gaps: { device_id: string; t: number }[] }
+  | ({ op: 'raw' } & RawColumns)
+  | { op: 'close' }
+);
+
+export type WorkerReply =
+  | { id: number; error?: { message: string; code?: unknown; stack?: string }; log?: undefined }
+  | {
+      id?: undefined;
+      log: { level: 'info' | 'warn' | 'error'; object: Record<string, unknown>; message: string };
+    }
+  /** Sent once the worker has opened its connection. */
+  | { id?: undefined; log?: undefined; ready: true };
+
+type Body = WorkerRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never;
+
+export interface HistoryWorkerOptions extends Omit<WorkerSetup, 'driver'> {
+  log: Logger;
+  /** The first pause before a worker that stopped unexpectedly is started again (ms); it doubles while it keeps failing. */
+  restartMs?: number;
+}
+
+const MAX_RESTART_MS = 60_000;
+const CLOSE_TIMEOUT_MS = 10_000;
+
+const here = import.meta.url;
+const require = createRequire(here);
+
+/** A worker thread running history.worker.ts, from the bundle (dist/) or, with tsx, from the sources. */
+function spawn(setup: WorkerSetup): Worker {
+  if (new URL(here).pathname.endsWith('.ts')) {
+    // Tests and `npm run dev`: tsx compiles the worker's TypeScript as it does the server's.
+    const api = pathToFileURL(path.join(path.dirname(require.resolve('tsx')), 'esm/api/index.mjs')).href;
+    const entry = new URL('./history.worker.ts', here).href;
+    return new Worker(
+      `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(api)}));`,
+      { eval: true, workerData: setup },
+    );
+  }
+  // The bundle: dist/main.js starts dist/history.worker.js (server/build.mjs).
+  return new Worker(new URL('./history.worker.js', here), { workerData: setup });
+}
+
+const toError = (fields: { message: string; code?: unknown; stack?: string }) =>
+  Object.assign(new Error(fields.message), {
+    ...(fields.code === undefined ? {} : { code: fields.code }),
+    ...(fields.stack ? { stack: fields.stack } : {}),
+  });
+
+/**
+ * docs/history.md#recording: the server's side of the history worker. It stores the recorder's
+ * batches (a RawStore) by posting them to the worker as columns, and answers once the worker has
+ * committed them, or rejects (the recorder keeps the batch and tries again). A worker that stops
+ * (a crash, an error it did not catch) is logged and started again after a pause; what it had not
+ * committed is rejected, so nothing is lost. Started on first use or by `start()`.
+ */
+export class HistoryWorker implements RawStore {
+  private worker: Worker | undefined;
+  private exited: Promise<void> = Promise.resolve();
+  private readonly pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  private nextId = 1;
+  private closed = false;
+  private failures = 0;
+  private restartAt = 0;
+  private restart: NodeJS.Timeout | undefined;
+  private started: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: HistoryWorkerOptions) {}
+
+  /** Whether a worker thread is running now (tests). */
+  get running() {
+    return this.worker !== undefined;
+  }
+
+  /** Starts the worker; resolves once it has opened its connection (or has stopped, logged). */
+  async start(): Promise<void> {
+    this.ensure();
+    await this.started;
+  }
+
+  async addGaps(gaps: readonly { device_id: string; t: number }[]): Promise<void> {
+    if (gaps.length === 0) return;
+    await this.request({ op: 'gaps', gaps: [...gaps] });
+  }
+
+  async insertRaw(rows: readonly RawRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const n = rows.length;
+    const columns: RawColumns = {
+      series: new Float64Array(n),
+      t: new Float64Array(n),
+      num: new Float64Array(n),
+      kind: new Uint8Array(n),
+      texts: [],
+    };
+    for (let i = 0; i < n; i++) {
+      const { series_id, t, v } = rows[i]!;
+      columns.series[i] = series_id;
+      columns.t[i] = t;
+      if (typeof v === 'number') {
+        columns.kind[i] = 1;
+        columns.num[i] = v;
+      } else if (typeof v === 'boolean') {
+        columns.kind[i] = v ? 3 : 2;
+      } else if (typeof v === 'string') {
+        columns.kind[i] = 4;
+        columns.texts.push(v);
+      }
+    }
+    await this.request({ op: 'raw', ...columns }, [
+      columns.series.buffer,
+      columns.t.buffer,
+      columns.num.buffer,
+      columns.kind.buffer,
+    ]);
+  }
+
+  private request(body: Body, transfer: ArrayBuffer[] = []): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('the history worker is closed'));
+    // A worker that keeps failing is not started again at every flush.
+    if (!this.worker && Date.now() < this.restartAt)
+      return Promise.reject(new Error('the history worker stopped; it starts again shortly'));
+    return this.send(this.ensure(), body, transfer);
+  }
+
+  private send(worker: Worker, body: Body, transfer: ArrayBuffer[] = []): Promise<void> {
+    const id = this.nextId++;
+    return new Promise<void>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ ...body, id }, transfer);
+    });
+  }
+
+  private ensure(): Worker {
+    if (this.worker) return this.worker;
+    clearTimeout(this.restart);
+    const { log, file, maintenance } = this.options;
+    const worker = spawn({
+      file,
+      driver: require.resolve('better-sqlite3'),
+      ...(maintenance ? { maintenance } : {}),
+    });
+    // The server's close ends it; it keeps nothing alive on its own.
+    worker.unref();
+    this.worker = worker;
+    let failure: Error | undefined;
+    let ready = () => {};
+    this.started = new Promise<void>((resolve) => {
+      ready = resolve;
+    });
+    worker.on('message', (reply: WorkerReply) => {
+      if ('ready' in reply) ready();
+      else this.receive(reply);
+    });
+    worker.on('error', (error) => {
+      failure = error;
+    });
+    this.exited = new Promise<void>((resolve) => {
+      worker.once('exit', (code) => {
+        if (this.worker === worker) this.worker = undefined;
+        ready();
+        const stopped = failure ?? new Error(`the history worker stopped (exit code ${code})`);
+        for (const { reject } of this.pending.values()) reject(stopped);
+        this.pending.clear();
+        if (!this.closed) {
+          const pause = Math.min(MAX_RESTART_MS, (this.options.restartMs ?? 1000) * 2 ** this.failures);
+          if (this.failures === 0) {
+            log.error({ err: stopped, exitCode: code }, 'history worker stopped; starting it again');
+          }
+          this.failures++;
+          this.restartAt = Date.now() + pause;
+          this.restart = setTimeout(() => {
+            if (!this.closed && !this.worker) this.ensure();
+          }, pause);
+          this.restart.unref();
+        }
+        resolve();
+      });
+    });
+    return worker;
+  }
+
+  private receive(reply: Exclude<WorkerReply, { ready: true }>) {
+    if (reply.log) {
+      const { level, object, message } = reply.log;
+      const err = object.err as { message: string } | undefined;
+      this.options.log[level]({ ...object, ...(err ? { err: toError(err) } : {}) }, message);
+      return;
+    }
+    const waiting = this.pending.get(reply.id);
+    if (!waiting) return;
+    this.pending.delete(reply.id);
+    if (reply.error) {
+      waiting.reject(toError(reply.error));
+      return;
+    }
+    if (this.failures > 0) {
+      this.options.log.info({ restarts: this.failures }, 'history worker works again');
+      this.failures = 0;
+    }
+    waiting.resolve();
+  }
+
+  /** Ends the thread at once, as a crash would; it is started again like after one (tests). */
+  async crash(): Promise<void> {
+    await this.worker?.terminate();
+    await this.exited;
+  }
+
+  /** Stops the roll-ups, closes the worker's connection and ends it (what was sent is written first). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.restart);
+    const worker = this.worker;
+    if (!worker) return;
+    const timeout = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
+    try {
+      await this.send(worker, { op: 'close' });
+    } catch (error) {
+      this.options.log.warn({ err: error }, 'history worker did not close cleanly');
+      void worker.terminate();
+    }
+    await this.exited;
+    clearTimeout(timeout);
+  }
+}
