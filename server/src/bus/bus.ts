@@ -50,16 +50,7 @@ export interface BusOptions {
 }
 
 /** Does an MQTT topic filter (with + and #) match a topic? */
-export function topicMatches(filter: string, topic: string): boolean {
-  const f = filter.split('/');
-  const t = topic.split('/');
-  for (let i = 0; i < f.length; i++) {
-    if (f[i] === '#') return true;
-    if (i >= t.length) return false;
-    if (f[i] !== '+' && f[i] !== t[i]) return false;
-  }
-  return f.length === t.length;
-}
+export const topicMatches = (filter: string, topic: string): boolean => compileTopicFilter(filter)(topic);
 
 /**
  * A matcher of one topic filter, compiled once: the common shapes (exact, `a/b/#`, `a/b/+`)

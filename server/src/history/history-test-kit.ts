@@ -1,4 +1,4 @@
-import type { Device } from '@hearth/contracts';
+import type { Capability, Device } from '@hearth/contracts';
 import { accessToken, createUser, startTestApp, type TestApp } from '../../test/app.js';
 import type { TestDatabase } from '../../test/databases.js';
 import type { Role } from '../users/index.js';
@@ -117,3 +117,19 @@ export async function startRecordingHousehold(
     },
   };
 }
+
+/** A read-only capability of `kind` on `property` (recorder and worker tests). */
+export const testCapability = (
+  property: string,
+  kind: Capability['kind'],
+  extra: Partial<Capability> = {},
+): Capability => ({
+  id: property,
+  property,
+  name: property,
+  kind,
+  type: kind,
+  value_type: 'number',
+  access: { readOnly: true, write: false, set: false },
+  ...extra,
+});

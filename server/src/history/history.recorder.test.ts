@@ -3,18 +3,9 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HistoryRecorder } from './history.recorder.js';
 import type { HistoryRepository, RawRow, Series } from './history.repository.js';
+import { testCapability } from './history-test-kit.js';
 
-const access = { readOnly: true, write: false, set: false };
-const cap = (property: string, kind: Capability['kind'], extra: Partial<Capability> = {}): Capability => ({
-  id: property,
-  property,
-  name: property,
-  kind,
-  type: kind,
-  value_type: 'number',
-  access,
-  ...extra,
-});
+const cap = testCapability;
 const plug = {
   id: 'plug-1',
   capabilities: [

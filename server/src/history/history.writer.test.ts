@@ -9,21 +9,12 @@ import { migrateToLatest } from '../storage/migrate.js';
 import { HistoryRecorder } from './history.recorder.js';
 import { HistoryRepository } from './history.repository.js';
 import { HistoryWorker } from './history.writer.js';
+import { testCapability } from './history-test-kit.js';
 
 // docs/history.md#recording on SQLite: the recorder's batches go through the history worker, a
 // thread with a connection of its own; what it writes is what the server's connection reads.
 
-const access = { readOnly: true, write: false, set: false };
-const cap = (property: string, kind: Capability['kind'], extra: Partial<Capability> = {}): Capability => ({
-  id: property,
-  property,
-  name: property,
-  kind,
-  type: kind,
-  value_type: 'number',
-  access,
-  ...extra,
-});
+const cap = testCapability;
 const plug = {
   id: 'plug-1',
   capabilities: [
