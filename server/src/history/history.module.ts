@@ -29,6 +29,9 @@ export interface HistoryModuleDeps {
   sqliteFile?: string;
 }
 
+/** The history worker starts with the first batch of readings, or this long after the server. */
+const WORKER_START_DELAY_MS = 30_000;
+
 /** Every reading kept: recording, roll-ups, retention and the history API (docs/history.md). */
 export function historyModule(deps: HistoryModuleDeps): Module {
   const log = deps.log.child({ domain: 'history' });
@@ -65,7 +68,7 @@ export function historyModule(deps: HistoryModuleDeps): Module {
       // docs/history.md#gaps: whatever was recorded before this start ends here.
       await repository.addGaps([{ device_id: '', t: Date.now() }]);
       maintenance?.start();
-      await worker?.start();
+      worker?.startAfter(WORKER_START_DELAY_MS);
     },
     async close() {
       unlisten?.();

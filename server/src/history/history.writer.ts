@@ -83,7 +83,7 @@ const toError = (fields: { message: string; code?: unknown; stack?: string }) =>
  * batches (a RawStore) by posting them to the worker as columns, and answers once the worker has
  * committed them, or rejects (the recorder keeps the batch and tries again). A worker that stops
  * (a crash, an error it did not catch) is logged and started again after a pause; what it had not
- * committed is rejected, so nothing is lost. Started on first use or by `start()`.
+ * committed is rejected, so nothing is lost. Started on first use, by `start()` or by `startAfter()`.
  */
 export class HistoryWorker implements RawStore {
   private worker: Worker | undefined;
@@ -107,6 +107,20 @@ export class HistoryWorker implements RawStore {
   async start(): Promise<void> {
     this.ensure();
     await this.started;
+  }
+
+  /**
+   * Starts the worker after `delayMs` unless a batch has started it before. Its roll-ups and
+   * pruning need not run the moment the server starts, and a server that records nothing in
+   * that time (most test apps) never pays for a second thread.
+   */
+  startAfter(delayMs: number): void {
+    if (this.closed || this.worker) return;
+    clearTimeout(this.restart);
+    this.restart = setTimeout(() => {
+      if (!this.closed && !this.worker) this.ensure();
+    }, delayMs);
+    this.restart.unref();
   }
 
   async addGaps(gaps: readonly { device_id: string; t: number }[]): Promise<void> {
