@@ -19,6 +19,7 @@ import { tsImport } from 'tsx/esm/api';
 import {
   cpuMs,
   hubDevices,
+  mainThreadCpuMs,
   percentile,
   report,
   signIn,
@@ -271,6 +272,7 @@ async function ingest(mosquitto) {
         count: SUBSCRIBERS,
       });
       const cpuBefore = cpuMs(hearth.pid);
+      const mainBefore = mainThreadCpuMs(hearth.pid);
       const started = now();
       let sent = 0;
       while (now() - started < seconds * 1000) {
@@ -288,12 +290,13 @@ async function ingest(mosquitto) {
       }
       await sleep(2000);
       const cpu = cpuMs(hearth.pid) - cpuBefore;
+      const main = mainThreadCpuMs(hearth.pid) - mainBefore;
       const { received, latencies } = await subscribers.collect();
       if (mode === 'on') {
         recorded.rows += rawRows(file) - rowsBefore;
         recorded.seconds += seconds;
       }
-      results[mode].push({ sent, received, latencies, cpu });
+      results[mode].push({ sent, received, latencies, cpu, main });
     };
     // Warm-up, then the modes in alternating halves so that both meet the same machine.
     await phase('off', 5);
@@ -314,6 +317,7 @@ async function ingest(mosquitto) {
         'p99 ms': round(percentile(latencies, 99)),
         'max ms': round(latencies[latencies.length - 1]),
         'server CPU ms per 1000 updates': round((runs.reduce((a, r) => a + r.cpu, 0) * 1000) / sent),
+        'of which main thread': round((runs.reduce((a, r) => a + r.main, 0) * 1000) / sent),
         'readings recorded /s': mode === 'on' ? Math.round(recorded.rows / recorded.seconds) : 0,
       };
     });

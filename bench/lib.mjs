@@ -108,11 +108,15 @@ export function report(name, rows, extra = {}) {
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** CPU time (user + system) a process has used, in ms (Linux). */
-export function cpuMs(pid) {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+export function cpuMs(pid, thread) {
+  const stat = thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`;
+  const fields = fs.readFileSync(stat, 'utf8').split(') ')[1].split(' ');
   // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
+
+/** The CPU time of a process's main thread alone (its thread id is the process id), in ms. */
+export const mainThreadCpuMs = (pid) => cpuMs(pid, pid);
 
 /** A JSON call to Hearth at `url`: `{ status, data }`, data null when the answer is not JSON. */
 export async function api(url, method, route, body, token) {

@@ -71,6 +71,11 @@ export interface RecordingHousehold {
   report(topic: string, payload: unknown): Promise<void>;
   /** Waits until the hub shows `check` true of the named device. */
   until(name: string, check: (device: Device) => boolean): Promise<void>;
+  /**
+   * Waits until every reading reported before it is stored: the Lamp reports a link quality
+   * of its own, and batches are written in order, so once that one is in, so is the rest.
+   */
+  recorded(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -89,8 +94,8 @@ export async function startRecordingHousehold(
         headers: { authorization: `Bearer ${resident}` },
       })
     ).json();
-  const waitFor = async (probe: () => Promise<boolean>) => {
-    const end = Date.now() + 5000;
+  const waitFor = async (probe: () => Promise<boolean>, timeoutMs = 5000) => {
+    const end = Date.now() + timeoutMs;
     while (!(await probe())) {
       if (Date.now() > end) throw new Error('condition not met in time');
       await new Promise((resolve) => setTimeout(resolve, 25));
@@ -103,14 +108,30 @@ export async function startRecordingHousehold(
   };
   await app.bus.publish(`${base}/bridge/devices`, JSON.stringify(HISTORY_DEVICES), { retain: true });
   await waitFor(async () => (await list()).length === HISTORY_DEVICES.length);
+  const report = (topic: string, payload: unknown) =>
+    app.bus.publish(`${base}/${topic}`, JSON.stringify(payload));
+  let marker = 1000;
+  const recorded = async () => {
+    const lamp = await byName('Lamp');
+    const from = Date.now();
+    const value = marker++;
+    await report('Lamp', { linkquality: value });
+    const url = `/api/history?device_id=${lamp.id}&property=linkquality&from=${from}`;
+    // The first batch also starts the history worker (some 0.5 s under tsx, longer on a busy machine).
+    await waitFor(async () => {
+      const answer = await app.app.inject({ url, headers: { authorization: `Bearer ${resident}` } });
+      return answer.statusCode === 200 && answer.body.includes(`"v":${value}`);
+    }, 20_000);
+  };
   return {
     app,
     resident,
     token,
     list,
     byName,
-    report: (topic, payload) => app.bus.publish(`${base}/${topic}`, JSON.stringify(payload)),
+    report,
     until: (name, check) => waitFor(async () => check(await byName(name))),
+    recorded,
     close: async () => {
       await app.bus.publish(`${base}/bridge/devices`, '', { retain: true });
       await app.close();

@@ -1,4 +1,4 @@
-import type { Capability, Device } from '@hearth/contracts';
+import type { Device } from '@hearth/contracts';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HistoryRecorder } from './history.recorder.js';

@@ -24,7 +24,6 @@ describe.each(testDatabases())('history API on $name', ({ create }) => {
     expect(answer.status, answer.body).toBe(200);
     return answer.json() as HistoryAnswer;
   };
-  const flushed = () => new Promise((resolve) => setTimeout(resolve, 1300));
 
   beforeAll(async () => {
     h = await startRecordingHousehold(await create());
@@ -54,7 +53,7 @@ describe.each(testDatabases())('history API on $name', ({ create }) => {
     });
     await h.report('Lamp', { state: 'OFF', brightness: 20, color: { x: 0.3, y: 0.5 } });
     await h.until('Lamp', (d) => d.state.brightness === 20);
-    await flushed();
+    await h.recorded();
     const range = `&from=${from}&to=${Date.now() + 1}`;
     const brightness = await history(lamp, 'brightness', range);
     expect(brightness).toMatchObject({
@@ -194,7 +193,7 @@ describe.each(testDatabases())('history API on $name', ({ create }) => {
     const from = Date.now();
     await h.report('Front door', { contact: true, battery: 80 });
     await h.until('Front door', (d) => d.state.battery === 80);
-    await flushed();
+    await h.recorded();
     expect((await history(door, 'battery', `&from=${from}`)).points).toEqual([]);
     expect((await history(door, 'contact', `&from=${from}`)).points.map((p) => ('v' in p ? p.v : 0))).toEqual(
       [true],
@@ -209,7 +208,7 @@ describe.each(testDatabases())('history API on $name', ({ create }) => {
     const later = Date.now();
     await h.report('Front door', { contact: false, battery: 70 });
     await h.until('Front door', (d) => d.state.battery === 70);
-    await flushed();
+    await h.recorded();
     expect((await history(door, 'contact', `&from=${later}`)).points).toEqual([]);
     await put({ device: false, properties: [] });
   });
@@ -222,7 +221,7 @@ describe.each(testDatabases())('history API on $name', ({ create }) => {
     await h.report('Lamp/availability', { state: 'online' });
     await h.report('Lamp', { brightness: 30 });
     await h.until('Lamp', (d) => d.online);
-    await flushed();
+    await h.recorded();
     const points = (await history(lamp, 'brightness', `&from=${from}&to=${Date.now() + 1}`)).points;
     expect(points.map((p) => ('v' in p ? p.v : undefined))).toEqual([30, null, 30]);
   });

@@ -3,16 +3,19 @@
 // pruning. better-sqlite3 runs every statement synchronously, so on the server's thread these
 // held back the device stream. Started by history.writer.ts; built as dist/history.worker.js.
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { HistoryValue } from '@hearth/contracts';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Logger } from 'pino';
+import { runInBackground } from '../lifecycle/background-thread.js';
 import { configureSqlite, sqliteKysely } from '../storage/database.js';
 import { HistoryMaintenance } from './history.maintenance.js';
 import { HistoryRepository, type RawRow } from './history.repository.js';
 import type { WorkerReply, WorkerRequest, WorkerSetup } from './history.writer.js';
 
 const setup = workerData as WorkerSetup;
+runInBackground();
 const port = parentPort!;
 const Driver = createRequire(import.meta.url)(setup.driver) as typeof BetterSqlite3;
 const sqlite = new Driver(setup.file);
@@ -39,7 +42,7 @@ const maintenance = setup.maintenance
   ? new HistoryMaintenance({ repository, log, retention: setup.maintenance.retention })
   : undefined;
 maintenance?.start();
-port.postMessage({ ready: true } satisfies WorkerReply);
+port.postMessage({ ready: true, nice: os.getPriority() } satisfies WorkerReply);
 
 /** The readings of a batch, back from their columns. */
 function rowsOf(request: Extract<WorkerRequest, { op: 'raw' }>): RawRow[] {

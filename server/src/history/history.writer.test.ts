@@ -1,9 +1,11 @@
+import os from 'node:os';
 import { Writable } from 'node:stream';
-import type { Capability, Device } from '@hearth/contracts';
+import type { Device } from '@hearth/contracts';
 import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sqliteDatabase, type TestDatabase } from '../../test/databases.js';
+import { BACKGROUND_NICE } from '../lifecycle/background-thread.js';
 import type { Storage } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrate.js';
 import { HistoryRecorder } from './history.recorder.js';
@@ -124,6 +126,16 @@ describe('the history worker (SQLite)', () => {
     await recorder.flush();
     expect(await values('power')).toEqual([1, 2, 3]);
   });
+
+  it.runIf(process.platform === 'linux')(
+    "yields the CPU to the server's thread: its own thread, not the server's, runs at a background priority",
+    async () => {
+      const server = os.getPriority();
+      const { worker } = await setup();
+      expect(worker.niceValue).toBe(BACKGROUND_NICE);
+      expect(os.getPriority()).toBe(server);
+    },
+  );
 
   it('writes what is buffered when closed, then ends the thread', async () => {
     const { recorder, worker } = await setup();

@@ -40,8 +40,8 @@ export type WorkerReply =
       id?: undefined;
       log: { level: 'info' | 'warn' | 'error'; object: Record<string, unknown>; message: string };
     }
-  /** Sent once the worker has opened its connection. */
-  | { id?: undefined; log?: undefined; ready: true };
+  /** Sent once the worker has opened its connection, with its thread's nice value. */
+  | { id?: undefined; log?: undefined; ready: true; nice: number };
 
 type Body = WorkerRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never;
 
@@ -102,6 +102,9 @@ export class HistoryWorker implements RawStore {
   get running() {
     return this.worker !== undefined;
   }
+
+  /** The nice value the running worker's thread reported when it started (tests). */
+  niceValue: number | undefined;
 
   /** Starts the worker; resolves once it has opened its connection (or has stopped, logged). */
   async start(): Promise<void> {
@@ -194,8 +197,10 @@ export class HistoryWorker implements RawStore {
       ready = resolve;
     });
     worker.on('message', (reply: WorkerReply) => {
-      if ('ready' in reply) ready();
-      else this.receive(reply);
+      if ('ready' in reply) {
+        this.niceValue = reply.nice;
+        ready();
+      } else this.receive(reply);
     });
     worker.on('error', (error) => {
       failure = error;

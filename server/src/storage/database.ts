@@ -2,21 +2,11 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import {
-  CompiledQuery,
-  type DatabaseConnection,
-  type Driver,
-  Kysely,
-  PostgresDialect,
-  SqliteDialect,
-  type SqliteDialectConfig,
-  SqliteDriver,
-  sql,
-} from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import type PG from 'pg';
 import { ensurePrivateFile, PRIVATE_DIR_MODE } from './data-dir.js';
 import type { Database } from './schema.js';
-import { StatementCache } from './statement-cache.js';
+import { HearthSqliteDialect, type SqliteDriverOptions } from './sqlite-driver.js';
 import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpoint.js';
 
 // Each driver loads only when its database is chosen (pg alone is ~16 MB resident on a SQLite box).
@@ -105,7 +95,8 @@ export function openStorage(options: StorageOptions): Storage {
       onError: (message) => process.emitWarning(`SQLite checkpoint failed: ${message}`),
     });
   }
-  const db = sqliteKysely(sqlite);
+  // The server's thread never sleeps inside SQLite waiting for the history worker's lock.
+  const db = sqliteKysely(sqlite, { waitOffThread: {} });
   return {
     db,
     dialect: 'sqlite',
@@ -133,31 +124,10 @@ export function configureSqlite(sqlite: BetterSqlite3.Database) {
   sqlite.pragma(`cache_size = -${SQLITE_CACHE_KB}`);
 }
 
-/**
- * Kysely on one SQLite connection, its prepared statements kept (statement-cache.ts).
- * Transactions begin with `BEGIN IMMEDIATE`: the file has a second writer, the history worker
- * (docs/history.md#recording), and a transaction that read before it wrote would fail at its
- * first write (SQLITE_BUSY, no waiting) had the other connection committed in between. Taking the
- * write lock at the start waits for the other's transaction instead (busy_timeout).
- */
-export function sqliteKysely(sqlite: BetterSqlite3.Database): Kysely<Database> {
-  return new Kysely<Database>({
-    dialect: new ImmediateSqliteDialect({ database: new StatementCache(sqlite) }),
-  });
-}
-
-class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-  }
-}
-
-class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(private readonly settings: SqliteDialectConfig) {
-    super(settings);
-  }
-
-  override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.settings);
-  }
+/** Kysely on one SQLite connection, its prepared statements kept (statement-cache.ts). */
+export function sqliteKysely(
+  sqlite: BetterSqlite3.Database,
+  options?: SqliteDriverOptions,
+): Kysely<Database> {
+  return new Kysely<Database>({ dialect: new HearthSqliteDialect(sqlite, options) });
 }

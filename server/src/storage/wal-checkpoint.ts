@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { BACKGROUND_NICE } from '../lifecycle/background-thread.js';
 
 /**
  * Checkpoints a SQLite database's write-ahead log off the event loop. SQLite's automatic
@@ -12,7 +13,8 @@ import { Worker } from 'node:worker_threads';
  *
  * A worker weighs about 10 MB of memory, so it runs only while the database is being written:
  * the log's file is looked at every `intervalMs` (one stat), a worker starts when it has changed,
- * and it ends itself once its checkpoints have found nothing new for `idleMs`.
+ * and it ends itself once its checkpoints have found nothing new for `idleMs`. It runs at a
+ * background thread's priority.
  */
 export interface WalCheckpointer {
   /** Whether a worker is running now (tests). */
@@ -23,6 +25,11 @@ export interface WalCheckpointer {
 // CommonJS, evaluated in the worker: the driver comes by its resolved path (the server is bundled).
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+if (process.platform === 'linux') {
+  try {
+    require('node:os').setPriority(workerData.nice);
+  } catch {}
+}
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma('busy_timeout = 1000');
@@ -79,6 +86,8 @@ export function startWalCheckpointer(options: {
         driver: options.driver,
         intervalMs: options.intervalMs,
         idleRounds: Math.max(1, Math.ceil((options.idleMs ?? 10_000) / options.intervalMs)),
+        // A background thread (lifecycle/background-thread.ts), written out: this source is eval'd.
+        nice: BACKGROUND_NICE,
       },
     });
     current.unref();
