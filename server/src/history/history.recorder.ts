@@ -51,7 +51,8 @@ export class HistoryRecorder implements DeviceListener {
   private readonly last = new Map<string, Map<string, Last>>();
   private readonly seriesIds = new Map<string, { id: number; type: SeriesType }>();
   private excludedDevices = new Set<string>();
-  private excludedProperties = new Set<string>();
+  /** Excluded properties by device: one look-up per message, no key built per reading. */
+  private excludedProperties = new Map<string, Set<string>>();
   /** Nothing is recorded until the exclusions are known. */
   private loaded = false;
   private flushing: Promise<void> | undefined;
@@ -70,9 +71,13 @@ export class HistoryRecorder implements DeviceListener {
   /** Sets what is not recorded (device ids; and `device\0property` pairs). */
   setExclusions(rows: readonly { device_id: string; property: string }[]) {
     this.excludedDevices = new Set(rows.filter((r) => r.property === '').map((r) => r.device_id));
-    this.excludedProperties = new Set(
-      rows.filter((r) => r.property !== '').map((r) => key(r.device_id, r.property)),
-    );
+    this.excludedProperties = new Map();
+    for (const { device_id, property } of rows) {
+      if (property === '') continue;
+      const properties = this.excludedProperties.get(device_id) ?? new Set<string>();
+      properties.add(property);
+      this.excludedProperties.set(device_id, properties);
+    }
     this.loaded = true;
   }
 
@@ -84,6 +89,7 @@ export class HistoryRecorder implements DeviceListener {
     const leaves = leavesOf(device);
     if (leaves.size === 0) return;
     const t = this.now();
+    const excluded = this.excludedProperties.get(device.id);
     let last = this.last.get(device.id);
     for (const property in state) {
       const list = leaves.get(property);
@@ -92,15 +98,19 @@ export class HistoryRecorder implements DeviceListener {
       for (const leaf of list) {
         const v = leaf.read(value);
         if (v === undefined) continue;
-        if (this.excludedProperties.size > 0 && this.excludedProperties.has(key(device.id, leaf.path)))
-          continue;
+        if (excluded?.has(leaf.path)) continue;
         if (!last) {
           last = new Map();
           this.last.set(device.id, last);
         }
         const before = last.get(leaf.path);
-        if (before && before.v === v && t - before.t < this.options.heartbeatMs) continue;
-        last.set(leaf.path, { v, t });
+        if (before) {
+          if (before.v === v && t - before.t < this.options.heartbeatMs) continue;
+          before.v = v;
+          before.t = t;
+        } else {
+          last.set(leaf.path, { v, t });
+        }
         this.buffer.push({ device_id: device.id, property: leaf.path, type: leaf.type, t, v });
       }
     }
