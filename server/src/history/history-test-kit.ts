@@ -154,3 +154,15 @@ export const testCapability = (
   access: { readOnly: true, write: false, set: false },
   ...extra,
 });
+
+/** A plug (on/off, power, a mode) as the recorder and worker tests see it, with `more` capabilities. */
+export const testPlug = (more: Record<string, Capability> = {}): Device =>
+  ({
+    id: 'plug-1',
+    capabilities: [
+      testCapability('state', 'binary', { metadata: { value_on: 'ON', value_off: 'OFF' } }),
+      testCapability('power', 'numeric'),
+      testCapability('mode', 'enum'),
+      ...Object.values(more),
+    ],
+  }) as unknown as Device;

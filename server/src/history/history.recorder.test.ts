@@ -1,21 +1,15 @@
-import type { Device } from '@hearth/contracts';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HistoryRecorder } from './history.recorder.js';
+import { HistoryRecorder, type RecorderOptions } from './history.recorder.js';
 import type { HistoryRepository, RawRow, Series } from './history.repository.js';
-import { testCapability } from './history-test-kit.js';
+import { testCapability, testPlug } from './history-test-kit.js';
 
-const cap = testCapability;
-const plug = {
-  id: 'plug-1',
-  capabilities: [
-    cap('state', 'binary', { metadata: { value_on: 'ON', value_off: 'OFF' } }),
-    cap('power', 'numeric'),
-    cap('mode', 'enum'),
-    cap('label', 'text'),
-    cap('color', 'composite', { features: [cap('x', 'numeric'), cap('y', 'numeric')] }),
-  ],
-} as unknown as Device;
+const plug = testPlug({
+  label: testCapability('label', 'text'),
+  color: testCapability('color', 'composite', {
+    features: [testCapability('x', 'numeric'), testCapability('y', 'numeric')],
+  }),
+});
 
 /** An in-memory repository: what the recorder writes, batch by batch. */
 function memoryRepository() {
@@ -53,17 +47,23 @@ afterEach(async () => {
   await recorder?.close();
 });
 
+/** A recorder on `repository` that flushes only when told, nothing excluded. */
+function recorderOn(repository: HistoryRepository, options: Partial<RecorderOptions> = {}) {
+  recorder = new HistoryRecorder({
+    repository,
+    log: pino({ level: 'silent' }),
+    heartbeatMs: MINUTE,
+    flushIntervalMs: 60_000,
+    ...options,
+  });
+  recorder.setExclusions([]);
+  return recorder;
+}
+
 function setup(heartbeatMs = 10 * MINUTE) {
   const memory = memoryRepository();
   let now = 1_700_000_000_000;
-  recorder = new HistoryRecorder({
-    repository: memory.repository,
-    log: pino({ level: 'silent' }),
-    heartbeatMs,
-    flushIntervalMs: 60_000,
-    now: () => now,
-  });
-  recorder.setExclusions([]);
+  const recorder = recorderOn(memory.repository, { heartbeatMs, now: () => now });
   return {
     ...memory,
     recorder,
@@ -172,18 +172,11 @@ describe('the history recorder', () => {
       if (failing) throw new Error('database away');
       return insert(rows);
     };
-    recorder = new HistoryRecorder({
-      repository: memory.repository,
-      log: pino({ level: 'silent' }),
-      heartbeatMs: MINUTE,
-      flushIntervalMs: 60_000,
-      maxBuffered: 3,
-    });
-    recorder.setExclusions([]);
-    for (let i = 1; i <= 5; i++) recorder.stateReported(plug, { power: i }, false);
-    await recorder.flush();
+    const r = recorderOn(memory.repository, { maxBuffered: 3 });
+    for (let i = 1; i <= 5; i++) r.stateReported(plug, { power: i }, false);
+    await r.flush();
     failing = false;
-    await recorder.flush();
+    await r.flush();
     expect(memory.readings().map(({ v }) => v)).toEqual([3, 4, 5]);
   });
 
@@ -194,17 +187,10 @@ describe('the history recorder', () => {
       attempts++;
       throw new Error('the history worker stopped; it starts again shortly');
     };
-    recorder = new HistoryRecorder({
-      repository: memory.repository,
-      log: pino({ level: 'silent' }),
-      heartbeatMs: MINUTE,
-      flushIntervalMs: 60_000,
-      flushRows: 10,
-    });
-    recorder.setExclusions([]);
-    for (let i = 0; i < 20; i++) recorder.stateReported(plug, { power: i }, false);
+    const r = recorderOn(memory.repository, { flushRows: 10 });
+    for (let i = 0; i < 20; i++) r.stateReported(plug, { power: i }, false);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    for (let i = 20; i < 40; i++) recorder.stateReported(plug, { power: i }, false);
+    for (let i = 20; i < 40; i++) r.stateReported(plug, { power: i }, false);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(attempts).toBe(1);
     recorder = undefined;

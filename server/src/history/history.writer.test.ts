@@ -1,6 +1,5 @@
 import os from 'node:os';
 import { Writable } from 'node:stream';
-import type { Device } from '@hearth/contracts';
 import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -11,20 +10,12 @@ import { migrateToLatest } from '../storage/migrate.js';
 import { HistoryRecorder } from './history.recorder.js';
 import { HistoryRepository } from './history.repository.js';
 import { HistoryWorker } from './history.writer.js';
-import { testCapability } from './history-test-kit.js';
+import { testPlug } from './history-test-kit.js';
 
 // docs/history.md#recording on SQLite: the recorder's batches go through the history worker, a
 // thread with a connection of its own; what it writes is what the server's connection reads.
 
-const cap = testCapability;
-const plug = {
-  id: 'plug-1',
-  capabilities: [
-    cap('state', 'binary', { metadata: { value_on: 'ON', value_off: 'OFF' } }),
-    cap('power', 'numeric'),
-    cap('mode', 'enum'),
-  ],
-} as unknown as Device;
+const plug = testPlug();
 
 const until = async (check: () => boolean, ms = 10_000) => {
   const end = Date.now() + ms;

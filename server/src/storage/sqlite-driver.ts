@@ -61,12 +61,15 @@ class HearthSqliteDriver extends SqliteDriver {
     if (this.options.waitOffThread) this.sqlite.pragma('busy_timeout = 0');
   }
 
+  /** Kysely's SQLite driver has one connection: it is wrapped once. */
+  private waiting: WaitingConnection | undefined;
+
   override async acquireConnection(): Promise<DatabaseConnection> {
     const connection = await super.acquireConnection();
     const wait = this.options.waitOffThread;
-    return wait
-      ? new WaitingConnection(connection, this.sqlite, wait.maxWaitMs ?? SQLITE_LOCK_WAIT_MS)
-      : connection;
+    if (!wait) return connection;
+    this.waiting ??= new WaitingConnection(connection, this.sqlite, wait.maxWaitMs ?? SQLITE_LOCK_WAIT_MS);
+    return this.waiting;
   }
 
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
