@@ -1,4 +1,3 @@
-import type { PassInfo } from '@hearth/contracts';
 import { describe, expect, it } from 'vitest';
 import { describeSchedule, describeValidity, formatTime, guestNotice } from './passes.format.js';
 import { testPassInfo } from './test-pass.js';
