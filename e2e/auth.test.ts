@@ -277,6 +277,8 @@ describe('signing in and out in Chromium', () => {
     expect(await wide.getByRole('button', { name: 'Open menu' }).isVisible()).toBe(false);
     await nav.getByRole('link', { name: 'Map' }).click();
     await wide.waitForURL(`${suite.server.url}/map`);
+    // The address changes before React has rendered the new route's links.
+    await nav.locator('a[aria-current="page"]', { hasText: 'Map' }).waitFor();
     expect(await nav.getByRole('link', { name: 'Map' }).getAttribute('aria-current')).toBe('page');
     expect(await nav.getByRole('link', { name: 'Home' }).getAttribute('aria-current')).toBeNull();
     expect(await nav.isVisible()).toBe(true);
