@@ -32,7 +32,7 @@ import {
   startMosquitto,
   startSubscribers,
 } from './lib.mjs';
-import { realDevices } from './real-devices.mjs';
+import { BENCH_TS_EXPOSE, realDevices } from './real-devices.mjs';
 
 const DEVICES = 2000;
 const SUBSCRIBERS = 10;
@@ -502,16 +502,6 @@ async function extraConnections(pid, target) {
 // ---- fixtures and helpers ---------------------------------------------------------------------
 
 const name = (i) => `bench_sensor_${String(i).padStart(4, '0')}`;
-
-// bench_ts carries the send time; exposed, because the hub keeps only the keys a device exposes.
-const BENCH_TS_EXPOSE = {
-  type: 'numeric',
-  name: 'bench_ts',
-  property: 'bench_ts',
-  access: 1,
-  unit: 'ms',
-  description: 'bench_ts',
-};
 
 /** Zigbee2MQTT's retained bridge/devices: DEVICES temperature/humidity sensors. */
 function deviceList() {

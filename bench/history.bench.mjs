@@ -5,9 +5,10 @@
 //    size per device-year (all year raw, and at the default retention).
 // C. Chart: uPlot's first draw of 10 000 points with a min/max band in Debian's Chromium (the
 //    library with the page's kind of options, on a blank page: not the whole page's load).
-// B. Ingest: 1000 state updates a second from a Mosquitto bus, the device stream's publish →
-//    browser latency with recording on beside recording off (every device excluded), in
-//    alternating halves of BENCH_HISTORY_SECONDS (default 60) per mode.
+// B. Ingest: 1000 state updates a second from a Mosquitto bus, from 200 devices cloned from
+//    zigbee-herdsman-converters' real definitions, the device stream's publish → browser latency
+//    with recording on beside recording off (every device excluded): BENCH_HISTORY_SECONDS
+//    (default 60) per mode, in interleaved phases.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,6 +29,7 @@ import {
   startMosquitto,
   startSubscribers,
 } from './lib.mjs';
+import { BENCH_TS_EXPOSE, realDevices } from './real-devices.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const MINUTE = 60_000;
@@ -38,6 +40,8 @@ const QUERY_RUNS = 50;
 const INGEST_RATE = 1000;
 const INGEST_SECONDS = Number(process.env.BENCH_HISTORY_SECONDS ?? 60);
 const INGEST_DEVICES = 200;
+/** Phases per mode, in the order off on on off, off on on off, … */
+const INGEST_SLOTS = 6;
 const SUBSCRIBERS = 5;
 const BASE = 'zigbee2mqtt';
 const P = 'hearth/devicehub';
@@ -239,14 +243,9 @@ async function ingest(mosquitto) {
     { dataDir },
   );
   try {
-    const names = Array.from({ length: INGEST_DEVICES }, (_, i) => `ingest_${String(i).padStart(4, '0')}`);
-    await publisher.publishAsync(
-      `${BASE}/bridge/devices`,
-      JSON.stringify(names.map((n, i) => sensor(i, n))),
-      {
-        retain: true,
-      },
-    );
+    const name = (i) => `ingest_${String(i).padStart(4, '0')}`;
+    const devices = ingestDevices(name);
+    await publisher.publishAsync(`${BASE}/bridge/devices`, JSON.stringify(devices.list), { retain: true });
     const token = (await signIn(hearth.url, admin)).access_token;
     const list = await hubDevices(hearth.url, token, INGEST_DEVICES);
     const setRecording = async (on) => {
@@ -278,10 +277,10 @@ async function ingest(mosquitto) {
       while (now() - started < seconds * 1000) {
         const due = Math.floor(((now() - started) * INGEST_RATE) / 1000) - sent;
         for (let i = 0; i < due; i++) {
-          const temperature = (18 + ((count * 7) % 80) / 10).toFixed(1);
+          const device = count % INGEST_DEVICES;
           publisher.publish(
-            `${BASE}/${names[count % INGEST_DEVICES]}`,
-            `{"temperature":${temperature},"humidity":${40 + (count % 20)},"linkquality":${100 + (count % 50)},"bench_ts":${now()}}`,
+            `${BASE}/${name(device)}`,
+            `${devices.message(device, count)},"bench_ts":${now()}}`,
           );
           count++;
           sent++;
@@ -298,11 +297,20 @@ async function ingest(mosquitto) {
       }
       results[mode].push({ sent, received, latencies, cpu, main });
     };
-    // Warm-up, then the modes in alternating halves so that both meet the same machine.
+    // Warm-up, then the modes in short phases in the order off on on off, off on on off, … so
+    // that both meet the same machine (its drift and its noise) for the same time.
     await phase('off', 5);
     results.off = [];
-    const half = INGEST_SECONDS / 2;
-    for (const mode of ['off', 'on', 'off', 'on']) await phase(mode, half);
+    const slot = INGEST_SECONDS / INGEST_SLOTS;
+    const order = Array.from({ length: INGEST_SLOTS * 2 }, (_, i) =>
+      ((i + 1) >> 1) % 2 === 0 ? 'off' : 'on',
+    );
+    for (let i = 0; i < order.length; ) {
+      let slots = 1;
+      while (order[i + slots] === order[i]) slots++;
+      await phase(order[i], slot * slots);
+      i += slots;
+    }
 
     const rows = ['off', 'on'].map((mode) => {
       const runs = results[mode];
@@ -316,6 +324,9 @@ async function ingest(mosquitto) {
         'p50 ms': round(percentile(latencies, 50)),
         'p99 ms': round(percentile(latencies, 99)),
         'max ms': round(latencies[latencies.length - 1]),
+        'p99 ms by phase': runs
+          .map((r) => round(percentile(Float64Array.from(r.latencies).sort(), 99)))
+          .join(' '),
         'server CPU ms per 1000 updates': round((runs.reduce((a, r) => a + r.cpu, 0) * 1000) / sent),
         'of which main thread': round((runs.reduce((a, r) => a + r.main, 0) * 1000) / sent),
         'readings recorded /s': mode === 'on' ? Math.round(recorded.rows / recorded.seconds) : 0,
@@ -327,6 +338,34 @@ async function ingest(mosquitto) {
     await hearth.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The ingest's devices, cloned from real lights, plugs and sensors (real-devices.mjs), and their
+ * messages: Zigbee2MQTT sends a device's whole state every time, in which, from one message to
+ * the next, its link quality and one reading change (a sensor's temperature, a plug's power, a
+ * light's brightness) and the rest repeats, as on a real network.
+ */
+function ingestDevices(name) {
+  const real = realDevices(INGEST_DEVICES, { name, extraExposes: [BENCH_TS_EXPOSE] });
+  const texts = Array.from({ length: INGEST_DEVICES }, (_, i) => {
+    const first = real.state(i, 0);
+    const second = real.state(i, 1);
+    const reading = Object.keys(first).find(
+      (key) =>
+        key !== 'linkquality' &&
+        key !== 'bench_ts' &&
+        typeof first[key] === 'number' &&
+        first[key] !== second[key],
+    );
+    const changed = { ...first, linkquality: (first.linkquality + 1) % 256 };
+    if (reading) changed[reading] = second[reading];
+    return [first, changed].map((state) => JSON.stringify(state).slice(0, -1));
+  });
+  return {
+    list: real.list,
+    message: (device, count) => texts[device][Math.floor(count / INGEST_DEVICES) % 2],
+  };
 }
 
 function rawRows(file) {

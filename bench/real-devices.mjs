@@ -35,6 +35,16 @@ const LINKQUALITY = {
   category: 'diagnostic',
 };
 
+/** bench_ts carries a message's send time; exposed, because the hub keeps only the keys a device exposes. */
+export const BENCH_TS_EXPOSE = {
+  type: 'numeric',
+  name: 'bench_ts',
+  property: 'bench_ts',
+  access: READ,
+  unit: 'ms',
+  description: 'bench_ts',
+};
+
 let cached;
 
 /** Every definition as plain JSON: {model, vendor, description, exposes, options, ota}. */
