@@ -1,9 +1,10 @@
 import type { Device, DeviceState, HistoryValue } from '@hearth/contracts';
 import type { Logger } from 'pino';
 import type { DeviceListener } from '../devicehub/index.js';
+import { ReadingBatch, rowsOf } from './history.batch.js';
 import type { SeriesType } from './history.buckets.js';
 import { leavesOf } from './history.leaves.js';
-import type { HistoryRepository } from './history.repository.js';
+import type { HistoryRepository, Series } from './history.repository.js';
 import type { RawStore } from './history.writer.js';
 
 export interface RecorderOptions {
@@ -24,12 +25,13 @@ export interface RecorderOptions {
   written?: (oldest: number) => void;
 }
 
-interface Pending {
+/** A reading of a series not created yet (its first readings: rare). */
+interface Unresolved {
   device_id: string;
   property: string;
   type: SeriesType;
   t: number;
-  v: HistoryValue | null;
+  v: HistoryValue;
 }
 
 interface Last {
@@ -37,19 +39,19 @@ interface Last {
   t: number;
 }
 
-const key = (deviceId: string, property: string) => `${deviceId}\u0000${property}`;
-
 /**
  * docs/history.md#recording: notes each state message's numeric, binary and enum values on the
  * stream's path (a map look-up and an array push per value) and writes them in batches, one
  * transaction each, away from it.
  */
 export class HistoryRecorder implements DeviceListener {
-  private buffer: Pending[] = [];
+  private buffer = new ReadingBatch();
+  private unresolved: Unresolved[] = [];
   private gaps: { device_id: string; t: number }[] = [];
   /** The last value recorded of each device's properties. */
   private readonly last = new Map<string, Map<string, Last>>();
-  private readonly seriesIds = new Map<string, { id: number; type: SeriesType }>();
+  /** Each device's series by property: no key built per reading. */
+  private readonly seriesIds = new Map<string, Map<string, { id: number; type: SeriesType }>>();
   private excludedDevices = new Set<string>();
   /** Excluded properties by device: one look-up per message, no key built per reading. */
   private excludedProperties = new Map<string, Set<string>>();
@@ -59,12 +61,24 @@ export class HistoryRecorder implements DeviceListener {
   private flushSoon = false;
   private failingSince: number | undefined;
   private dropped = 0;
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout;
   private readonly now: () => number;
+  private readonly store: RawStore;
 
   constructor(private readonly options: RecorderOptions) {
     this.now = options.now ?? Date.now;
-    this.timer = setInterval(() => void this.flush(), options.flushIntervalMs ?? 1000);
+    const { repository } = options;
+    this.store = options.store ?? {
+      addGaps: (gaps) => repository.addGaps(gaps),
+      ensureSeries: (wanted) => repository.ensureSeries(wanted),
+      insertColumns: (columns) => repository.insertRaw(rowsOf(columns)),
+    };
+    // Half an interval late, so that its flushes fall between the device state writer's.
+    const interval = options.flushIntervalMs ?? 1000;
+    this.timer = setTimeout(() => {
+      this.timer = setInterval(() => void this.flush(), interval);
+      this.timer.unref();
+    }, interval / 2);
     this.timer.unref();
   }
 
@@ -90,6 +104,7 @@ export class HistoryRecorder implements DeviceListener {
     if (leaves.size === 0) return;
     const t = this.now();
     const excluded = this.excludedProperties.get(device.id);
+    const series = this.seriesIds.get(device.id);
     let last = this.last.get(device.id);
     for (const property in state) {
       const list = leaves.get(property);
@@ -111,7 +126,11 @@ export class HistoryRecorder implements DeviceListener {
         } else {
           last.set(leaf.path, { v, t });
         }
-        this.buffer.push({ device_id: device.id, property: leaf.path, type: leaf.type, t, v });
+        const known = series?.get(leaf.path);
+        if (!known)
+          this.unresolved.push({ device_id: device.id, property: leaf.path, type: leaf.type, t, v });
+        // A property whose kind changed keeps its first type; other values are not recorded.
+        else if (known.type === leaf.type) this.buffer.push(known.id, t, v);
       }
     }
     this.bound();
@@ -129,20 +148,19 @@ export class HistoryRecorder implements DeviceListener {
 
   private bound() {
     const max = this.options.maxBuffered ?? 200_000;
-    if (this.buffer.length > max) {
-      const excess = this.buffer.length - max;
-      this.buffer.splice(0, excess);
+    const buffered = this.buffer.length + this.unresolved.length;
+    if (buffered > max) {
+      const excess = buffered - max;
+      const fromBuffer = Math.min(excess, this.buffer.length);
+      this.buffer.dropOldest(fromBuffer);
+      this.unresolved.splice(0, excess - fromBuffer);
       if (this.dropped === 0) {
         this.options.log.warn({ maxBuffered: max }, 'history buffer full: the oldest readings are dropped');
       }
       this.dropped += excess;
     }
     // While writes fail, the interval retries: an immediate retry would spin when it fails at once.
-    if (
-      !this.flushSoon &&
-      this.failingSince === undefined &&
-      this.buffer.length >= (this.options.flushRows ?? 5000)
-    ) {
+    if (!this.flushSoon && this.failingSince === undefined && buffered >= (this.options.flushRows ?? 5000)) {
       this.flushSoon = true;
       setImmediate(() => {
         this.flushSoon = false;
@@ -154,12 +172,13 @@ export class HistoryRecorder implements DeviceListener {
   /** Writes what is buffered; a flush already running is awaited, not doubled. */
   async flush(): Promise<void> {
     if (this.flushing) return this.flushing;
-    if (this.buffer.length === 0 && this.gaps.length === 0) return;
-    const batch = this.buffer;
+    if (this.buffer.length === 0 && this.unresolved.length === 0 && this.gaps.length === 0) return;
+    const pending = { batch: this.buffer, unresolved: this.unresolved };
     const gaps = this.gaps;
-    this.buffer = [];
+    this.buffer = new ReadingBatch();
+    this.unresolved = [];
     this.gaps = [];
-    this.flushing = this.write(batch, gaps)
+    this.flushing = this.write(pending, gaps)
       .then(() => {
         if (this.failingSince !== undefined) {
           this.options.log.info(
@@ -179,9 +198,14 @@ export class HistoryRecorder implements DeviceListener {
       .catch((error) => {
         if (this.failingSince === undefined) {
           this.failingSince = this.now();
-          this.options.log.warn({ err: error, readings: batch.length }, 'history recording failed; retrying');
+          this.options.log.warn(
+            { err: error, readings: pending.batch.length + pending.unresolved.length },
+            'history recording failed; retrying',
+          );
         }
-        this.buffer = [...batch, ...this.buffer];
+        pending.batch.append(this.buffer);
+        this.buffer = pending.batch;
+        this.unresolved = [...pending.unresolved, ...this.unresolved];
         this.gaps = [...gaps, ...this.gaps];
         this.bound();
       })
@@ -191,36 +215,45 @@ export class HistoryRecorder implements DeviceListener {
     return this.flushing;
   }
 
-  private async write(batch: Pending[], gaps: { device_id: string; t: number }[]) {
-    const missing = new Map<string, Pending>();
-    for (const p of batch) {
-      const k = key(p.device_id, p.property);
-      if (!this.seriesIds.has(k) && !missing.has(k)) missing.set(k, p);
+  /** Writes `pending`; its first readings of new series become readings of the batch once created. */
+  private async write(
+    pending: { batch: ReadingBatch; unresolved: Unresolved[] },
+    gaps: { device_id: string; t: number }[],
+  ) {
+    const { unresolved } = pending;
+    if (unresolved.length > 0) {
+      const wanted = new Map<string, Omit<Series, 'id'>>();
+      for (const { device_id, property, type } of unresolved) {
+        if (!this.seriesIds.get(device_id)?.has(property)) {
+          wanted.set(`${device_id}\u0000${property}`, { device_id, property, type });
+        }
+      }
+      for (const s of await this.store.ensureSeries([...wanted.values()])) {
+        let series = this.seriesIds.get(s.device_id);
+        if (!series) {
+          series = new Map();
+          this.seriesIds.set(s.device_id, series);
+        }
+        series.set(s.property, { id: s.id, type: s.type });
+      }
+      for (const reading of unresolved) {
+        const series = this.seriesIds.get(reading.device_id)!.get(reading.property)!;
+        // A property whose kind changed keeps its first type; other values are not recorded.
+        if (series.type === reading.type) pending.batch.push(series.id, reading.t, reading.v);
+      }
+      pending.unresolved = [];
     }
-    if (missing.size > 0) {
-      const series = await this.options.repository.ensureSeries(
-        [...missing.values()].map(({ device_id, property, type }) => ({ device_id, property, type })),
-      );
-      for (const s of series) this.seriesIds.set(key(s.device_id, s.property), { id: s.id, type: s.type });
-    }
-    const rows = [];
-    let oldest = Number.POSITIVE_INFINITY;
-    for (const p of batch) {
-      const series = this.seriesIds.get(key(p.device_id, p.property))!;
-      // A property whose kind changed keeps its first type; other values are not recorded.
-      if (series.type !== p.type) continue;
-      rows.push({ series_id: series.id, t: p.t, v: p.v });
-      if (p.t < oldest) oldest = p.t;
-    }
+    const { batch } = pending;
     // Gaps first: a batch retried after a failure may repeat a gap (harmless), never a reading
     // (unless the history worker stopped between its commit and its answer: stored twice, not lost).
-    const store = this.options.store ?? this.options.repository;
-    await store.addGaps(gaps);
-    await store.insertRaw(rows);
-    if (rows.length > 0) this.options.written?.(oldest);
+    await this.store.addGaps(gaps);
+    if (batch.length === 0) return;
+    await this.store.insertColumns(batch.columns());
+    this.options.written?.(batch.oldest());
   }
 
   async close() {
+    clearTimeout(this.timer);
     clearInterval(this.timer);
     await this.flushing;
     await this.flush();

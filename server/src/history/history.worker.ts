@@ -5,13 +5,13 @@
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { HistoryValue } from '@hearth/contracts';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Logger } from 'pino';
 import { runInBackground } from '../lifecycle/background-thread.js';
 import { configureSqlite, sqliteKysely } from '../storage/database.js';
+import { rowsOf } from './history.batch.js';
 import { HistoryMaintenance } from './history.maintenance.js';
-import { HistoryRepository, type RawRow } from './history.repository.js';
+import { HistoryRepository } from './history.repository.js';
 import type { WorkerReply, WorkerRequest, WorkerSetup } from './history.writer.js';
 
 const setup = workerData as WorkerSetup;
@@ -44,32 +44,13 @@ const maintenance = setup.maintenance
 maintenance?.start();
 port.postMessage({ ready: true, nice: os.getPriority() } satisfies WorkerReply);
 
-/** The readings of a batch, back from their columns. */
-function rowsOf(request: Extract<WorkerRequest, { op: 'raw' }>): RawRow[] {
-  const rows: RawRow[] = new Array(request.series.length);
-  let text = 0;
-  for (let i = 0; i < rows.length; i++) {
-    const kind = request.kind[i];
-    const v: HistoryValue | null =
-      kind === 1
-        ? request.num[i]!
-        : kind === 2
-          ? false
-          : kind === 3
-            ? true
-            : kind === 4
-              ? request.texts[text++]!
-              : null;
-    rows[i] = { series_id: request.series[i]!, t: request.t[i]!, v };
-  }
-  return rows;
-}
-
-async function handle(request: WorkerRequest): Promise<void> {
+async function handle(request: WorkerRequest): Promise<unknown> {
   switch (request.op) {
     case 'gaps':
       await repository.addGaps(request.gaps);
       return;
+    case 'series':
+      return repository.ensureSeries(request.wanted);
     case 'raw': {
       await repository.insertRaw(rowsOf(request));
       if (request.series.length > 0) {
@@ -92,8 +73,8 @@ port.on('message', (request: WorkerRequest) => {
   queue = queue.then(async () => {
     let reply: WorkerReply;
     try {
-      await handle(request);
-      reply = { id: request.id };
+      const value = await handle(request);
+      reply = value === undefined ? { id: request.id } : { id: request.id, value };
     } catch (error) {
       reply = { id: request.id, error: fields(error) as { message: string } };
     }

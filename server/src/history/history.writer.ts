@@ -3,11 +3,14 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
+import type { RawColumns } from './history.batch.js';
 import type { Retention } from './history.maintenance.js';
-import type { HistoryRepository, RawRow } from './history.repository.js';
+import type { HistoryRepository, Series } from './history.repository.js';
 
 /** Where the recorder's batches go: the repository itself, or the history worker. */
-export type RawStore = Pick<HistoryRepository, 'addGaps' | 'insertRaw'>;
+export type RawStore = Pick<HistoryRepository, 'addGaps' | 'ensureSeries'> & {
+  insertColumns(columns: RawColumns): Promise<void>;
+};
 
 /** What the worker is started with (history.worker.ts). */
 export interface WorkerSetup {
@@ -18,24 +21,21 @@ export interface WorkerSetup {
   maintenance?: { retention: Retention };
 }
 
-/** A batch of readings by columns: typed arrays cross to the worker without being copied. */
-interface RawColumns {
-  series: Float64Array<ArrayBuffer>;
-  t: Float64Array<ArrayBuffer>;
-  num: Float64Array<ArrayBuffer>;
-  /** 0 none (gap marker), 1 number (`num`), 2 false, 3 true, 4 text (the next of `texts`). */
-  kind: Uint8Array<ArrayBuffer>;
-  texts: string[];
-}
-
 export type WorkerRequest = { id: number } & (
   | { op: 'gaps'; gaps: { device_id: string; t: number }[] }
+  | { op: 'series'; wanted: Omit<Series, 'id'>[] }
   | ({ op: 'raw' } & RawColumns)
   | { op: 'close' }
 );
 
 export type WorkerReply =
-  | { id: number; error?: { message: string; code?: unknown; stack?: string }; log?: undefined }
+  | {
+      id: number;
+      /** What the request answers (the series of `series`). */
+      value?: unknown;
+      error?: { message: string; code?: unknown; stack?: string };
+      log?: undefined;
+    }
   | {
       id?: undefined;
       log: { level: 'info' | 'warn' | 'error'; object: Record<string, unknown>; message: string };
@@ -88,7 +88,10 @@ const toError = (fields: { message: string; code?: unknown; stack?: string }) =>
 export class HistoryWorker implements RawStore {
   private worker: Worker | undefined;
   private exited: Promise<void> = Promise.resolve();
-  private readonly pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (error: Error) => void }
+  >();
   private nextId = 1;
   private closed = false;
   private failures = 0;
@@ -131,30 +134,14 @@ export class HistoryWorker implements RawStore {
     await this.request({ op: 'gaps', gaps: [...gaps] });
   }
 
-  async insertRaw(rows: readonly RawRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    const n = rows.length;
-    const columns: RawColumns = {
-      series: new Float64Array(n),
-      t: new Float64Array(n),
-      num: new Float64Array(n),
-      kind: new Uint8Array(n),
-      texts: [],
-    };
-    for (let i = 0; i < n; i++) {
-      const { series_id, t, v } = rows[i]!;
-      columns.series[i] = series_id;
-      columns.t[i] = t;
-      if (typeof v === 'number') {
-        columns.kind[i] = 1;
-        columns.num[i] = v;
-      } else if (typeof v === 'boolean') {
-        columns.kind[i] = v ? 3 : 2;
-      } else if (typeof v === 'string') {
-        columns.kind[i] = 4;
-        columns.texts.push(v);
-      }
-    }
+  /** The series of these (device, property) pairs, created where missing, by the worker's connection. */
+  async ensureSeries(wanted: readonly Omit<Series, 'id'>[]): Promise<Series[]> {
+    if (wanted.length === 0) return [];
+    return (await this.request({ op: 'series', wanted: [...wanted] })) as Series[];
+  }
+
+  async insertColumns(columns: RawColumns): Promise<void> {
+    if (columns.series.length === 0) return;
     await this.request({ op: 'raw', ...columns }, [
       columns.series.buffer,
       columns.t.buffer,
@@ -163,7 +150,7 @@ export class HistoryWorker implements RawStore {
     ]);
   }
 
-  private request(body: Body, transfer: ArrayBuffer[] = []): Promise<void> {
+  private request(body: Body, transfer: ArrayBuffer[] = []): Promise<unknown> {
     if (this.closed) return Promise.reject(new Error('the history worker is closed'));
     // A worker that keeps failing is not started again at every flush.
     if (!this.worker && Date.now() < this.restartAt)
@@ -171,9 +158,9 @@ export class HistoryWorker implements RawStore {
     return this.send(this.ensure(), body, transfer);
   }
 
-  private send(worker: Worker, body: Body, transfer: ArrayBuffer[] = []): Promise<void> {
+  private send(worker: Worker, body: Body, transfer: ArrayBuffer[] = []): Promise<unknown> {
     const id = this.nextId++;
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<unknown>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       worker.postMessage({ ...body, id }, transfer);
     });
@@ -248,7 +235,7 @@ export class HistoryWorker implements RawStore {
       this.options.log.info({ restarts: this.failures }, 'history worker works again');
       this.failures = 0;
     }
-    waiting.resolve();
+    waiting.resolve(reply.value);
   }
 
   /** Ends the thread at once, as a crash would; it is started again like after one (tests). */
