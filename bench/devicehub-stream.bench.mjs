@@ -321,9 +321,10 @@ async function runMode(mode) {
     for (const target of targets) await step(publisher, target, 1000, 1500, target.pid, devices);
     const idleRss = await steadyRss(hearth.pid);
     if (probeOut) {
-      // V8 gives back what it no longer needs only when it sees the process idle for a while.
+      // V8 gives back what it no longer needs only when it sees the process idle for a while, and
+      // the background threads end after 10 s (WAL checkpointer) and 30 s (history worker) idle.
       const later = [];
-      for (let i = 0; i < 6; i++) {
+      for (let i = 0; i < 12; i++) {
         await sleep(5000);
         later.push(rssMb(hearth.pid));
       }

@@ -40,6 +40,8 @@ export class HistoryMaintenance {
   private running: Promise<boolean> | undefined;
   private stopped = false;
   private failing = false;
+  /** Whether the last step found nothing to do (and nothing was written since). */
+  private quiet = false;
   /** Oldest time of readings written behind the roll-up since the last step. */
   private lateFrom: number | undefined;
   private readonly now: () => number;
@@ -55,6 +57,12 @@ export class HistoryMaintenance {
   /** The recorder wrote readings from `oldest` on: buckets from there are recomputed. */
   written(oldest: number) {
     if (this.lateFrom === undefined || oldest < this.lateFrom) this.lateFrom = oldest;
+    this.quiet = false;
+  }
+
+  /** Nothing to do until something is written or time makes a bucket whole (the worker may end). */
+  get idle(): boolean {
+    return this.quiet && this.lateFrom === undefined;
   }
 
   private schedule(delay: number) {
@@ -69,6 +77,7 @@ export class HistoryMaintenance {
         (error) => {
           if (!this.failing) this.options.log.warn({ err: error }, 'history roll-up or pruning failed');
           this.failing = true;
+          this.quiet = false;
           this.schedule(IDLE_MS);
         },
       );
@@ -78,14 +87,16 @@ export class HistoryMaintenance {
 
   /** One small step of whichever job has work; false when none has. */
   async step(): Promise<boolean> {
+    this.quiet = false;
     await this.catchUpLate();
-    return (
+    const worked =
       (await this.rollUp('rollup_5m')) ||
       (await this.rollUp('rollup_1h')) ||
       (await this.prune('history_raw')) ||
       (await this.prune('history_5m')) ||
-      (await this.prune('history_1h'))
-    );
+      (await this.prune('history_1h'));
+    this.quiet = !worked && this.lateFrom === undefined;
+    return worked;
   }
 
   /** Runs steps until none has work (tests and the benchmark). */

@@ -171,6 +171,15 @@ describe.each(testDatabases())('history storage on $name', ({ create }) => {
     ]);
   });
 
+  it('is idle (its worker may end) only once a step found nothing, until readings are written', async () => {
+    const m = maintenance();
+    expect(m.idle).toBe(false);
+    await m.runUntilIdle();
+    expect(m.idle).toBe(true);
+    m.written(now - DAY);
+    expect(m.idle).toBe(false);
+  });
+
   describe('with a sensor read every minute for two days, and every 30 minutes for 100 days before', () => {
     let deviceId: string;
     let end: number;

@@ -44,6 +44,20 @@ const maintenance = setup.maintenance
 maintenance?.start();
 port.postMessage({ ready: true, nice: os.getPriority() } satisfies WorkerReply);
 
+// Idle for idleEndMs (no batch, and the roll-ups and pruning with nothing to do): say so, once;
+// the server then ends this thread unless a request is on its way (history.writer.ts).
+let lastRequest = Date.now();
+let saidIdle = false;
+const idleCheck = setInterval(
+  () => {
+    if (saidIdle || Date.now() - lastRequest < setup.idleEndMs || !(maintenance?.idle ?? true)) return;
+    saidIdle = true;
+    port.postMessage({ idle: true } satisfies WorkerReply);
+  },
+  Math.min(setup.idleEndMs, 5000),
+);
+idleCheck.unref();
+
 async function handle(request: WorkerRequest): Promise<unknown> {
   switch (request.op) {
     case 'gaps':
@@ -70,6 +84,9 @@ async function handle(request: WorkerRequest): Promise<unknown> {
 // One request at a time, in order (the recorder waits for each anyway).
 let queue = Promise.resolve();
 port.on('message', (request: WorkerRequest) => {
+  lastRequest = Date.now();
+  saidIdle = false;
+  if (request.op === 'close') clearInterval(idleCheck);
   queue = queue.then(async () => {
     let reply: WorkerReply;
     try {

@@ -9,7 +9,7 @@ import type { Storage } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrate.js';
 import { HistoryRecorder } from './history.recorder.js';
 import { HistoryRepository } from './history.repository.js';
-import { HistoryWorker } from './history.writer.js';
+import { HistoryWorker, type HistoryWorkerOptions } from './history.writer.js';
 import { testPlug } from './history-test-kit.js';
 
 // docs/history.md#recording on SQLite: the recorder's batches go through the history worker, a
@@ -50,7 +50,7 @@ describe('the history worker (SQLite)', () => {
     await database.drop();
   });
 
-  async function setup() {
+  async function setup(options: Partial<HistoryWorkerOptions> = {}) {
     logged = [];
     const log = pino(
       { level: 'info' },
@@ -61,7 +61,7 @@ describe('the history worker (SQLite)', () => {
         },
       }),
     );
-    worker = new HistoryWorker({ file: storage.sqliteFile!, log, restartMs: 20 });
+    worker = new HistoryWorker({ file: storage.sqliteFile!, log, restartMs: 20, ...options });
     recorder = new HistoryRecorder({
       repository,
       store: worker,
@@ -102,6 +102,26 @@ describe('the history worker (SQLite)', () => {
     await until(() => worker.running);
     await recorder.flush();
     expect(new Set(await values('power'))).toEqual(new Set([1, 2]));
+  });
+
+  it('ends its thread once idle, without an error, and the next batch starts another', async () => {
+    const { recorder, worker } = await setup({ idleEndMs: 100 });
+    recorder.stateReported(plug, { power: 1 }, false);
+    await recorder.flush();
+    await until(() => !worker.running);
+    recorder.stateReported(plug, { power: 2 }, false);
+    await recorder.flush();
+    expect(worker.running).toBe(true);
+    expect(await values('power')).toEqual([1, 2]);
+    expect(logged.filter((l) => l.level >= 40)).toEqual([]);
+  });
+
+  it('is started again after wakeMs once it ended idle, for the roll-ups and pruning', async () => {
+    const { recorder, worker } = await setup({ idleEndMs: 100, wakeMs: 300 });
+    recorder.stateReported(plug, { power: 1 }, false);
+    await recorder.flush();
+    await until(() => !worker.running);
+    await until(() => worker.running);
   });
 
   it('keeps what the database refused and writes it once it accepts again', async () => {

@@ -19,6 +19,8 @@ export interface WorkerSetup {
   driver: string;
   /** Also runs the roll-ups and pruning, with this retention. */
   maintenance?: { retention: Retention };
+  /** After this long without work the worker says it is idle (ms). */
+  idleEndMs: number;
 }
 
 export type WorkerRequest = { id: number } & (
@@ -41,17 +43,26 @@ export type WorkerReply =
       log: { level: 'info' | 'warn' | 'error'; object: Record<string, unknown>; message: string };
     }
   /** Sent once the worker has opened its connection, with its thread's nice value. */
-  | { id?: undefined; log?: undefined; ready: true; nice: number };
+  | { id?: undefined; log?: undefined; ready: true; nice: number }
+  /** Nothing to do for `idleEndMs`: the server may end the thread. */
+  | { id?: undefined; log?: undefined; idle: true };
 
 type Body = WorkerRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never;
 
-export interface HistoryWorkerOptions extends Omit<WorkerSetup, 'driver'> {
+export interface HistoryWorkerOptions extends Omit<WorkerSetup, 'driver' | 'idleEndMs'> {
   log: Logger;
+  /** A worker without work for this long ends (ms); the next batch starts another. */
+  idleEndMs?: number;
+  /** A worker that ended idle is started again after this long, for the roll-ups and pruning (ms). */
+  wakeMs?: number;
   /** The first pause before a worker that stopped unexpectedly is started again (ms); it doubles while it keeps failing. */
   restartMs?: number;
 }
 
 const MAX_RESTART_MS = 60_000;
+/** Like the WAL checkpointer's: a thread costs memory (some 12 MB), and starting one takes ms. */
+const IDLE_END_MS = 30_000;
+const WAKE_MS = 60 * 60_000;
 const CLOSE_TIMEOUT_MS = 10_000;
 
 const here = import.meta.url;
@@ -90,8 +101,10 @@ export class HistoryWorker implements RawStore {
   private exited: Promise<void> = Promise.resolve();
   private readonly pending = new Map<
     number,
-    { resolve: (value: unknown) => void; reject: (error: Error) => void }
+    { worker: Worker; resolve: (value: unknown) => void; reject: (error: Error) => void }
   >();
+  /** Workers ending because they were idle, until they have. */
+  private readonly retiring = new Set<Promise<void>>();
   private nextId = 1;
   private closed = false;
   private failures = 0;
@@ -161,7 +174,7 @@ export class HistoryWorker implements RawStore {
   private send(worker: Worker, body: Body, transfer: ArrayBuffer[] = []): Promise<unknown> {
     const id = this.nextId++;
     return new Promise<unknown>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { worker, resolve, reject });
       worker.postMessage({ ...body, id }, transfer);
     });
   }
@@ -174,7 +187,9 @@ export class HistoryWorker implements RawStore {
       file,
       driver: require.resolve('better-sqlite3'),
       ...(maintenance ? { maintenance } : {}),
+      idleEndMs: this.options.idleEndMs ?? IDLE_END_MS,
     });
+    let retired = false;
     // The server's close ends it; it keeps nothing alive on its own.
     worker.unref();
     this.worker = worker;
@@ -187,7 +202,8 @@ export class HistoryWorker implements RawStore {
       if ('ready' in reply) {
         this.niceValue = reply.nice;
         ready();
-      } else this.receive(reply);
+      } else if ('idle' in reply) retired ||= this.retire(worker);
+      else this.receive(reply);
     });
     worker.on('error', (error) => {
       failure = error;
@@ -197,9 +213,12 @@ export class HistoryWorker implements RawStore {
         if (this.worker === worker) this.worker = undefined;
         ready();
         const stopped = failure ?? new Error(`the history worker stopped (exit code ${code})`);
-        for (const { reject } of this.pending.values()) reject(stopped);
-        this.pending.clear();
-        if (!this.closed) {
+        for (const [id, waiting] of this.pending) {
+          if (waiting.worker !== worker) continue;
+          this.pending.delete(id);
+          waiting.reject(stopped);
+        }
+        if (!this.closed && !retired) {
           const pause = Math.min(MAX_RESTART_MS, (this.options.restartMs ?? 1000) * 2 ** this.failures);
           if (this.failures === 0) {
             log.error({ err: stopped, exitCode: code }, 'history worker stopped; starting it again');
@@ -217,7 +236,27 @@ export class HistoryWorker implements RawStore {
     return worker;
   }
 
-  private receive(reply: Exclude<WorkerReply, { ready: true }>) {
+  /**
+   * Ends a worker that said it is idle, unless a request is on its way to it: the next batch
+   * starts another, and so does a timer, for the roll-ups and pruning. True if it ends.
+   */
+  private retire(worker: Worker): boolean {
+    if (this.closed || this.worker !== worker) return false;
+    for (const waiting of this.pending.values()) if (waiting.worker === worker) return false;
+    this.worker = undefined;
+    const exited = this.exited;
+    this.retiring.add(exited);
+    void exited.then(() => this.retiring.delete(exited));
+    const timeout = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
+    timeout.unref();
+    this.send(worker, { op: 'close' })
+      .catch(() => worker.terminate())
+      .finally(() => clearTimeout(timeout));
+    this.startAfter(this.options.wakeMs ?? WAKE_MS);
+    return true;
+  }
+
+  private receive(reply: Exclude<WorkerReply, { ready: true } | { idle: true }>) {
     if (reply.log) {
       const { level, object, message } = reply.log;
       const err = object.err as { message: string } | undefined;
@@ -249,6 +288,7 @@ export class HistoryWorker implements RawStore {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.restart);
+    await Promise.all(this.retiring);
     const worker = this.worker;
     if (!worker) return;
     const timeout = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
