@@ -75,16 +75,26 @@ describe.runIf(databaseUrl && mqttUrl && nginx)(
       route: string,
       options: { body?: unknown; token?: string; client?: string } = {},
     ): Promise<{ status: number; body: Json; headers: Headers }> {
-      const response = await fetch(`${base}${route}`, {
-        method,
-        headers: {
-          ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-          ...(options.client ? { 'x-forwarded-for': options.client } : {}),
-        },
-        ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-      });
-      const text = await response.text();
+      let response: Response;
+      let text: string;
+      try {
+        response = await fetch(`${base}${route}`, {
+          method,
+          headers: {
+            ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+            ...(options.client ? { 'x-forwarded-for': options.client } : {}),
+          },
+          ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+        });
+        text = await response.text();
+      } catch (error) {
+        // Unanswered: say why, with what nginx saw (e.g. an instance that died mid-answer).
+        const cause = (error as { cause?: unknown }).cause;
+        throw new Error(
+          `${method} ${route} got no answer: ${String(cause ?? error)}${base === proxy?.url ? `\nnginx:\n${proxy.errors()}` : ''}`,
+        );
+      }
       let body: Json = {};
       try {
         body = text ? JSON.parse(text) : {};

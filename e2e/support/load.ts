@@ -2,7 +2,7 @@
 export interface Answer {
   route: string;
   status: number;
-  /** The JSON `error` of an error answer. */
+  /** The JSON `error` of an error answer; for no answer, why (a time-out, a closed connection). */
   error?: string;
   retryAfter: string | null;
   at: number;
@@ -22,7 +22,8 @@ export interface LoadRoute {
 
 /**
  * Steady traffic against a running Hearth: each worker calls the routes in turn, as fast as they
- * answer (each with a 5 s time-out), and every answer is recorded with the phase it fell in.
+ * answer (each with a 15 s time-out: a CI machine running other suites beside this one can be slow
+ * to answer without anything being wrong), and every answer is recorded with the phase it fell in.
  */
 export function startLoad(base: string, routes: LoadRoute[], workers = 4) {
   const answers: Answer[] = [];
@@ -42,7 +43,7 @@ export function startLoad(base: string, routes: LoadRoute[], workers = 4) {
             ...(token ? { authorization: `Bearer ${token}` } : {}),
           },
           body: body === undefined ? undefined : JSON.stringify(body),
-          signal: AbortSignal.timeout(5000),
+          signal: AbortSignal.timeout(15_000),
         });
         const json = (await response.json().catch(() => ({}))) as { error?: unknown };
         route.answered?.(response.status, body);
@@ -54,8 +55,16 @@ export function startLoad(base: string, routes: LoadRoute[], workers = 4) {
           at: Date.now(),
           phase: started,
         });
-      } catch {
-        answers.push({ route: route.name, status: 0, retryAfter: null, at: Date.now(), phase: started });
+      } catch (error) {
+        const cause = (error as { cause?: unknown }).cause;
+        answers.push({
+          route: route.name,
+          status: 0,
+          error: String(cause ?? error),
+          retryAfter: null,
+          at: Date.now(),
+          phase: started,
+        });
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
