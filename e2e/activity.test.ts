@@ -56,6 +56,7 @@ describe('Activity page', () => {
     const devices = await DevicesPage.open(suite.browser, suite.server.url, admin);
     const lamp = 'Living room lamp';
     await devices.power(lamp).waitFor();
+    await devices.online(lamp);
     const wasOn = (await devices.power(lamp).getAttribute('aria-checked')) === 'true';
     await devices.power(lamp).click();
     await eventually(

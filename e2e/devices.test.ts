@@ -96,8 +96,9 @@ describe('Devices page in Chromium against the simulator', () => {
   it('toggles a light: the simulated device echoes the new state', async () => {
     const devices = await open(admin);
     const lamp = 'Living room lamp';
-    const before = (await idOf(lamp)).state.state;
     await devices.power(lamp).waitFor();
+    await devices.online(lamp);
+    const before = (await idOf(lamp)).state.state;
     const wasOn = (await devices.power(lamp).getAttribute('aria-checked')) === 'true';
     expect(wasOn).toBe(before === 'ON');
     await devices.power(lamp).click();

@@ -78,6 +78,12 @@ describe('Guest passes', () => {
     expect(await page.getByRole('button', { name: 'Log in' }).count()).toBe(0);
     await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
 
+    // The simulator takes a device offline at random for 10–40 s; an offline one ignores commands.
+    await eventually(
+      async () => (await page.locator('.device-tile').getAttribute('class')) ?? '',
+      (classes) => !classes.split(' ').includes('is-offline'),
+      45_000,
+    );
     const wasOn = (await power(page, lamp.name).getAttribute('aria-checked')) === 'true';
     await power(page, lamp.name).click();
     await eventually(

@@ -1,4 +1,5 @@
 import type { Browser, Locator, Page, WebSocket } from 'playwright-core';
+import { eventually } from '../../server/test/wait.js';
 import { type Account, apiCall, logIn } from './settings.page.js';
 
 export interface DevicesPageOptions {
@@ -39,6 +40,17 @@ export class DevicesPage {
   icon = (name: string) => this.tile(name).locator('[data-icon]');
   pills = (name: string) => this.tile(name).locator('.pills .pill');
   power = (name: string) => this.tile(name).getByRole('switch', { name: `Power ${name}` });
+  /**
+   * Waits until the device is online: the simulator takes a device offline at random for 10–40 s
+   * (as real ones drop off), and an offline device ignores commands.
+   */
+  async online(name: string) {
+    await eventually(
+      async () => (await this.tile(name).getAttribute('class')) ?? '',
+      (classes) => !classes.split(' ').includes('is-offline'),
+      45_000,
+    );
+  }
   control = (name: string, label: string) => this.tile(name).getByLabel(label, { exact: true });
   errorCard = () => this.page.locator('.error-card');
 
