@@ -113,11 +113,20 @@ export class HistoryRepository {
             .select((eb) => eb.fn.max('id').as('max'))
             .executeTakeFirstOrThrow();
           let next = Number(max ?? 0) + 1;
-          for (const w of toAdd) {
-            const row = { id: next++, device_id: w.device_id, property: w.property, type: w.type };
-            await trx.insertInto('history_series').values(row).execute();
-            found.set(key(w.device_id, w.property), row);
+          const rows = toAdd.map((w) => ({
+            id: next++,
+            device_id: w.device_id,
+            property: w.property,
+            type: w.type,
+          }));
+          // Many rows a statement: a new installation's first batch creates thousands of series.
+          for (let i = 0; i < rows.length; i += 250) {
+            await trx
+              .insertInto('history_series')
+              .values(rows.slice(i, i + 250))
+              .execute();
           }
+          for (const row of rows) found.set(key(row.device_id, row.property), row);
         });
       } catch (error) {
         // Another instance took the same id or pair at the same moment: read again.
