@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../server/test/wait.js';
 import { launchBrowser } from './support/browser.js';
-import { type HubDevice, hubDevices } from './support/devices.page.js';
+import { type HubDevice, hubDevices, tileOnline } from './support/devices.page.js';
 import { type RunningServer, startServer } from './support/server.js';
 import {
   type Account,
@@ -78,12 +78,7 @@ describe('Guest passes', () => {
     expect(await page.getByRole('button', { name: 'Log in' }).count()).toBe(0);
     await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
 
-    // The simulator takes a device offline at random for 10–40 s; an offline one ignores commands.
-    await eventually(
-      async () => (await page.locator('.device-tile').getAttribute('class')) ?? '',
-      (classes) => !classes.split(' ').includes('is-offline'),
-      45_000,
-    );
+    await tileOnline(page.locator('.device-tile'));
     const wasOn = (await power(page, lamp.name).getAttribute('aria-checked')) === 'true';
     await power(page, lamp.name).click();
     await eventually(

@@ -9,6 +9,18 @@ export interface DevicesPageOptions {
 }
 
 /** The Devices page as a person sees it, opened already signed in. */
+/**
+ * Waits until a device tile shows its device online: the simulator takes a device offline at
+ * random for 10–40 s (as real ones drop off), and an offline device ignores commands.
+ */
+export async function tileOnline(tile: Locator) {
+  await eventually(
+    async () => (await tile.getAttribute('class')) ?? '',
+    (classes) => !classes.split(' ').includes('is-offline'),
+    45_000,
+  );
+}
+
 export class DevicesPage {
   readonly sockets: WebSocket[] = [];
   readonly errors: string[] = [];
@@ -40,17 +52,7 @@ export class DevicesPage {
   icon = (name: string) => this.tile(name).locator('[data-icon]');
   pills = (name: string) => this.tile(name).locator('.pills .pill');
   power = (name: string) => this.tile(name).getByRole('switch', { name: `Power ${name}` });
-  /**
-   * Waits until the device is online: the simulator takes a device offline at random for 10–40 s
-   * (as real ones drop off), and an offline device ignores commands.
-   */
-  async online(name: string) {
-    await eventually(
-      async () => (await this.tile(name).getAttribute('class')) ?? '',
-      (classes) => !classes.split(' ').includes('is-offline'),
-      45_000,
-    );
-  }
+  online = (name: string) => tileOnline(this.tile(name));
   control = (name: string, label: string) => this.tile(name).getByLabel(label, { exact: true });
   errorCard = () => this.page.locator('.error-card');
 
