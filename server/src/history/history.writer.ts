@@ -247,13 +247,22 @@ export class HistoryWorker implements RawStore {
     const exited = this.exited;
     this.retiring.add(exited);
     void exited.then(() => this.retiring.delete(exited));
-    const timeout = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
-    timeout.unref();
-    this.send(worker, { op: 'close' })
-      .catch(() => worker.terminate())
-      .finally(() => clearTimeout(timeout));
+    void this.end(worker);
     this.startAfter(this.options.wakeMs ?? WAKE_MS);
     return true;
+  }
+
+  /** Asks `worker` to write what it was sent and close its connection; ended if it cannot, or has not exited in time. */
+  private async end(worker: Worker): Promise<void> {
+    const timeout = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
+    timeout.unref();
+    worker.once('exit', () => clearTimeout(timeout));
+    try {
+      await this.send(worker, { op: 'close' });
+    } catch (error) {
+      this.options.log.warn({ err: error }, 'history worker did not close cleanly');
+      void worker.terminate();
+    }
   }
 
   private receive(reply: Exclude<WorkerReply, { ready: true } | { idle: true }>) {
@@ -291,14 +300,7 @@ export class HistoryWorker implements RawStore {
     await Promise.all(this.retiring);
     const worker = this.worker;
     if (!worker) return;
-    const timeout = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
-    try {
-      await this.send(worker, { op: 'close' });
-    } catch (error) {
-      this.options.log.warn({ err: error }, 'history worker did not close cleanly');
-      void worker.terminate();
-    }
+    await this.end(worker);
     await this.exited;
-    clearTimeout(timeout);
   }
 }
