@@ -1,4 +1,5 @@
 import './app/global.css';
+import { startBootRequests } from './app/boot-requests.js';
 
 /** Lets the browser run other work (paint, input) before the next step. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -9,6 +10,7 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
  * task of their own.
  */
 async function boot() {
+  startBootRequests(window.location);
   const root = document.getElementById('root');
   if (!root) return;
   const [{ createRoot }, { StrictMode, startTransition }] = await Promise.all([

@@ -1,5 +1,6 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startBootRequests } from '../../app/boot-requests.js';
 import { startOAuthNonce } from '../../shared/session/oauth-nonce.js';
 import { useSession } from '../../shared/session/session-context.js';
 import { getAccessToken, REFRESH_TOKEN_KEY, setAccessToken } from '../../shared/session/token-store.js';
@@ -73,7 +74,29 @@ describe('SessionProvider (docs/screens.md#session, docs/screens.md#token-refres
     expect(localStorage.getItem(REFRESH_TOKEN_KEY)).toBe('r2');
   });
 
+  it("takes the session the boot restored before React ran: one refresh, one profile, and the page's first requests beside it", async () => {
+    localStorage.setItem(REFRESH_TOKEN_KEY, 'r0');
+    window.history.replaceState(null, '', '/devices');
+    startBootRequests(window.location);
+    await vi.waitFor(() => expect(calls.map((c) => c.path)).toContain('/api/auth/me'));
+    expect(getAccessToken()).toBe('a1');
+    mount();
+    await screen.findByText('ada');
+    expect(calls.map((c) => c.path).sort()).toEqual(
+      ['/api/auth/refresh', '/api/auth/me', '/api/devicehub/devices', '/api/rooms', '/api/config'].sort(),
+    );
+  });
+
+  it('leaves an identity-provider return to the provider: the boot asks nothing', async () => {
+    localStorage.setItem(REFRESH_TOKEN_KEY, 'r0');
+    window.history.replaceState(null, '', '/?refresh_token=r9&nonce=n1');
+    startBootRequests(window.location);
+    await act(async () => {});
+    expect(calls).toEqual([]);
+  });
+
   it('stays signed out without a refresh token, making no call', async () => {
+    startBootRequests(window.location);
     mount();
     await screen.findByText('signed out');
     expect(calls).toEqual([]);

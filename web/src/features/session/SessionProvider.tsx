@@ -86,13 +86,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     started.current = true;
     const fromProvider = takeOAuthReturn(showToast);
     const restore = async () => {
-      if ((fromProvider || !getAccessToken()) && getRefreshToken()) {
-        try {
-          await refreshTokens();
-          if (!(await fetchUser()) && !getAccessToken()) clearTokens();
-        } catch {
-          clearTokens();
-        }
+      try {
+        // The boot may have refreshed already (app/boot-requests.ts); its profile is then on the way.
+        if ((fromProvider || !getAccessToken()) && getRefreshToken()) await refreshTokens();
+        if (getAccessToken() && !(await fetchUser()) && !getAccessToken()) clearTokens();
+      } catch {
+        clearTokens();
       }
       setLoading(false);
     };

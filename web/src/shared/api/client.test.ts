@@ -1,6 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { getAccessToken, getRefreshToken, REFRESH_TOKEN_KEY, saveTokens } from '../session/token-store.js';
-import { api, toResult } from './client.js';
+import {
+  clearTokens,
+  getAccessToken,
+  getRefreshToken,
+  REFRESH_TOKEN_KEY,
+  saveTokens,
+} from '../session/token-store.js';
+import { api, PRELOAD_TTL_MS, preload, toResult } from './client.js';
 
 type Handler = (url: URL, init: RequestInit) => Response | Promise<Response>;
 
@@ -41,6 +47,34 @@ describe('api client', () => {
     const result = await api.get('/api/auth/me');
     expect(result).toEqual({ success: true, data: { ok: true }, status: 200 });
     expect(calls[0]?.auth).toBe('Bearer old');
+  });
+
+  it('answers the first GET of a preloaded path from the preload, and later ones from the server', async () => {
+    let served = 0;
+    const calls = serverWith(() => json(200, { served: ++served }));
+    preload('/api/rooms');
+    expect(calls).toHaveLength(1);
+    expect((await api.get('/api/rooms')).data).toEqual({ served: 1 });
+    expect(calls).toHaveLength(1);
+    expect((await api.get('/api/rooms')).data).toEqual({ served: 2 });
+    expect(calls).toHaveLength(2);
+  });
+
+  it('asks again after a sign-out, or when the preload is too old', async () => {
+    let served = 0;
+    serverWith(() => json(200, { served: ++served }));
+    preload('/api/rooms');
+    clearTokens();
+    saveTokens({ access_token: 'someone else' });
+    expect((await api.get('/api/rooms')).data).toEqual({ served: 2 });
+    vi.useFakeTimers();
+    try {
+      preload('/api/favourites');
+      vi.advanceTimersByTime(PRELOAD_TTL_MS + 1);
+      expect((await api.get('/api/favourites')).data).toEqual({ served: 4 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('refreshes once for many concurrent 401s and retries each request once', async () => {

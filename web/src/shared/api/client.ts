@@ -3,7 +3,7 @@
  * 15 s time-out, `Authorization: Bearer` with the in-memory token, and on a 401 one refresh
  * shared by all concurrent requests, each retried once with the new token.
  */
-import { getAccessToken, getRefreshToken } from '../session/token-store.js';
+import { getAccessToken, getRefreshToken, onAccessTokenChange } from '../session/token-store.js';
 import { fetchWithTimeout, readJson } from './http.js';
 import { refreshTokens } from './refresh.js';
 
@@ -103,8 +103,35 @@ async function request<T>(
   }
 }
 
+/** How long a GET started ahead (preload) waits for the page to take it. */
+export const PRELOAD_TTL_MS = 5000;
+
+const preloaded = new Map<string, { at: number; result: Promise<ApiResult> }>();
+// Signing out drops what was asked for the account that was signed in.
+onAccessTokenChange((token) => {
+  if (!token) preloaded.clear();
+});
+
+/**
+ * Starts a GET before the page that needs it has loaded (app/boot-requests.ts: the page's first
+ * requests beside the session's, while its code is still on the way). The first `api.get` of the
+ * same path within PRELOAD_TTL_MS takes this answer (a 401 on the way was refreshed and retried
+ * as any call's is); any other asks the server again.
+ */
+export function preload(path: string) {
+  preloaded.set(path, { at: Date.now(), result: request('GET', path) });
+}
+
+function takePreloaded<T>(path: string): Promise<ApiResult<T>> | undefined {
+  const entry = preloaded.get(path);
+  if (!entry) return undefined;
+  preloaded.delete(path);
+  return Date.now() - entry.at < PRELOAD_TTL_MS ? (entry.result as Promise<ApiResult<T>>) : undefined;
+}
+
 export const api = {
-  get: <T>(path: string, query?: Query) => request<T>('GET', path, undefined, query),
+  get: <T>(path: string, query?: Query) =>
+    (query ? undefined : takePreloaded<T>(path)) ?? request<T>('GET', path, undefined, query),
   post: <T>(path: string, body?: unknown, query?: Query) => request<T>('POST', path, body ?? {}, query),
   patch: <T>(path: string, body?: unknown) => request<T>('PATCH', path, body ?? {}),
   delete: <T>(path: string) => request<T>('DELETE', path),
