@@ -118,8 +118,10 @@ onAccessTokenChange((token) => {
  * same path within PRELOAD_TTL_MS takes this answer (a 401 on the way was refreshed and retried
  * as any call's is); any other asks the server again.
  */
-export function preload(path: string) {
-  preloaded.set(path, { at: Date.now(), result: request('GET', path) });
+export function preload<T = unknown>(path: string): Promise<ApiResult<T>> {
+  const result = request<T>('GET', path);
+  preloaded.set(path, { at: Date.now(), result });
+  return result;
 }
 
 function takePreloaded<T>(path: string): Promise<ApiResult<T>> | undefined {
