@@ -109,16 +109,23 @@ export function useDeviceHub({
   useEffect(() => {
     if (!enabled) return;
     let active = true;
-    // MQTT.js loads while the configuration and the list are being fetched.
-    void import('mqtt').catch(() => {});
-    const load = async (first: HubViewer['firstScreen'] = false) => {
+    const load = async (first: HubViewer['firstScreen'] = false, then?: () => void) => {
       // The first screen's devices come alone first, so its tiles show before the whole list
       // (10 MB for 2000 real devices) is fetched; a failure here is the whole list's to report.
       if (first) {
-        const screen = first === true ? await fetchDevices(FIRST_SCREEN) : await first();
+        const screen = await (first === true ? fetchDevices(FIRST_SCREEN) : first()).catch(
+          (): DeviceListResult => ({ ok: false, reason: MESSAGES.listFailed }),
+        );
         if (!active) return;
-        if (screen.ok) store.loadFirst(screen.devices);
+        if (screen.ok) {
+          store.loadFirst(screen.devices);
+          // The rest waits until those tiles are drawn: the server's and the browser's work on the
+          // whole list and on the stream's retained states took the CPU the first tiles needed.
+          await afterNextPaint();
+          if (!active) return;
+        }
       }
+      then?.();
       const result = await fetchDevices();
       if (!active) return;
       if (result.ok) {
@@ -179,8 +186,11 @@ export function useDeviceHub({
       streamRef.current = stream;
       stream.start();
     };
-    void load(firstScreen);
-    void startStream();
+    void load(firstScreen, () => {
+      // MQTT.js loads while the configuration and the list are being fetched.
+      void import('mqtt').catch(() => {});
+      void startStream();
+    });
     return () => {
       active = false;
       clearTimeout(retry);
@@ -213,4 +223,18 @@ export function useDeviceHub({
   }, [store]);
 
   return { store, actions, rooms, selection };
+}
+
+/** Resolves once the next frame has been painted; in a hidden tab, where no frame runs, after 100 ms. */
+function afterNextPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    const fallback = setTimeout(resolve, 100);
+    if (typeof requestAnimationFrame !== 'function') return;
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(fallback);
+        resolve();
+      }, 0),
+    );
+  });
 }
