@@ -8,6 +8,9 @@ import type { Json } from '../model/device.types.js';
 import { useDeviceHub } from './use-device-hub.js';
 
 const calls: (number | undefined)[] = [];
+/** Whether the first screen's first tile was on the page when the whole list, and the stream, were asked for. */
+const drawnBefore: Record<string, boolean> = {};
+const firstTileDrawn = () => document.body.textContent?.includes('Lamp 001') ?? false;
 let resolveAll: (result: DeviceListResult) => void = () => {};
 
 vi.mock('../api/devices.api.js', async (original) => ({
@@ -15,13 +18,19 @@ vi.mock('../api/devices.api.js', async (original) => ({
   fetchDevices: vi.fn((first?: number) => {
     calls.push(first);
     if (first !== undefined) return Promise.resolve({ ok: true, devices: devices(first) });
+    drawnBefore.list = firstTileDrawn();
     return new Promise<DeviceListResult>((resolve) => {
       resolveAll = resolve;
     });
   }),
 }));
 // The stream is not what this test is about: its configuration never arrives.
-vi.mock('../../../shared/api/client-config.js', () => ({ loadClientConfig: () => new Promise(() => {}) }));
+vi.mock('../../../shared/api/client-config.js', () => ({
+  loadClientConfig: () => {
+    drawnBefore.stream = firstTileDrawn();
+    return new Promise(() => {});
+  },
+}));
 
 const devices = (count: number): Json[] =>
   Array.from({ length: count }, (_, i) => ({
@@ -63,6 +72,8 @@ describe('the Devices page loading 2000 devices', () => {
     expect(await screen.findByText('Lamp 001')).toBeTruthy();
     expect(screen.getByText(/· 30 discovered/)).toBeTruthy();
     expect(screen.queryByText('Lamp 031')).toBeNull();
+    // The whole list and the stream wait until the first screen is drawn (their work took its CPU).
+    expect(drawnBefore).toEqual({ list: true, stream: true });
 
     await act(async () => resolveAll({ ok: true, devices: devices(2000) }));
     expect(await screen.findByText(/· 2000 discovered/)).toBeTruthy();
