@@ -5,7 +5,10 @@ import { preload } from '../shared/api/client.js';
 import { refreshTokens } from '../shared/api/refresh.js';
 import { getRefreshToken } from '../shared/session/token-store.js';
 
-/** What a page needs first: its code and its first requests. */
+/**
+ * What a page needs first: its code (through the page's own loadable, so the page draws at once
+ * when the route renders it) and its first requests.
+ */
 interface PageStart {
   path: RegExp;
   code: () => Promise<unknown>;
@@ -17,13 +20,13 @@ interface PageStart {
 const PAGES: PageStart[] = [
   {
     path: /^\/devices\/?$/,
-    code: () => import('../features/devices/DevicesPage.js'),
+    code: () => import('./pages.js').then((pages) => pages.DevicesPage.preload()),
     requests: [`/api/devicehub/devices?first=${FIRST_SCREEN}`, '/api/rooms', '/api/config'],
   },
   {
     // Home's live part (favourites and rooms) is a resident's or an admin's.
     path: /^\/$/,
-    code: () => import('../features/home/live/HomeLive.js'),
+    code: () => import('../features/home/home-live.lazy.js').then((live) => live.HomeLive.preload()),
     managersOnly: true,
     requests: ['/api/favourites', '/api/rooms', '/api/config'],
   },

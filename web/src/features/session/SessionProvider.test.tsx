@@ -1,6 +1,7 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startBootRequests } from '../../app/boot-requests.js';
+import { DevicesPage } from '../../app/pages.js';
 import { startOAuthNonce } from '../../shared/session/oauth-nonce.js';
 import { useSession } from '../../shared/session/session-context.js';
 import { getAccessToken, REFRESH_TOKEN_KEY, setAccessToken } from '../../shared/session/token-store.js';
@@ -45,6 +46,7 @@ describe('SessionProvider (docs/screens.md#session, docs/screens.md#token-refres
   afterEach(() => {
     cleanup();
     vi.unstubAllGlobals();
+    vi.restoreAllMocks();
     vi.useRealTimers();
     window.history.replaceState(null, '', '/');
   });
@@ -77,7 +79,10 @@ describe('SessionProvider (docs/screens.md#session, docs/screens.md#token-refres
   it("takes the session the boot restored before React ran: one refresh, one profile, and the page's first requests beside it", async () => {
     localStorage.setItem(REFRESH_TOKEN_KEY, 'r0');
     window.history.replaceState(null, '', '/devices');
+    const code = vi.spyOn(DevicesPage, 'preload').mockResolvedValue(() => null);
     startBootRequests(window.location);
+    // The page's code starts at once, through the page's own loadable (it then draws at once).
+    await vi.waitFor(() => expect(code).toHaveBeenCalledTimes(1));
     await vi.waitFor(() => expect(calls.map((c) => c.path)).toContain('/api/auth/me'));
     expect(getAccessToken()).toBe('a1');
     mount();
