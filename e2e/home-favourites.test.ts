@@ -208,7 +208,10 @@ describe('home favourites and rooms in Chromium', () => {
     await room.getByText('Turned off 2 of 2').waitFor({ timeout: 10_000 });
     // The summary counts commands the server took; the bus may hear them a moment later.
     const offsOnBus = () => sent.slice(before).filter((message) => message.payload.state === 'OFF');
-    const offs = await eventually(async () => offsOnBus(), (list) => list.length >= 2);
+    const offs = await eventually(
+      async () => offsOnBus(),
+      (list) => list.length >= 2,
+    );
     expect(offs.map((message) => message.topic).sort()).toEqual([
       'zigbee2mqtt/Hallway lamp/set',
       'zigbee2mqtt/Living room lamp/set',
