@@ -16,10 +16,23 @@ const ESTIMATED_HEADING_HEIGHT = 56;
 export const columnsFor = (width: number) =>
   Math.max(1, Math.floor((width + GRID_GAP) / (TILE_MIN_WIDTH + GRID_GAP)));
 
-/** The tiles, or with `groups` (docs/screens.md#group-by-room) the room sections; virtualised beyond FULL_RENDER_LIMIT devices. */
-export function DeviceGrid({ ids, groups }: { ids: string[]; groups?: FloorGroup[] | null }) {
-  if (groups) return <GroupedGrid groups={groups} count={ids.length} />;
-  if (ids.length <= FULL_RENDER_LIMIT) {
+interface DeviceGridProps {
+  ids: string[];
+  groups?: FloorGroup[] | null;
+  /**
+   * Only the first screen's devices are known (the whole list is loading): they are virtualised
+   * whatever their count, so the first paint mounts the visible tiles, not all of them.
+   */
+  partial?: boolean;
+}
+
+/**
+ * The tiles, or with `groups` (docs/screens.md#group-by-room) the room sections; virtualised
+ * beyond FULL_RENDER_LIMIT devices and while the list is partial.
+ */
+export function DeviceGrid({ ids, groups, partial = false }: DeviceGridProps) {
+  if (groups) return <GroupedGrid groups={groups} count={ids.length} partial={partial} />;
+  if (ids.length <= FULL_RENDER_LIMIT && !partial) {
     return (
       <div className="device-grid">
         {ids.map((id) => (
@@ -35,9 +48,9 @@ function FloorHeading({ group }: { group: FloorGroup }) {
   return <h2 className="floor-heading">{group.floor?.name ?? TOOLBAR.withoutFloor}</h2>;
 }
 
-function GroupedGrid({ groups, count }: { groups: FloorGroup[]; count: number }) {
+function GroupedGrid({ groups, count, partial }: { groups: FloorGroup[]; count: number; partial: boolean }) {
   const { collapsed, toggle } = useCollapsedSections();
-  if (count > FULL_RENDER_LIMIT)
+  if (count > FULL_RENDER_LIMIT || partial)
     return <VirtualGroupedGrid groups={groups} collapsed={collapsed} toggle={toggle} />;
   return (
     <div className="room-sections">

@@ -188,6 +188,46 @@ describe('DevicesView toolbar and rooms', () => {
     expect(screen.getByText('Turned off 1 of 2; failed: Kettle plug')).toBeTruthy();
   });
 
+  it('mounts only the visible tiles of the first screen while the whole list loads, then every tile of a small list', async () => {
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        unobserve() {}
+        disconnect() {}
+      },
+    );
+    vi.stubGlobal('scrollTo', () => {});
+    // jsdom lays nothing out: each row of tiles measures as a real one would (one column here).
+    const offsetHeight = vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get');
+    offsetHeight.mockImplementation(function (this: HTMLElement) {
+      return this.classList.contains('device-grid-row') ? 280 : 0;
+    });
+    const thirty: Json[] = Array.from({ length: 30 }, (_, i) => ({
+      id: `d${i}`,
+      name: `Device ${String(i).padStart(3, '0')}`,
+      online: true,
+    }));
+    const { store } = setup([]);
+    act(() => {
+      store.clear(); // back to before the list answered
+      store.loadFirst(thirty);
+      store.flush();
+    });
+    await act(async () => {});
+    const mounted = tileNames().length;
+    expect(mounted).toBeGreaterThan(0);
+    expect(mounted).toBeLessThan(30);
+    expect(tileNames()[0]).toBe('Device 000');
+    act(() => {
+      store.loadList(thirty);
+      store.flush();
+    });
+    await act(async () => {});
+    expect(tileNames()).toHaveLength(30);
+    offsetHeight.mockRestore();
+  });
+
   it('keeps the sections virtualised beyond 60 devices: headings are rows, a collapsed room takes its tiles out', async () => {
     vi.stubGlobal(
       'ResizeObserver',

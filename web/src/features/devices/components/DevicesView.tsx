@@ -116,7 +116,7 @@ interface BodyProps {
 function Body({ filtered, filter, clear, rooms, roomsLoaded }: BodyProps) {
   const { store, manager = true } = useDevicesContext();
   const ids = useDeviceIds(store);
-  const { loading } = useHubStatus(store);
+  const { loading, partial } = useHubStatus(store);
   const roomVersion = useCallback(() => store.getFacetsVersion(['room']), [store]);
   const facets = useSyncExternalStore(store.subscribe, roomVersion);
   const grouped = filter.group === 'room';
@@ -158,7 +158,7 @@ function Body({ filtered, filter, clear, rooms, roomsLoaded }: BodyProps) {
   return (
     <>
       <AssignToolbar />
-      <DeviceGrid ids={filtered.ids} groups={groups} />
+      <DeviceGrid ids={filtered.ids} groups={groups} partial={partial} />
     </>
   );
 }

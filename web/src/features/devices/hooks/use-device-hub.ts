@@ -118,7 +118,9 @@ export function useDeviceHub({
         );
         if (!active) return;
         if (screen.ok) {
-          store.loadFirst(screen.devices);
+          // Fewer than the first screen asks for: that is every device, nothing more will come.
+          const partial = first !== true || screen.devices.length >= FIRST_SCREEN;
+          store.loadFirst(screen.devices, { partial });
           // The rest waits until those tiles are drawn: the server's and the browser's work on the
           // whole list and on the stream's retained states took the CPU the first tiles needed.
           await afterNextPaint();
@@ -135,6 +137,7 @@ export function useDeviceHub({
         console.warn(`device list: ${result.reason}`);
         store.setStatus({
           loading: false,
+          partial: false,
           metadata: { connected: false, source: null },
           error: MESSAGES.listFailed,
         });

@@ -34,6 +34,25 @@ describe('DeviceStore (docs/screens.md#device-list-and-stream)', () => {
     });
   });
 
+  it('holds the first screen as partial until the whole list answers; a first screen of everything is not', () => {
+    const { store, frame } = setup();
+    store.loadFirst([{ id: 'a', name: 'Apple' }]);
+    frame();
+    expect(store.getStatus()).toMatchObject({ loading: false, partial: true });
+    store.loadList([
+      { id: 'a', name: 'Apple' },
+      { id: 'b', name: 'banana' },
+    ]);
+    frame();
+    expect(store.getStatus().partial).toBe(false);
+    expect(names(store)).toEqual(['Apple', 'banana']);
+
+    const small = setup();
+    small.store.loadFirst([{ id: 'a', name: 'Apple' }], { partial: false });
+    small.frame();
+    expect(small.store.getStatus()).toMatchObject({ loading: false, partial: false });
+  });
+
   it('merges an upsert into the stored device and marks it as having metadata', () => {
     const { store, frame } = setup();
     store.applyState('lamp', { state: 'ON' });

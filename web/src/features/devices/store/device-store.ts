@@ -20,6 +20,8 @@ const assignmentOf = (raw: Json) => `${String(raw.room_id ?? '')}\u0000${String(
 /** docs/devicehub.md#connection-status plus the page's loading flag, its one error line and the device bus behind the hub. */
 export interface HubStatus {
   loading: boolean;
+  /** Only the first screen's devices (`loadFirst`) are known: the whole list has not answered yet. */
+  partial: boolean;
   metadata: { connected: boolean; source: string | null };
   stream: { connected: boolean };
   error: string | null;
@@ -33,6 +35,7 @@ export type Scheduler = (flush: () => void) => void;
 const EMPTY_STATS: DeviceStats = { total: 0, online: 0, withState: 0, sensors: 0 };
 const INITIAL_STATUS: HubStatus = {
   loading: true,
+  partial: false,
   metadata: { connected: false, source: null },
   stream: { connected: false },
   error: null,
@@ -106,16 +109,18 @@ export class DeviceStore {
   loadList(list: Json[]) {
     const at = this.now();
     for (const raw of list) this.mergeMetadata(raw, at);
-    this.setStatus({ loading: false, metadata: { connected: true, source: 'rest' } });
+    this.setStatus({ loading: false, partial: false, metadata: { connected: true, source: 'rest' } });
   }
 
   /**
    * The first screen's devices (`?first=N`), ahead of the whole list: merged in like the list's,
-   * while the list itself is still loading (no source yet).
+   * while the list itself is still loading (no source yet). `partial: false` when they are all
+   * there is (fewer than asked for).
    */
-  loadFirst(list: Json[]) {
+  loadFirst(list: Json[], { partial = true }: { partial?: boolean } = {}) {
     const at = this.now();
     for (const raw of list) this.mergeMetadata(raw, at);
+    if (partial && !this.status.metadata.connected) this.setStatus({ partial: true });
   }
 
   /** docs/screens.md#device-list-and-stream upsert: merged into the stored device, which now has metadata. */
