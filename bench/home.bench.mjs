@@ -2,6 +2,7 @@
 // 40 rooms opens `/` cold in headless Chromium. Measures the time from navigation to the first
 // live favourite card (target ≤ 0.5 s), to all 12 cards and to every room card, and where that
 // time goes (the requests the cards wait for). Each run is a fresh browser context (nothing cached).
+import { mkdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { api, freePort, hubDevices, percentile, report, signUpBench, startHearth } from './lib.mjs';
 
@@ -75,6 +76,12 @@ try {
       },
       { wanted: FAVOURITES, rooms: ROOMS },
     );
+    // BENCH_PAGE_TRACE=dir: Chromium's trace of the first run, to read where the time goes.
+    const traceDir = run === 0 ? process.env.BENCH_PAGE_TRACE : undefined;
+    if (traceDir) {
+      mkdirSync(traceDir, { recursive: true });
+      await browser.startTracing(page, { path: `${traceDir}/home.json` });
+    }
     await page.goto(hearth.url);
     await page
       .locator('article.favourite-card')
@@ -84,7 +91,23 @@ try {
       .locator('article.room-card')
       .nth(ROOMS - 1)
       .waitFor({ timeout: 30_000 });
+    if (traceDir) await browser.stopTracing();
     const probe = await page.evaluate(() => window.__probe);
+    if (process.env.MARKS)
+      console.log(
+        'MARKS',
+        JSON.stringify(
+          await page.evaluate(() =>
+            Object.fromEntries(
+              performance.getEntriesByType('mark').map((m) => [m.name, Math.round(m.startTime)]),
+            ),
+          ),
+        ),
+        'first card',
+        Math.round(probe.firstCard),
+        'rooms',
+        Math.round(probe.rooms),
+      );
     const steps = await page.evaluate(() =>
       performance
         .getEntriesByType('resource')
