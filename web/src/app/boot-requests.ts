@@ -1,7 +1,7 @@
-import { isManager, type User } from '@hearth/contracts';
-import { FIRST_SCREEN } from '../features/devices/api/devices.api.js';
+import { type Favourites, isManager, type Role, type User } from '@hearth/contracts';
+import { devicesByIdsPath, FIRST_SCREEN } from '../features/devices/api/devices.api.js';
 import { readOAuthReturn } from '../features/session/oauth-return.js';
-import { preload } from '../shared/api/client.js';
+import { type ApiResult, preload } from '../shared/api/client.js';
 import { refreshTokens } from '../shared/api/refresh.js';
 import { getRefreshToken } from '../shared/session/token-store.js';
 
@@ -12,9 +12,11 @@ import { getRefreshToken } from '../shared/session/token-store.js';
 interface PageStart {
   path: RegExp;
   code: () => Promise<unknown>;
-  /** Code for residents and admins only: fetched once the profile says so. */
+  /** Code and follow-up requests for residents and admins only. */
   managersOnly?: boolean;
   requests: string[];
+  /** Requests that follow from the first answers (a resident's or an admin's only). */
+  followUp?: (answers: Map<string, Promise<ApiResult>>) => void;
 }
 
 const PAGES: PageStart[] = [
@@ -29,8 +31,30 @@ const PAGES: PageStart[] = [
     code: () => import('../features/home/home-live.lazy.js').then((live) => live.HomeLive.preload()),
     managersOnly: true,
     requests: ['/api/favourites', '/api/rooms', '/api/config'],
+    // The favourite cards draw their devices, fetched by id, before the whole list.
+    followUp: (answers) =>
+      void answers.get('/api/favourites')?.then((answer) => {
+        const ids = answer.success ? (answer.data as Favourites | undefined)?.device_ids : undefined;
+        if (Array.isArray(ids) && ids.length > 0) preload(devicesByIdsPath(ids));
+      }),
   },
 ];
+
+/**
+ * The role the access token names. The server reads the role from the database on every call
+ * (the claim is informative): here it only decides what to fetch ahead, and /me still decides
+ * what is shown.
+ */
+export function tokenRole(accessToken: string): Role | null {
+  try {
+    const payload = accessToken.split('.')[1] ?? '';
+    const claims: unknown = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/')));
+    const role = (claims as { role?: unknown } | null)?.role;
+    return typeof role === 'string' ? (role as Role) : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Restores the session before React and the page's code have loaded (docs/screens.md#session):
@@ -38,20 +62,30 @@ const PAGES: PageStart[] = [
  * the profile and the page's first requests start together, where the page would otherwise ask
  * for them one after the other once its code had run. The session provider and the page take
  * these answers (api `preload`). An identity-provider return is left to the session provider,
- * which spends the returned token.
+ * which spends the returned token. Resolves once those requests are on their way (or the refresh
+ * failed, or there was nothing to restore).
  */
-export function startBootRequests(location: Location) {
-  if (readOAuthReturn(location.href).cleanUrl !== null || !getRefreshToken()) return;
+export function startBootRequests(location: Location): Promise<void> {
+  if (readOAuthReturn(location.href).cleanUrl !== null || !getRefreshToken()) return Promise.resolve();
   const page = PAGES.find((candidate) => candidate.path.test(location.pathname));
   // A failed download is the page's to report: it asks again when it renders.
   const loadCode = () => void page?.code().catch(() => {});
   if (!page?.managersOnly) loadCode();
-  refreshTokens().then(
-    () => {
+  return refreshTokens().then(
+    (accessToken) => {
       const profile = preload<User>('/api/auth/me');
-      for (const path of page?.requests ?? []) preload(path);
-      if (page?.managersOnly) {
-        void profile.then((result) => result.success && isManager(result.data.role) && loadCode());
+      const answers = new Map(page?.requests.map((path) => [path, preload(path)]));
+      if (!page?.managersOnly) return;
+      const managerStart = () => {
+        loadCode();
+        page.followUp?.(answers);
+      };
+      // The token's role starts them at once; without one, the profile decides.
+      const role = tokenRole(accessToken);
+      if (role !== null) {
+        if (isManager(role)) managerStart();
+      } else {
+        void profile.then((result) => result.success && isManager(result.data.role) && managerStart());
       }
     },
     // A refused refresh has cleared the session: the provider finds no token and shows signed out.

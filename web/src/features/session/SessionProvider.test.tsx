@@ -1,11 +1,13 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startBootRequests } from '../../app/boot-requests.js';
+import { startBootRequests, tokenRole } from '../../app/boot-requests.js';
 import { DevicesPage } from '../../app/pages.js';
 import { startOAuthNonce } from '../../shared/session/oauth-nonce.js';
 import { useSession } from '../../shared/session/session-context.js';
 import { getAccessToken, REFRESH_TOKEN_KEY, setAccessToken } from '../../shared/session/token-store.js';
 import { ToastProvider } from '../../shared/toast/ToastProvider.js';
+import { fetchDevicesByIds } from '../devices/api/devices.api.js';
+import { HomeLive } from '../home/home-live.lazy.js';
 import { REFRESH_INTERVAL_MS, SessionProvider } from './SessionProvider.js';
 
 function Probe() {
@@ -90,6 +92,76 @@ describe('SessionProvider (docs/screens.md#session, docs/screens.md#token-refres
     expect(calls.map((c) => c.path).sort()).toEqual(
       ['/api/auth/refresh', '/api/auth/me', '/api/devicehub/devices', '/api/rooms', '/api/config'].sort(),
     );
+  });
+
+  it('draws signed in from the first render when the boot already has the profile, and asks for nothing more', async () => {
+    localStorage.setItem(REFRESH_TOKEN_KEY, 'r0');
+    window.history.replaceState(null, '', '/settings');
+    await startBootRequests(window.location);
+    await vi.waitFor(() => expect(calls.map((c) => c.path)).toContain('/api/auth/me'));
+    await act(async () => {}); // the profile's answer arrives
+    mount();
+    // No render without the user first: the very first one shows them.
+    expect(screen.getByText('ada')).toBeTruthy();
+    await act(async () => {});
+    expect(screen.getByText('ada')).toBeTruthy();
+    expect(calls.map((c) => c.path)).toEqual(['/api/auth/refresh', '/api/auth/me']);
+  });
+
+  /** An access token shaped like the server's (header.claims.signature, base64url). */
+  const jwt = (claims: object) =>
+    `eyJhbGciOiJIUzI1NiJ9.${btoa(JSON.stringify(claims)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}.sig`;
+
+  /** Home's boot for an account of this role: what was fetched (path and query) and whether home's live code started. */
+  async function homeBoot(role: string) {
+    localStorage.setItem(REFRESH_TOKEN_KEY, 'r0');
+    window.history.replaceState(null, '', '/');
+    const asked: string[] = [];
+    let answerProfile: (response: Response) => void = () => {};
+    vi.stubGlobal('fetch', async (input: URL) => {
+      const url = new URL(String(input));
+      asked.push(url.pathname + url.search);
+      if (url.pathname === '/api/auth/refresh')
+        return json(200, { access_token: jwt({ sub: '1', role, sid: 's' }), refresh_token: 'r1' });
+      // The profile answers late: what the boot starts before it is the token's doing.
+      if (url.pathname === '/api/auth/me')
+        return new Promise<Response>((resolve) => (answerProfile = resolve));
+      if (url.pathname === '/api/favourites') return json(200, { device_ids: ['lamp', 'ä/b'] });
+      if (url.pathname === '/api/devicehub/devices') return json(200, [{ id: 'lamp', name: 'Lamp' }]);
+      return json(200, {});
+    });
+    const code = vi.spyOn(HomeLive, 'preload').mockResolvedValue(() => null);
+    await startBootRequests(window.location);
+    await act(async () => {});
+    const before = { asked: [...asked], code: code.mock.calls.length };
+    answerProfile(json(200, { id: '1', user_name: 'ada', role }));
+    return { before, asked };
+  }
+
+  it("starts a resident's home from the token's role: the live part's code and the favourites' devices before the profile answers", async () => {
+    const { before, asked } = await homeBoot('resident');
+    expect(before.code).toBe(1);
+    const byIds = `/api/devicehub/devices?ids=lamp,${encodeURIComponent('ä/b')}`;
+    expect(before.asked).toContain(byIds);
+    // The cards' request takes that answer: the server is asked once.
+    expect(await fetchDevicesByIds(['lamp', 'ä/b'])).toEqual({
+      ok: true,
+      devices: [{ id: 'lamp', name: 'Lamp' }],
+    });
+    expect(asked.filter((path) => path === byIds)).toHaveLength(1);
+  });
+
+  it("fetches neither home's live code nor any device for a `user`", async () => {
+    const { before, asked } = await homeBoot('user');
+    await act(async () => {});
+    expect(before.code).toBe(0);
+    expect(asked.some((path) => path.startsWith('/api/devicehub/devices'))).toBe(false);
+  });
+
+  it("reads the role from the token's claims (base64url), and none from a token that has none", () => {
+    expect(tokenRole(jwt({ role: 'admin', name: '>>>???' }))).toBe('admin');
+    expect(tokenRole('not-a-jwt')).toBeNull();
+    expect(tokenRole(jwt({ sub: '1' }))).toBeNull();
   });
 
   it('leaves an identity-provider return to the provider: the boot asks nothing', async () => {

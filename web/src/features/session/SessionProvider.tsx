@@ -1,6 +1,6 @@
 import type { User } from '@hearth/contracts';
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { api } from '../../shared/api/client.js';
+import { api, preloadedAnswer } from '../../shared/api/client.js';
 import { refreshTokens } from '../../shared/api/refresh.js';
 import { takeOAuthNonce } from '../../shared/session/oauth-nonce.js';
 import { SessionContext, type SessionValue } from '../../shared/session/session-context.js';
@@ -61,8 +61,12 @@ function takeOAuthReturn(notify: (message: string) => void): boolean {
 export function SessionProvider({ children }: { children: ReactNode }) {
   const { showToast } = useToast();
   const [accessToken, setAccessToken] = useState(getAccessToken);
-  const [user, setUser] = useState<User | null>(null);
-  const [loading, setLoading] = useState(true);
+  // The boot's profile, when it has already arrived (app/boot-requests.ts): the first render is the
+  // signed-in one, not a render without the user followed by the real one. The restore below takes
+  // the same answer, so it changes nothing.
+  const [booted] = useState(() => (getAccessToken() ? preloadedAnswer<User>('/api/auth/me') : undefined));
+  const [user, setUser] = useState<User | null>(booted?.success ? booted.data : null);
+  const [loading, setLoading] = useState(!booted?.success);
   const [authModal, setAuthModal] = useState<{ open: boolean; tab: AuthTab }>({ open: false, tab: 'login' });
   const started = useRef(false);
 

@@ -6,7 +6,7 @@ import {
   REFRESH_TOKEN_KEY,
   saveTokens,
 } from '../session/token-store.js';
-import { api, PRELOAD_TTL_MS, preload, toResult } from './client.js';
+import { api, PRELOAD_TTL_MS, preload, preloadedAnswer, toResult } from './client.js';
 
 type Handler = (url: URL, init: RequestInit) => Response | Promise<Response>;
 
@@ -58,6 +58,19 @@ describe('api client', () => {
     expect(calls).toHaveLength(1);
     expect((await api.get('/api/rooms')).data).toEqual({ served: 2 });
     expect(calls).toHaveLength(2);
+  });
+
+  it("shows a preload's answer once it has arrived, without taking it; the GET then resolves with that answer", async () => {
+    serverWith(() => json(200, { served: 1 }));
+    const arriving = preload('/api/auth/me');
+    expect(preloadedAnswer('/api/auth/me')).toBeUndefined();
+    await arriving;
+    await Promise.resolve();
+    const answer = preloadedAnswer('/api/auth/me');
+    expect(answer).toEqual({ success: true, data: { served: 1 }, status: 200 });
+    expect(preloadedAnswer('/api/auth/me')).toBe(answer);
+    expect(await api.get('/api/auth/me')).toBe(answer);
+    expect(preloadedAnswer('/api/auth/me')).toBeUndefined();
   });
 
   it('asks again after a sign-out, or when the preload is too old', async () => {

@@ -106,7 +106,14 @@ async function request<T>(
 /** How long a GET started ahead (preload) waits for the page to take it. */
 export const PRELOAD_TTL_MS = 5000;
 
-const preloaded = new Map<string, { at: number; result: Promise<ApiResult> }>();
+interface Preloaded {
+  at: number;
+  result: Promise<ApiResult>;
+  /** The answer, once it has arrived. */
+  settled?: ApiResult;
+}
+
+const preloaded = new Map<string, Preloaded>();
 // Signing out drops what was asked for the account that was signed in.
 onAccessTokenChange((token) => {
   if (!token) preloaded.clear();
@@ -120,8 +127,23 @@ onAccessTokenChange((token) => {
  */
 export function preload<T = unknown>(path: string): Promise<ApiResult<T>> {
   const result = request<T>('GET', path);
-  preloaded.set(path, { at: Date.now(), result });
+  const entry: Preloaded = { at: Date.now(), result };
+  preloaded.set(path, entry);
+  void result.then((answer) => {
+    entry.settled = answer;
+  });
   return result;
+}
+
+/**
+ * A preload's answer if it has already arrived (within PRELOAD_TTL_MS), without taking it: a
+ * component's first render can start from it instead of rendering once without it. The `api.get`
+ * that takes the preload then resolves with this same answer.
+ */
+export function preloadedAnswer<T>(path: string): ApiResult<T> | undefined {
+  const entry = preloaded.get(path);
+  if (!entry?.settled || Date.now() - entry.at >= PRELOAD_TTL_MS) return undefined;
+  return entry.settled as ApiResult<T>;
 }
 
 function takePreloaded<T>(path: string): Promise<ApiResult<T>> | undefined {

@@ -35,11 +35,16 @@ export async function fetchDevices(first?: number): Promise<DeviceListResult> {
   };
 }
 
-/** GET /api/devicehub/devices?ids=…: these devices (at most 100), read like the list. */
+/** The most devices one `?ids=` request may name (the server's limit). */
+export const BY_IDS_LIMIT = 100;
+
+/** The path of GET /api/devicehub/devices?ids=… for the first BY_IDS_LIMIT of these ids. */
+export const devicesByIdsPath = (ids: readonly string[]) =>
+  `/api/devicehub/devices?ids=${ids.slice(0, BY_IDS_LIMIT).map(encodeURIComponent).join(',')}`;
+
+/** GET /api/devicehub/devices?ids=…: these devices (the first BY_IDS_LIMIT), read like the list. */
 export async function fetchDevicesByIds(ids: string[]): Promise<DeviceListResult> {
-  const result = await api.get<unknown>(
-    `/api/devicehub/devices?ids=${ids.map(encodeURIComponent).join(',')}`,
-  );
+  const result = await api.get<unknown>(devicesByIdsPath(ids));
   if (!result.success) return { ok: false, reason: result.error ?? MESSAGES.listFailed };
   if (!Array.isArray(result.data)) return { ok: false, reason: MESSAGES.invalidList };
   return {

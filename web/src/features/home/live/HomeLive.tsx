@@ -28,7 +28,7 @@ export default function HomeLive() {
     const favourites = roomsRef.current?.favourites;
     if (!favourites) return { ok: true, devices: [] };
     await favourites.load();
-    const ids = favourites.getSnapshot().ids.slice(0, FIRST_BY_ID);
+    const ids = favourites.getSnapshot().ids;
     return ids.length > 0 ? fetchDevicesByIds(ids) : { ok: true, devices: [] };
   }, []);
   const hub = useDeviceHub({
@@ -45,9 +45,6 @@ export default function HomeLive() {
     </DevicesContext.Provider>
   );
 }
-
-/** The most favourites fetched by id ahead of the list (the server's limit). */
-const FIRST_BY_ID = 100;
 
 function HomeSections() {
   const { store, rooms: hub } = useDevicesContext();
