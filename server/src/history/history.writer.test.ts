@@ -1,9 +1,12 @@
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sqliteDatabase, type TestDatabase } from '../../test/databases.js';
+import { runScript, sourceUrl } from '../../test/run-script.js';
 import { BACKGROUND_NICE } from '../lifecycle/background-thread.js';
 import type { Storage } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrate.js';
@@ -155,5 +158,25 @@ describe('the history worker (SQLite)', () => {
     await worker.close();
     expect(worker.running).toBe(false);
     expect(await values('power')).toHaveLength(1234);
+  });
+
+  it('closes in a process with nothing else left to do, instead of the process ending first', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-history-close-'));
+    try {
+      const run = runScript(
+        `import { HistoryWorker } from ${JSON.stringify(sourceUrl('history/history.writer.ts'))};
+const quiet = { info() {}, warn() {}, error() {}, debug() {} };
+const worker = new HistoryWorker({ file: process.argv[2], log: quiet });
+await worker.start();
+await worker.close();
+console.log('closed');
+`,
+        [path.join(dir, 'hearth.db')],
+      );
+      // Before: the process ended with 13 (a top-level await never settled) and printed nothing.
+      expect(run).toEqual({ status: 0, out: 'closed' });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -254,6 +254,9 @@ export class HistoryWorker implements RawStore {
 
   /** Asks `worker` to write what it was sent and close its connection; ended if it cannot, or has not exited in time. */
   private async end(worker: Worker): Promise<void> {
+    // Held until it has exited: unref'd, a process with nothing else left to do (a server whose
+    // listeners have closed, a script) could end before the worker had written what it was sent.
+    worker.ref();
     const timeout = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
     timeout.unref();
     worker.once('exit', () => clearTimeout(timeout));

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runScript, sourceUrl } from '../../test/run-script.js';
 import { openStorage } from './database.js';
 import { startWalCheckpointer } from './wal-checkpoint.js';
 
@@ -49,6 +50,21 @@ describe('the SQLite log, checkpointed off the event loop', () => {
     const integrity = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(reopened.db);
     expect(integrity.rows).toEqual([{ integrity_check: 'ok' }]);
     await reopened.close();
+  });
+
+  it('lets a script that writes and closes the database finish: the close waits for the last checkpoint', () => {
+    const run = runScript(
+      `import { openStorage } from ${JSON.stringify(sourceUrl('storage/database.ts'))};
+const storage = openStorage({ sqliteFile: process.argv[2], walCheckpointMs: 20 });
+await storage.db.schema.createTable('t').addColumn('id', 'integer').execute();
+await new Promise((resolve) => setTimeout(resolve, 100));
+await storage.close();
+console.log('closed');
+`,
+      [path.join(dir, 'script.db')],
+    );
+    // Before: the process ended with 13 (a top-level await never settled) and printed nothing.
+    expect(run).toEqual({ status: 0, out: 'closed' });
   });
 
   it('runs its worker only while the database is being written', async () => {

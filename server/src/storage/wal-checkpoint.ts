@@ -123,6 +123,9 @@ export function startWalCheckpointer(options: {
     close: async () => {
       closed = true;
       clearInterval(timer);
+      // Held until it has exited: unref'd, it let a process with nothing else to do (a script that
+      // opens the database, writes and closes it) end before the last checkpoint and the close.
+      worker?.ref();
       worker?.postMessage('close');
       await exited;
     },
