@@ -59,6 +59,28 @@ function setup(devices: Json[] = [{ id: 'lamp', name: 'Lamp' }], url = '/devices
   return { store, actions };
 }
 
+/** jsdom has no layout: the virtualised grid only needs a resize observer and scrollTo to exist. */
+function withoutLayout() {
+  vi.stubGlobal(
+    'ResizeObserver',
+    class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    },
+  );
+  vi.stubGlobal('scrollTo', () => {});
+}
+
+/** `count` online devices named "Device 000", "Device 001", … */
+const numbered = (count: number, more: (i: number) => Json = () => ({})): Json[] =>
+  Array.from({ length: count }, (_, i) => ({
+    id: `d${i}`,
+    name: `Device ${String(i).padStart(3, '0')}`,
+    online: true,
+    ...more(i),
+  }));
+
 const tileNames = () => screen.queryAllByRole('article').map((tile) => tile.getAttribute('aria-label'));
 
 describe('DevicesView and the device bus', () => {
@@ -189,25 +211,13 @@ describe('DevicesView toolbar and rooms', () => {
   });
 
   it('mounts only the visible tiles of the first screen while the whole list loads, then every tile of a small list', async () => {
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        unobserve() {}
-        disconnect() {}
-      },
-    );
-    vi.stubGlobal('scrollTo', () => {});
+    withoutLayout();
     // jsdom lays nothing out: each row of tiles measures as a real one would (one column here).
     const offsetHeight = vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get');
     offsetHeight.mockImplementation(function (this: HTMLElement) {
       return this.classList.contains('device-grid-row') ? 280 : 0;
     });
-    const thirty: Json[] = Array.from({ length: 30 }, (_, i) => ({
-      id: `d${i}`,
-      name: `Device ${String(i).padStart(3, '0')}`,
-      online: true,
-    }));
+    const thirty = numbered(30);
     const { store } = setup([]);
     act(() => {
       store.clear(); // back to before the list answered
@@ -229,21 +239,8 @@ describe('DevicesView toolbar and rooms', () => {
   });
 
   it('keeps the sections virtualised beyond 60 devices: headings are rows, a collapsed room takes its tiles out', async () => {
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        unobserve() {}
-        disconnect() {}
-      },
-    );
-    vi.stubGlobal('scrollTo', () => {});
-    const many: Json[] = Array.from({ length: 200 }, (_, i) => ({
-      id: `d${i}`,
-      name: `Device ${String(i).padStart(3, '0')}`,
-      room_id: i < 100 ? 'r1' : 'r2',
-      online: true,
-    }));
+    withoutLayout();
+    const many = numbered(200, (i) => ({ room_id: i < 100 ? 'r1' : 'r2' }));
     setup(many, '/devices?group=room', roomsHub([kitchen, hall]));
     await act(async () => {});
     expect(screen.getByRole('heading', { level: 2, name: 'Kitchen' })).toBeTruthy();
