@@ -25,23 +25,38 @@ import './activity.css';
 
 const RESULT_TONE = { ok: 'tone-success', refused: 'tone-warning', failed: 'tone-danger' } as const;
 
-/** Names for the filters and entries: people, devices and rooms the viewer may list. */
-function useDirectory(manager: boolean) {
+/**
+ * Names for the filters and entries: people, devices and rooms the viewer may list. The device
+ * list is the largest answer the server gives (megabytes for thousands of devices): it is asked
+ * for once the first entries have arrived, so it does not hold them up; entries name their device
+ * from their own detail until then.
+ */
+function useDirectory(manager: boolean, entriesArrived: boolean) {
   const [people, setPeople] = useState<User[]>([]);
   const [devices, setDevices] = useState<Device[]>([]);
   const [rooms, setRooms] = useState<Room[]>([]);
+  // Once: a change of filters starts the entries over, not the directory.
+  const [devicesWanted, setDevicesWanted] = useState(false);
+  if (entriesArrived && !devicesWanted) setDevicesWanted(true);
   useEffect(() => {
     if (!manager) return;
     let current = true;
     void activityApi.people().then((r) => current && r.success && setPeople(r.data.users ?? []));
-    void activityApi
-      .devices()
-      .then((r) => current && r.success && Array.isArray(r.data) && setDevices(r.data));
     void activityApi.rooms().then((r) => current && r.success && setRooms(r.data.rooms ?? []));
     return () => {
       current = false;
     };
   }, [manager]);
+  useEffect(() => {
+    if (!manager || !devicesWanted) return;
+    let current = true;
+    void activityApi
+      .devices()
+      .then((r) => current && r.success && Array.isArray(r.data) && setDevices(r.data));
+    return () => {
+      current = false;
+    };
+  }, [manager, devicesWanted]);
   return { people, devices, rooms };
 }
 
@@ -75,7 +90,7 @@ export default function ActivityPage() {
   const filters = useMemo(() => filtersFromSearch(search), [search]);
   const manager = isManager(user?.role);
   const feed = useActivityFeed(filters, Boolean(user));
-  const { people, devices, rooms } = useDirectory(manager);
+  const { people, devices, rooms } = useDirectory(manager, feed.loaded);
   const end = useRef<HTMLLIElement>(null);
   const { more } = feed;
 
