@@ -10,15 +10,15 @@ export const sourceUrl = (file: string) =>
 
 /**
  * Runs `source` as a script of its own (an ES module, TypeScript through tsx) in a fresh Node
- * process, with `args` as process.argv[2…]: for what only shows when nothing else keeps a process
- * alive, which a test inside Vitest's process cannot see.
+ * process, with a fresh folder of its own as process.argv[2] (removed afterwards): for what only
+ * shows when nothing else keeps a process alive, which a test inside Vitest's process cannot see.
  */
-export function runScript(source: string, args: string[] = []): { status: number | null; out: string } {
+export function runScript(source: string): { status: number | null; out: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-script-'));
   try {
     const script = path.join(dir, 'script.mts');
     fs.writeFileSync(script, source);
-    const run = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', script, dir], {
       cwd: import.meta.dirname,
       encoding: 'utf8',
       timeout: 30_000,

@@ -1,6 +1,4 @@
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import pino from 'pino';
@@ -161,22 +159,16 @@ describe('the history worker (SQLite)', () => {
   });
 
   it('closes in a process with nothing else left to do, instead of the process ending first', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-history-close-'));
-    try {
-      const run = runScript(
-        `import { HistoryWorker } from ${JSON.stringify(sourceUrl('history/history.writer.ts'))};
+    const run = runScript(
+      `import { HistoryWorker } from ${JSON.stringify(sourceUrl('history/history.writer.ts'))};
 const quiet = { info() {}, warn() {}, error() {}, debug() {} };
-const worker = new HistoryWorker({ file: process.argv[2], log: quiet });
+const worker = new HistoryWorker({ file: \`\${process.argv[2]}/hearth.db\`, log: quiet });
 await worker.start();
 await worker.close();
 console.log('closed');
 `,
-        [path.join(dir, 'hearth.db')],
-      );
-      // Before: the process ended with 13 (a top-level await never settled) and printed nothing.
-      expect(run).toEqual({ status: 0, out: 'closed' });
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    );
+    // Before: the process ended with 13 (a top-level await never settled) and printed nothing.
+    expect(run).toEqual({ status: 0, out: 'closed' });
   });
 });

@@ -55,13 +55,12 @@ describe('the SQLite log, checkpointed off the event loop', () => {
   it('lets a script that writes and closes the database finish: the close waits for the last checkpoint', () => {
     const run = runScript(
       `import { openStorage } from ${JSON.stringify(sourceUrl('storage/database.ts'))};
-const storage = openStorage({ sqliteFile: process.argv[2], walCheckpointMs: 20 });
+const storage = openStorage({ sqliteFile: \`\${process.argv[2]}/hearth.db\`, walCheckpointMs: 20 });
 await storage.db.schema.createTable('t').addColumn('id', 'integer').execute();
 await new Promise((resolve) => setTimeout(resolve, 100));
 await storage.close();
 console.log('closed');
 `,
-      [path.join(dir, 'script.db')],
     );
     // Before: the process ended with 13 (a top-level await never settled) and printed nothing.
     expect(run).toEqual({ status: 0, out: 'closed' });

@@ -64,9 +64,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   // The boot's profile, when it has already arrived (app/boot-requests.ts): the first render is the
   // signed-in one, not a render without the user followed by the real one. The restore below takes
   // the same answer, so it changes nothing.
-  const [booted] = useState(() => (getAccessToken() ? preloadedAnswer<User>('/api/auth/me') : undefined));
-  const [user, setUser] = useState<User | null>(booted?.success ? booted.data : null);
-  const [loading, setLoading] = useState(!booted?.success);
+  const [user, setUser] = useState<User | null>(() => {
+    const booted = getAccessToken() ? preloadedAnswer<User>('/api/auth/me') : undefined;
+    return booted?.success ? booted.data : null;
+  });
+  const [loading, setLoading] = useState(user === null);
   const [authModal, setAuthModal] = useState<{ open: boolean; tab: AuthTab }>({ open: false, tab: 'login' });
   const started = useRef(false);
 

@@ -141,16 +141,19 @@ export function preload<T = unknown>(path: string): Promise<ApiResult<T>> {
  * that takes the preload then resolves with this same answer.
  */
 export function preloadedAnswer<T>(path: string): ApiResult<T> | undefined {
+  return freshPreload(path)?.settled as ApiResult<T> | undefined;
+}
+
+/** The preload of `path` if it is younger than PRELOAD_TTL_MS. */
+function freshPreload(path: string): Preloaded | undefined {
   const entry = preloaded.get(path);
-  if (!entry?.settled || Date.now() - entry.at >= PRELOAD_TTL_MS) return undefined;
-  return entry.settled as ApiResult<T>;
+  return entry && Date.now() - entry.at < PRELOAD_TTL_MS ? entry : undefined;
 }
 
 function takePreloaded<T>(path: string): Promise<ApiResult<T>> | undefined {
-  const entry = preloaded.get(path);
-  if (!entry) return undefined;
+  const entry = freshPreload(path);
   preloaded.delete(path);
-  return Date.now() - entry.at < PRELOAD_TTL_MS ? (entry.result as Promise<ApiResult<T>>) : undefined;
+  return entry?.result as Promise<ApiResult<T>> | undefined;
 }
 
 export const api = {
