@@ -32,7 +32,14 @@ export class FakeUsers {
 
   async create(user: NewUser): Promise<UserRecord> {
     const role = user.role === 'admin-if-first' ? (this.byId.size === 0 ? 'admin' : 'user') : user.role;
-    return this.add({ ...user, role, emailConfirmed: user.emailConfirmed ?? false });
+    const now = new Date().toISOString();
+    return this.add({
+      ...user,
+      role,
+      emailConfirmed: user.emailConfirmed ?? false,
+      createdAt: now,
+      updatedAt: now,
+    });
   }
   async findById(id: string) {
     return this.byId.get(id);

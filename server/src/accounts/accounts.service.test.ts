@@ -1,8 +1,8 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { accountsFakes } from '../../test/accounts-fakes.js';
 import { HttpError } from '../http/errors.js';
 import { MESSAGES } from './accounts.errors.js';
-import { AccountsService } from './accounts.service.js';
+import { AccountsService, SIGNUP_REPLAY_MS } from './accounts.service.js';
 import { SignInService } from './sign-in.service.js';
 
 async function refusal(call: Promise<unknown>) {
@@ -59,6 +59,30 @@ describe('AccountsService', () => {
       status: 409,
       error: MESSAGES.userNameTaken,
     });
+  });
+
+  it('answers a sign-up sent again (a proxy retrying a POST) as the first, for a minute', async () => {
+    const first = await service.signup(signup);
+    fakes.hasher.verified = [];
+    // The proxy's retry: same address, name and password. The verification code goes out again
+    // in case the first attempt's instance died before sending it (codes throttle a second one).
+    expect(await service.signup({ ...signup, email: 'ADA@example.com' })).toEqual(first);
+    expect(fakes.codeMail.sent).toHaveLength(2);
+    expect(fakes.codeMail.notices).toEqual([]);
+    // Anything else with the taken name is a 409, after one verification like the replay's.
+    for (const other of [
+      { ...signup, password: 'another horse battery staple' },
+      { ...signup, email: 'grace@example.com' },
+    ])
+      expect(await refusal(service.signup(other))).toEqual({ status: 409, error: MESSAGES.userNameTaken });
+    expect(fakes.hasher.verified).toHaveLength(3);
+    vi.useFakeTimers({ now: Date.now() + SIGNUP_REPLAY_MS + 1000, toFake: ['Date'] });
+    try {
+      expect(await refusal(service.signup(signup))).toEqual({ status: 409, error: MESSAGES.userNameTaken });
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(fakes.codeMail.sent).toHaveLength(2);
   });
 
   it('acts only on the caller’s own account', async () => {

@@ -23,6 +23,12 @@ import type { RefreshSessions } from './refresh-sessions.js';
 import type { ClientInfo } from './session-tokens.js';
 import { codeError, type SignInService } from './sign-in.service.js';
 
+/**
+ * A sign-up sent again this soon after its account was made, with the same address, name and
+ * password, is the same sign-up: a proxy retrying a POST an instance carried out before it died.
+ */
+export const SIGNUP_REPLAY_MS = 60_000;
+
 /** What the account's own settings need, narrowed so unit tests can hand in fakes. */
 export interface AccountsDeps {
   users: Pick<
@@ -36,7 +42,7 @@ export interface AccountsDeps {
     | 'setTwoFactorEnabled'
   >;
   sessions: Pick<RefreshSessions, 'issue' | 'revokeAllForUser'>;
-  hasher: Pick<PasswordHasher, 'hash' | 'verify'>;
+  hasher: Pick<PasswordHasher, 'hash' | 'verify' | 'verifyDummy'>;
   codes: Pick<OneTimeCodes, 'check' | 'pending' | 'cancelAll'>;
   codeMail: Pick<CodeMail, 'send' | 'sendInBackground' | 'notify'>;
   lockout: Pick<LoginLockout, 'reserve' | 'recordFailure' | 'reset'>;
@@ -51,13 +57,15 @@ export class AccountsService {
   /**
    * Sign-up. An address that already has an account gets the same 201 as a new one (so sign-up
    * can't be used to test addresses: issue 11 item 7, which overrides the 409 of
-   * docs/api.md#accounts), and its owner is mailed instead. A taken user name is still a 409.
+   * docs/api.md#accounts), and its owner is mailed instead. A taken user name is still a 409,
+   * unless the sign-up is a replay of the one that took it (SIGNUP_REPLAY_MS).
    */
   async signup(input: SignupInput): Promise<User> {
     const { users, hasher, codeMail } = this.deps;
     const { email, user_name: userName, first_name: firstName, last_name: lastName, password } = input;
     await assertPassword(password);
-    if (await users.findByUserName(userName)) throw new HttpError(409, MESSAGES.userNameTaken);
+    const named = await users.findByUserName(userName);
+    if (named) return this.signupNameTaken(named, input);
 
     // Hashed either way, so the answer takes as long for a taken address as for a free one.
     const passwordHash = await hasher.hash(password);
@@ -77,11 +85,32 @@ export class AccountsService {
       // Lost a race for the same address or name.
       const taken = await users.findByEmail(email);
       if (taken) return this.signupTaken(taken, input);
-      if (await users.findByUserName(userName)) throw new HttpError(409, MESSAGES.userNameTaken);
+      const named = await users.findByUserName(userName);
+      if (named) return this.signupNameTaken(named, input);
       throw error;
     }
     codeMail.sendInBackground(user, 'email_verify');
     return toUserView(user);
+  }
+
+  /**
+   * 409, or the account's own answer again for a replayed sign-up; its verification code is sent if
+   * the first attempt died before it could (a code sent within 30 s is not sent twice). One password
+   * verification either way, so the answer's timing does not tell whose address the name has.
+   */
+  private async signupNameTaken(named: UserRecord, input: SignupInput): Promise<User> {
+    const { hasher, codeMail } = this.deps;
+    const hash =
+      named.email === normaliseEmail(input.email) &&
+      Date.now() - Date.parse(named.createdAt) <= SIGNUP_REPLAY_MS
+        ? named.passwordHash
+        : null;
+    const replay = hash
+      ? await hasher.verify(hash, input.password)
+      : await hasher.verifyDummy(input.password);
+    if (!replay) throw new HttpError(409, MESSAGES.userNameTaken);
+    if (!named.emailConfirmed) codeMail.sendInBackground(named, 'email_verify');
+    return toUserView(named);
   }
 
   /** The answer a new account would get, for an address that has one; its owner is told. */

@@ -84,6 +84,20 @@ describe.each(testDatabases())('sign-up and sign-in on $name', ({ create }) => {
     expect(name.statusCode).toBe(409);
   });
 
+  // A proxy that retries a POST on another instance sends the same sign-up again (docs/api.md#sign-up).
+  it('answers the same sign-up sent again with its account, one verification mail, and no notice', async () => {
+    const who = person();
+    const first = await api.post('/signup', who);
+    const again = await api.post('/signup', { ...who, email: who.email.toUpperCase() });
+    expect([first.statusCode, again.statusCode]).toEqual([201, 201]);
+    expect(again.json()).toEqual(first.json());
+    await mail.next(who.email, /verify/i);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(mail.count(who.email)).toBe(0);
+    const otherPassword = await api.post('/signup', { ...who, password: `${who.password}!` });
+    expect(otherPassword.statusCode).toBe(409);
+  });
+
   it('signs in with tokens that open /me, and never shows a hash', async () => {
     const who = await api.signup();
     const res = await api.post('/login/start', { email: who.email.toUpperCase(), password: who.password });
