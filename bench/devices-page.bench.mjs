@@ -24,7 +24,7 @@ import {
   signUpBench,
   startHearth,
 } from './lib.mjs';
-import { realDevices } from './real-devices.mjs';
+import { publishFleet, realDevices } from './real-devices.mjs';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 2000);
 const RATE = Number(process.env.BENCH_RATE ?? 1000);
@@ -108,13 +108,7 @@ async function runMode(mode) {
   const realName = (i) => `Bench device ${String(i + 1).padStart(4, '0')}`;
   const fleet = real ? realDevices(DEVICES, { name: realName }) : null;
   const indexByName = new Map(fleet ? fleet.list.map((device, i) => [device.friendly_name, i]) : []);
-  if (fleet) {
-    await bus.publishAsync(`${baseTopic}/bridge/devices`, JSON.stringify(fleet.list), { retain: true });
-    for (let i = 0; i < DEVICES; i++) {
-      bus.publish(`${baseTopic}/${realName(i)}`, JSON.stringify(fleet.state(i)), { retain: true });
-      bus.publish(`${baseTopic}/${realName(i)}/availability`, '{"state":"online"}', { retain: true });
-    }
-  }
+  if (fleet) await publishFleet(bus, baseTopic, fleet);
 
   try {
     const json = (method, route, body, token) => api(hearth.url, method, route, body, token);

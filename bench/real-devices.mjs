@@ -203,3 +203,12 @@ export function realDevices(count, { name, extraExposes = [] }) {
   };
   return { list, state, kinds: definitionOf.map((entry) => entry.kind) };
 }
+
+/** Publishes a fleet as Zigbee2MQTT does at start: the retained device list, then each device's state and availability. */
+export async function publishFleet(bus, baseTopic, fleet) {
+  await bus.publishAsync(`${baseTopic}/bridge/devices`, JSON.stringify(fleet.list), { retain: true });
+  fleet.list.forEach((device, i) => {
+    bus.publish(`${baseTopic}/${device.friendly_name}`, JSON.stringify(fleet.state(i)), { retain: true });
+    bus.publish(`${baseTopic}/${device.friendly_name}/availability`, '{"state":"online"}', { retain: true });
+  });
+}
