@@ -104,6 +104,27 @@ describe('HTTP surface', () => {
     }
   });
 
+  it('serves pages and files without a "possible EventEmitter memory leak" warning in the log', async () => {
+    const address = t.app.server.address();
+    if (!address || typeof address === 'string') throw new Error('the app is not listening');
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      for (const url of ['/', '/devices', '/activity', '/assets/page-def456.js', '/favicon.svg']) {
+        const response = await fetch(`http://127.0.0.1:${address.port}${url}`, {
+          headers: { 'accept-encoding': 'br, gzip' },
+        });
+        expect(response.status, url).toBe(200);
+        await response.arrayBuffer();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([]);
+  });
+
   it('serves hashed assets with a year-long immutable cache', async () => {
     const response = await t.app.inject('/assets/index-abc123.js');
     expect(response.statusCode).toBe(200);

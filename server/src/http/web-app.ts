@@ -47,14 +47,19 @@ export async function registerWebApp(app: HttpApp, webRoot: string | undefined) 
     app.log.warn({ webRoot }, 'web app is not built; only the API is served');
   }
 
-  const sendIndex = (reply: FastifyReply) =>
+  // The handlers send and return nothing: a returned reply is a thenable Fastify waits on, and each
+  // wait adds "close" listeners to the response. A page route goes through the file route and then
+  // the not-found handler; with the file stream's own listeners that made 11, and a
+  // MaxListenersExceededWarning in the log on every load of a page other than /.
+  const sendIndex = (reply: FastifyReply): void => {
     reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
+  };
 
   if (hasApp) {
     app.get('/', { schema: { querystring: noQuery } }, (_request, reply) => sendIndex(reply));
-    app.get('/*', { schema: { params: fileParams, querystring: noQuery } }, (request, reply) =>
-      reply.sendFile(request.params['*']),
-    );
+    app.get('/*', { schema: { params: fileParams, querystring: noQuery } }, (request, reply) => {
+      reply.sendFile(request.params['*']);
+    });
   }
 
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
