@@ -21,6 +21,7 @@ import {
   hubDevices,
   percentile,
   report,
+  sideBySide,
   signUpBench,
   startHearth,
 } from './lib.mjs';
@@ -45,22 +46,16 @@ const USER_CONNECTIONS = 10;
 const upstream = process.env.BENCH_MQTT_URL;
 // The embedded broker's listener refuses anonymous clients; this script signs in as Zigbee2MQTT.
 const BUS_LOGIN = { MQTT_LISTEN_USERNAME: 'zigbee2mqtt', MQTT_LISTEN_PASSWORD: 'bench-bus-password' };
-const results = {};
-for (const mode of MODES) {
-  console.log(`\n== ${mode} devices ==`);
-  results[mode] = await runMode(mode);
-}
 // One row per measure, the modes side by side; `ok` judges the real mode (issue 10's targets),
 // `ok rooms` the same targets with rooms, grouping and a filter (issue 14), `ok user` with a
 // rule-filtered `user` (issue 15).
-const last = MODES.includes('real') ? 'real' : MODES.at(-1);
-const rows = results[last].rows.map((row, index) => ({
-  metric: row.metric,
-  ...Object.fromEntries(MODES.map((mode) => [mode, results[mode].rows[index]?.value])),
-  target: row.target,
-  ok: row.ok,
-  ...(results.rooms && last !== 'rooms' ? { 'ok rooms': results.rooms.rows[index]?.ok } : {}),
-  ...(results.user && last !== 'user' ? { 'ok user': results.user.rows[index]?.ok } : {}),
+const {
+  results,
+  rows,
+  judged: last,
+} = await sideBySide(MODES, runMode, (index, results, judged) => ({
+  ...(results.rooms && judged !== 'rooms' ? { 'ok rooms': results.rooms.rows[index]?.ok } : {}),
+  ...(results.user && judged !== 'user' ? { 'ok user': results.user.rows[index]?.ok } : {}),
 }));
 report('devices-page', rows, {
   devices: DEVICES,

@@ -8,7 +8,16 @@
 import { mkdirSync } from 'node:fs';
 import mqtt from 'mqtt';
 import { chromium } from 'playwright-core';
-import { api, freePort, hubDevices, percentile, report, signUpBench, startHearth } from './lib.mjs';
+import {
+  api,
+  freePort,
+  hubDevices,
+  percentile,
+  report,
+  sideBySide,
+  signUpBench,
+  startHearth,
+} from './lib.mjs';
 import { publishFleet, realDevices } from './real-devices.mjs';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 2000);
@@ -18,19 +27,8 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const MODES = (process.env.BENCH_MODES ?? 'simulator,real').split(',');
 const BUS_LOGIN = { MQTT_LISTEN_USERNAME: 'zigbee2mqtt', MQTT_LISTEN_PASSWORD: 'bench-bus-password' };
 
-const results = {};
-for (const mode of MODES) {
-  console.log(`\n== ${mode} devices ==`);
-  results[mode] = await runMode(mode);
-}
-// One row per measure, the modes side by side; `ok` judges the real mode when it ran.
-const judged = MODES.includes('real') ? 'real' : MODES.at(-1);
-const rows = results[judged].rows.map((row, index) => ({
-  metric: row.metric,
-  ...Object.fromEntries(MODES.map((mode) => [mode, results[mode].rows[index]?.value])),
-  target: row.target,
-  ok: row.ok,
-}));
+// The modes side by side; `ok` judges the real mode when it ran.
+const { results, rows } = await sideBySide(MODES, runMode);
 report('home', rows, {
   devices: DEVICES,
   rooms: ROOMS,

@@ -105,6 +105,28 @@ export function report(name, rows, extra = {}) {
   console.log(`written ${path.relative(root, file)}`);
 }
 
+/**
+ * Runs `runMode(mode)` for each device mode in turn, each answering {rows}; returns the results by
+ * mode and one row per measure with the modes' values side by side, `ok` judged on the real mode
+ * when it ran (else the last), beside the extra columns `more(index)` adds.
+ */
+export async function sideBySide(modes, runMode, more = () => ({})) {
+  const results = {};
+  for (const mode of modes) {
+    console.log(`\n== ${mode} devices ==`);
+    results[mode] = await runMode(mode);
+  }
+  const judged = modes.includes('real') ? 'real' : modes.at(-1);
+  const rows = results[judged].rows.map((row, index) => ({
+    metric: row.metric,
+    ...Object.fromEntries(modes.map((mode) => [mode, results[mode].rows[index]?.value])),
+    target: row.target,
+    ok: row.ok,
+    ...more(index, results, judged),
+  }));
+  return { results, rows, judged };
+}
+
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** CPU time (user + system) a process has used, in ms (Linux). */
