@@ -76,6 +76,34 @@ describe('signing in and out in Chromium', () => {
     expect(me.data.role).toBe('admin');
   });
 
+  it('loads the sign-in forms when a visitor reaches for them, and not for a signed-in person', async () => {
+    const formsCode = /\/assets\/AuthModal-[^/]*\.js$/;
+    const page = await freshPage();
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(request.url());
+    });
+    await page.goto(suite.server.url);
+    await new Shell(page).heading().waitFor();
+    await page.waitForTimeout(300);
+    expect(scripts.filter((url) => formsCode.test(url))).toEqual([]);
+    // A pointer over "Log in" fetches them; the click opens the modal.
+    const fetched = page.waitForRequest((request) => formsCode.test(request.url()));
+    await page.getByRole('button', { name: 'Log in', exact: true }).hover();
+    await fetched;
+    const modal = new AuthModal(page);
+    await modal.open();
+    await modal.logIn(admin.email, admin.password);
+    await new Shell(page).waitForToast('Logged in successfully');
+    // Signed in, a fresh load of home never asks for them.
+    scripts.length = 0;
+    await page.reload();
+    await page.getByRole('button', { name: /^Account menu for / }).waitFor();
+    await page.waitForTimeout(300);
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.filter((url) => formsCode.test(url))).toEqual([]);
+  });
+
   it('shows "Invalid email or password" for a wrong password', async () => {
     const page = await freshPage();
     await page.goto(suite.server.url);

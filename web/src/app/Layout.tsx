@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import { Outlet } from 'react-router';
-import { AuthModal } from '../features/auth/AuthModal.js';
+import { AuthModal } from '../features/auth/auth-modal.lazy.js';
+import { useSessionControl } from '../shared/session/session-control.js';
 import { loadable } from '../shared/ui/loadable.js';
 import { ProfileMenu } from './ProfileMenu.js';
 import { Sidebar } from './Sidebar.js';
@@ -13,6 +14,10 @@ export function Layout() {
   const [settingsOpen, setSettingsOpen] = useState(false);
   const closeMenu = useCallback(() => setMenuOpen(false), []);
   const closeSettings = useCallback(() => setSettingsOpen(false), []);
+  // Drawn from its first opening on, and kept: it holds a sign-in waiting for its code.
+  const { authModal } = useSessionControl();
+  const [authWanted, setAuthWanted] = useState(authModal.open);
+  if (authModal.open && !authWanted) setAuthWanted(true);
 
   return (
     <div className="shell">
@@ -35,7 +40,7 @@ export function Layout() {
           <Outlet />
         </main>
       </div>
-      <AuthModal />
+      {authWanted && <AuthModal />}
       {settingsOpen && <AccountSettings open={settingsOpen} onClose={closeSettings} />}
     </div>
   );

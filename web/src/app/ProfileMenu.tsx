@@ -1,5 +1,6 @@
 import { LogOut, Settings } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
+import { loadsAuthModal } from '../features/auth/auth-modal.lazy.js';
 import { useSession } from '../shared/session/session-context.js';
 import { Avatar } from '../shared/ui/Avatar.js';
 import { MenuItem } from '../shared/ui/MenuItem.js';
@@ -44,7 +45,12 @@ export function ProfileMenu({ onOpenSettings }: { onOpenSettings(): void }) {
   if (!user) {
     return (
       <div className="profile" aria-busy={loading}>
-        <button type="button" className="button button--ghost" onClick={() => openAuthModal()}>
+        <button
+          type="button"
+          className="button button--ghost"
+          onClick={() => openAuthModal()}
+          {...loadsAuthModal}
+        >
           Log in
         </button>
         <button
@@ -52,6 +58,7 @@ export function ProfileMenu({ onOpenSettings }: { onOpenSettings(): void }) {
           className="avatar-button"
           aria-label="Open sign-in"
           onClick={() => openAuthModal()}
+          {...loadsAuthModal}
         >
           <Avatar user={null} size={40} />
         </button>

@@ -1,5 +1,5 @@
 import { type Favourites, isManager, type Role, type User } from '@hearth/contracts';
-import { devicesByIdsPath, FIRST_SCREEN } from '../features/devices/api/devices.api.js';
+import { devicesByIdsPath, FIRST_SCREEN } from '../features/devices/api/devices.paths.js';
 import { readOAuthReturn } from '../features/session/oauth-return.js';
 import { type ApiResult, preload } from '../shared/api/client.js';
 import { refreshTokens } from '../shared/api/refresh.js';

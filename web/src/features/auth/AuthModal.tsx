@@ -19,7 +19,7 @@ const TABS: { id: AuthTab; label: string }[] = [
  * docs/screens.md#auth-modal: the auth modal. Closes on a click outside, on "×" and on Escape; keeps focus inside
  * and the page from scrolling while open.
  */
-export function AuthModal() {
+export default function AuthModal() {
   const { authModal, setAuthTab, closeAuthModal } = useSessionControl();
   const flow = useLoginFlow();
   const providers = useOAuthProviders(authModal.open);

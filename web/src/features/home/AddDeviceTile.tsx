@@ -1,6 +1,7 @@
 import { isManager } from '@hearth/contracts';
 import { useNavigate } from 'react-router';
 import { useSession } from '../../shared/session/session-context.js';
+import { loadsAuthModal } from '../auth/auth-modal.lazy.js';
 
 /** docs/screens.md#home: the "Add Device" tile. Residents and admins go to the Devices page; visitors sign in. */
 export function AddDeviceTile() {
@@ -13,6 +14,7 @@ export function AddDeviceTile() {
       className="tile add-device"
       disabled={user !== null && !allowed}
       onClick={() => (allowed ? navigate('/devices') : openAuthModal())}
+      {...(user === null ? loadsAuthModal : {})}
     >
       <span className="add-device-plus" aria-hidden="true">
         +

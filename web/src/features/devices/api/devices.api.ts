@@ -2,6 +2,7 @@ import { type ApiResult, api } from '../../../shared/api/client.js';
 import { MESSAGES, requestFailed } from '../devices.messages.js';
 import type { DeviceCommand } from '../model/commands.js';
 import type { Json } from '../model/device.types.js';
+import { devicesByIdsPath } from './devices.paths.js';
 
 /** docs/api.md#devices answer of the rename and command calls. */
 export interface HubAnswer {
@@ -11,9 +12,6 @@ export interface HubAnswer {
 }
 
 export type DeviceListResult = { ok: true; devices: Json[] } | { ok: false; reason: string };
-
-/** How many devices the first screen shows at most (fetched before the whole list). */
-export const FIRST_SCREEN = 30;
 
 /**
  * GET /api/devicehub/devices (with `first`: only the first devices in the page's order): a
@@ -34,13 +32,6 @@ export async function fetchDevices(first?: number): Promise<DeviceListResult> {
     devices: result.data.filter((item): item is Json => typeof item === 'object' && item !== null),
   };
 }
-
-/** The most devices one `?ids=` request may name (the server's limit). */
-export const BY_IDS_LIMIT = 100;
-
-/** The path of GET /api/devicehub/devices?ids=… for the first BY_IDS_LIMIT of these ids. */
-export const devicesByIdsPath = (ids: readonly string[]) =>
-  `/api/devicehub/devices?ids=${ids.slice(0, BY_IDS_LIMIT).map(encodeURIComponent).join(',')}`;
 
 /** GET /api/devicehub/devices?ids=…: these devices (the first BY_IDS_LIMIT), read like the list. */
 export async function fetchDevicesByIds(ids: string[]): Promise<DeviceListResult> {

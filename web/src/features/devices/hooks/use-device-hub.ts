@@ -4,11 +4,11 @@ import { useToast } from '../../../shared/toast/toast-context.js';
 import { createRoomsHub } from '../../rooms/use-rooms.js';
 import {
   type DeviceListResult,
-  FIRST_SCREEN,
   fetchDevices,
   renameDevice as patchRename,
   postCommand,
 } from '../api/devices.api.js';
+import { FIRST_SCREEN } from '../api/devices.paths.js';
 import { type ActionDeps, deliverCommand, renameDevice, sendCommand } from '../device-actions.js';
 import { MESSAGES } from '../devices.messages.js';
 import type { DeviceCommand } from '../model/commands.js';

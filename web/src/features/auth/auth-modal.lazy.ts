@@ -1,0 +1,17 @@
+import { loadable } from '../../shared/ui/loadable.js';
+
+// docs/screens.md#auth-modal: the sign-in, sign-up, two-factor and forgot-password forms load
+// when first wanted, not on every boot: a signed-in household never uses them, and a visitor's
+// first screen draws without them (bench/web.bench.mjs).
+export const AuthModal = loadable(() => import('./AuthModal.js'));
+
+/**
+ * Props for a button that opens the auth modal: its code starts loading the moment a pointer
+ * comes over the button, presses it or focus reaches it, so it is there by the click. A failed
+ * download is tried again when the modal is drawn.
+ */
+export const loadsAuthModal = {
+  onPointerEnter: () => void AuthModal.preload().catch(() => {}),
+  onPointerDown: () => void AuthModal.preload().catch(() => {}),
+  onFocus: () => void AuthModal.preload().catch(() => {}),
+};
