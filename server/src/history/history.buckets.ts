@@ -27,38 +27,18 @@ export const DAY = 24 * HOUR;
 /** The start of the bucket of width `width` that holds `t`. */
 export const bucketStart = (t: number, width: number) => Math.floor(t / width) * width;
 
+/** A reading as a bucket of its own. */
+const readingBucket = (t: number, v: HistoryValue): Bucket => {
+  const number = typeof v === 'number' ? v : null;
+  return { t, min: number, max: number, mean: number, last: v, count: 1 };
+};
+
 /** Raw readings (oldest first) into buckets of `width`; gap markers count for nothing. */
-export function bucketize(readings: readonly Reading[], width: number): Bucket[] {
-  const buckets: Bucket[] = [];
-  let current: Bucket | undefined;
-  let sum = 0;
-  let numbers = 0;
-  const close = () => {
-    if (!current) return;
-    if (numbers > 0) current.mean = sum / numbers;
-    buckets.push(current);
-  };
-  for (const { t, v } of readings) {
-    if (v === null) continue;
-    const start = bucketStart(t, width);
-    if (!current || current.t !== start) {
-      close();
-      current = { t: start, min: null, max: null, mean: null, last: null, count: 0 };
-      sum = 0;
-      numbers = 0;
-    }
-    current.count++;
-    current.last = v;
-    if (typeof v === 'number') {
-      current.min = current.min === null ? v : Math.min(current.min, v);
-      current.max = current.max === null ? v : Math.max(current.max, v);
-      sum += v;
-      numbers++;
-    }
-  }
-  close();
-  return buckets;
-}
+export const bucketize = (readings: readonly Reading[], width: number): Bucket[] =>
+  combine(
+    readings.flatMap(({ t, v }) => (v === null ? [] : [readingBucket(t, v)])),
+    width,
+  );
 
 /** Buckets (oldest first) merged into wider ones of `width`: min of mins, max of maxes, mean weighted by count, the last last. */
 export function combine(buckets: readonly Bucket[], width: number): Bucket[] {
