@@ -26,39 +26,28 @@ export interface DeviceTemplate {
   state: Record<string, unknown>;
 }
 
-const sensor = (
-  name: string,
-  vendor: string,
-  model: string,
-  description: string,
-  exposes: Expose[],
-  state: Record<string, unknown>,
-): DeviceTemplate => ({
-  name,
-  vendor,
-  model,
-  description,
-  type: 'EndDevice',
-  exposes: [...exposes, linkquality()],
-  state: { linkquality: 120, ...state },
-});
+/** A device of this Zigbee type (an end device sleeps; a router is mains powered and relays). */
+const device =
+  (type: 'EndDevice' | 'Router', signal: number) =>
+  (
+    name: string,
+    vendor: string,
+    model: string,
+    description: string,
+    exposes: Expose[],
+    state: Record<string, unknown>,
+  ): DeviceTemplate => ({
+    name,
+    vendor,
+    model,
+    description,
+    type,
+    exposes: [...exposes, linkquality()],
+    state: { linkquality: signal, ...state },
+  });
 
-const router = (
-  name: string,
-  vendor: string,
-  model: string,
-  description: string,
-  exposes: Expose[],
-  state: Record<string, unknown>,
-): DeviceTemplate => ({
-  name,
-  vendor,
-  model,
-  description,
-  type: 'Router',
-  exposes: [...exposes, linkquality()],
-  state: { linkquality: 180, ...state },
-});
+const sensor = device('EndDevice', 120);
+const router = device('Router', 180);
 
 /**
  * The simulator's household: every icon and binary label of docs/screens.md#devices-page and docs/strings.md#constants-and-limits. Devices beyond
