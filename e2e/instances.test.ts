@@ -110,6 +110,14 @@ describe.runIf(databaseUrl && mqttUrl && nginx)(
       expect(answer.status).toBe(200);
       return answer.body.access_token as string;
     };
+    /** The simulator's reading lamp, as the device list through nginx names it. */
+    const readingLamp = async (token: string) =>
+      (
+        (await call(proxy.url, 'GET', '/api/devicehub/devices', { token })).body as unknown as {
+          id: string;
+          name: string;
+        }[]
+      ).find((device) => device.name === 'Reading lamp')!;
     const waitFor = <T>(probe: () => Promise<T | undefined | false>, timeoutMs = 10_000) =>
       poll(probe, timeoutMs, 100);
 
@@ -175,45 +183,26 @@ describe.runIf(databaseUrl && mqttUrl && nginx)(
 
     it('signs in on one, refreshes on the other, and a reused refresh token is refused on either', async () => {
       const client = newClient();
+      const me = async (on: string, token: unknown) =>
+        (await call(on, 'GET', '/api/auth/me', { token: token as string })).status;
+      const refresh = (on: string, token: unknown) =>
+        call(on, 'POST', '/api/auth/refresh', { body: { refresh_token: token }, client });
       const signedIn = await login(direct(0), adminEmail, adminPassword, client);
       expect(signedIn.status).toBe(200);
       // Two instances without AUTH_SECRET accept each other's tokens.
-      expect(
-        (await call(direct(1), 'GET', '/api/auth/me', { token: signedIn.body.access_token as string }))
-          .status,
-      ).toBe(200);
-      const refreshed = await call(direct(1), 'POST', '/api/auth/refresh', {
-        body: { refresh_token: signedIn.body.refresh_token },
-        client,
-      });
+      expect(await me(direct(1), signedIn.body.access_token)).toBe(200);
+      const refreshed = await refresh(direct(1), signedIn.body.refresh_token);
       expect(refreshed.status).toBe(200);
-      expect(
-        (await call(direct(0), 'GET', '/api/auth/me', { token: refreshed.body.access_token as string }))
-          .status,
-      ).toBe(200);
+      expect(await me(direct(0), refreshed.body.access_token)).toBe(200);
       // The rotated token again at once, on the first instance: two tabs at once get the same answer.
-      const twice = await call(direct(0), 'POST', '/api/auth/refresh', {
-        body: { refresh_token: signedIn.body.refresh_token },
-        client,
-      });
+      const twice = await refresh(direct(0), signedIn.body.refresh_token);
       expect(twice.status).toBe(200);
       expect(twice.body.refresh_token).toBe(refreshed.body.refresh_token);
       // After the 5 s grace it is reuse: the whole family ends, on both instances.
       await new Promise((resolve) => setTimeout(resolve, 5500));
-      const reused = await call(direct(0), 'POST', '/api/auth/refresh', {
-        body: { refresh_token: signedIn.body.refresh_token },
-        client,
-      });
-      expect(reused.status).toBe(401);
-      const after = await call(direct(1), 'POST', '/api/auth/refresh', {
-        body: { refresh_token: refreshed.body.refresh_token },
-        client,
-      });
-      expect(after.status).toBe(401);
-      expect(
-        (await call(direct(1), 'GET', '/api/auth/me', { token: refreshed.body.access_token as string }))
-          .status,
-      ).toBe(401);
+      expect((await refresh(direct(0), signedIn.body.refresh_token)).status).toBe(401);
+      expect((await refresh(direct(1), refreshed.body.refresh_token)).status).toBe(401);
+      expect(await me(direct(1), refreshed.body.access_token)).toBe(401);
     }, 20_000);
 
     it('locks an address after 5 wrong passwords spread over both instances', async () => {
@@ -357,12 +346,7 @@ describe.runIf(databaseUrl && mqttUrl && nginx)(
 
     it('delivers a command sent through either instance to a browser stream opened through nginx', async () => {
       const token = await adminToken(proxy.url);
-      const lamp = (
-        (await call(proxy.url, 'GET', '/api/devicehub/devices', { token })).body as unknown as {
-          id: string;
-          name: string;
-        }[]
-      ).find((device) => device.name === 'Reading lamp')!;
+      const lamp = await readingLamp(token);
       const stream = await mqtt.connectAsync(`${proxy.url.replace('http', 'ws')}/ws/devicehub`, {
         protocolVersion: 4,
         reconnectPeriod: 0,
@@ -395,12 +379,7 @@ describe.runIf(databaseUrl && mqttUrl && nginx)(
     it('answers commands 503 and says "Device bridge offline" on the Devices page while Zigbee2MQTT is offline (acceptance 2)', async () => {
       const token = await adminToken(proxy.url);
       const me = (await call(proxy.url, 'GET', '/api/auth/me', { token })).body as unknown as Account;
-      const lamp = (
-        (await call(proxy.url, 'GET', '/api/devicehub/devices', { token })).body as unknown as {
-          id: string;
-          name: string;
-        }[]
-      ).find((device) => device.name === 'Reading lamp')!;
+      const lamp = await readingLamp(token);
       const browser = await launchBrowser();
       try {
         const { page, errors } = await openSignedIn(
@@ -444,12 +423,7 @@ describe.runIf(databaseUrl && mqttUrl && nginx)(
 
     it('loses nothing when one instance is killed: nginx retries on the other', async () => {
       const token = await adminToken(proxy.url);
-      const lamp = (
-        (await call(proxy.url, 'GET', '/api/devicehub/devices', { token })).body as unknown as {
-          id: string;
-          name: string;
-        }[]
-      ).find((device) => device.name === 'Reading lamp')!;
+      const lamp = await readingLamp(token);
       // Each request's answer, or "no answer" when its connection was cut.
       const answered: { route: string; sentAt: number; status: number | 'no answer' }[] = [];
       const send = (method: string, route: string, options: Parameters<typeof call>[3]) => {

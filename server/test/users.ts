@@ -41,3 +41,19 @@ export function storeUser(
     ...fields,
   });
 }
+
+/**
+ * docs/roles.md: who may manage another person (edit their names, lock them, set their picture),
+ * as the status each of those calls answers.
+ */
+export const MANAGING_ANOTHER: [caller: Role, target: Role, status: 200 | 403][] = [
+  ['user', 'user', 403],
+  ['user', 'resident', 403],
+  ['user', 'admin', 403],
+  ['resident', 'user', 200],
+  ['resident', 'resident', 200],
+  ['resident', 'admin', 403],
+  ['admin', 'user', 200],
+  ['admin', 'resident', 200],
+  ['admin', 'admin', 200],
+];

@@ -23,6 +23,8 @@ export interface Household {
   z2m: ScriptedZigbee2mqtt;
   token: (role: Role) => Promise<string>;
   list: () => Promise<Device[]>;
+  /** Zigbee2MQTT publishes its device list; answers once the hub lists `count` devices. */
+  publishDevicesAndWait(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,10 @@ export async function startHousehold(
           headers: { authorization: `Bearer ${resident}` },
         })
       ).json(),
+    publishDevicesAndWait: async (count) => {
+      await z2m.publishDevices();
+      await waitFor(async () => ((await household.list()).length === count ? true : undefined));
+    },
     close: async () => {
       await household.z2m.close();
       await app.close();

@@ -35,8 +35,7 @@ describe.each(testDatabases())('activity recorded on $name', ({ create }) => {
     admin = await createUser(h.app, 'admin');
     adminToken = await accessToken(h.app, admin);
     wsUrl = await listenForBrowsers(h.app);
-    await h.z2m.publishDevices();
-    await waitFor(async () => ((await h.list()).length === 4 ? true : undefined));
+    await h.publishDevicesAndWait(4);
   });
   afterAll(async () => {
     stream?.end(true);

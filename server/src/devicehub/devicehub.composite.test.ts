@@ -26,8 +26,7 @@ describe.each(testBuses())('composite, list and text commands with Zigbee2MQTT o
     const started = await startHousehold(database, url);
     ({ household: h, resident, prefix } = started);
     h.z2m.devices = compositeDevicesFixture();
-    await h.z2m.publishDevices();
-    await waitFor(async () => ((await h.list()).length === h.z2m.devices.length ? true : undefined));
+    await h.publishDevicesAndWait(h.z2m.devices.length);
     const address = await h.app.app.listen({ port: 0, host: '127.0.0.1' });
     browser = await mqtt.connectAsync(`${address.replace(/^http/, 'ws')}/ws/devicehub`, {
       protocolVersion: 4,

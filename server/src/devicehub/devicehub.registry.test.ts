@@ -59,8 +59,7 @@ describe.each(testDatabases())('device registry under hostile device lists ($nam
   async function household() {
     database = await create();
     ({ household: h, resident, prefix } = await startHousehold(database, undefined));
-    await h.z2m.publishDevices();
-    await waitFor(async () => ((await h.list()).length === 4 ? true : undefined));
+    await h.publishDevicesAndWait(4);
     for (const name of REAL) await h.z2m.publish(name, { linkquality: 100 });
     await waitFor(async () => ((await h.list()).every((d) => d.last_seen !== null) ? true : undefined));
     return idsByName(await h.list());

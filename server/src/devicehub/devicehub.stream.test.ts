@@ -33,8 +33,7 @@ describe.each(testBuses())('device stream to browsers with Zigbee2MQTT on the $n
     token = started.resident;
     prefix = started.prefix;
     wsUrl = await listenForBrowsers(h.app);
-    await h.z2m.publishDevices();
-    await waitFor(async () => ((await h.list()).length === 4 ? true : undefined));
+    await h.publishDevicesAndWait(4);
   });
   afterAll(async () => {
     for (const client of browsers) client.end(true);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
+import { MANAGING_ANOTHER } from '../../test/users.js';
 import type { Role, UserRecord } from './users.repository.js';
 
 describe.each(testDatabases())('user administration on $name', ({ create }) => {
@@ -302,14 +303,7 @@ describe.each(testDatabases())('user administration on $name', ({ create }) => {
       expect(me.statusCode).toBe(200);
     });
 
-    it.each([
-      ['user', 'user', 403],
-      ['resident', 'user', 200],
-      ['resident', 'resident', 200],
-      ['resident', 'admin', 403],
-      ['admin', 'admin', 200],
-      ['admin', 'resident', 200],
-    ] as [Role, Role, number][])('%s locking a %s → %i', async (callerRole, targetRole, status) => {
+    it.each(MANAGING_ANOTHER)('%s locking a %s → %i', async (callerRole, targetRole, status) => {
       const me = await makeUser(callerRole);
       const target = await makeUser(targetRole);
       const result = await call(me, 'POST', `/api/auth/users/${target.id}/lockout`, { lock: true });
