@@ -143,6 +143,44 @@ async function main() {
   }
 }
 
+const ADMIN = { email: 'bench@example.com', password: 'bench-password-1' };
+
+/**
+ * Mosquitto (small packets go out at once: Nagle's algorithm would hold them for an ACK), Hearth
+ * on it with `env` and the bench's admin, a stand-in for Zigbee2MQTT connected to the broker,
+ * and the admin's access token.
+ */
+async function startRig(env = {}) {
+  const mosquitto = await startMosquitto({ settings: ['set_tcp_nodelay true'], websockets: true });
+  const rig = {
+    mosquitto,
+    async stop() {
+      await rig.publisher?.endAsync(true).catch(() => {});
+      await rig.hearth?.stop();
+      await mosquitto.stop();
+    },
+  };
+  try {
+    rig.hearth = await startHearth({
+      MQTT_URL: `mqtt://127.0.0.1:${mosquitto.port}`,
+      SIMULATOR: 'off',
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      ...env,
+    });
+    rig.publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${mosquitto.port}`, {
+      clientId: 'bench-z2m',
+      protocolVersion: 4,
+    });
+    rig.publisher.stream.setNoDelay?.(true);
+    rig.token = (await signIn(rig.hearth.url, ADMIN)).access_token;
+    return rig;
+  } catch (error) {
+    await rig.stop();
+    throw error;
+  }
+}
+
 /**
  * Issue 15, acceptance 4: 10 connections each of a resident without rules (the fast path), a
  * `user` who may view every device through room rules (every message checked, every one
@@ -151,23 +189,9 @@ async function main() {
  */
 async function runAccessMode(deviceMode) {
   const devices = devicesFor(deviceMode);
-  const admin = { email: 'bench@example.com', password: 'bench-password-1' };
-  const mosquitto = await startMosquitto();
-  let hearth;
-  let publisher;
+  const rig = await startRig();
+  const { hearth, publisher, token: adminToken } = rig;
   try {
-    hearth = await startHearth({
-      MQTT_URL: `mqtt://127.0.0.1:${mosquitto.port}`,
-      SIMULATOR: 'off',
-      ADMIN_EMAIL: admin.email,
-      ADMIN_PASSWORD: admin.password,
-    });
-    publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${mosquitto.port}`, {
-      clientId: 'bench-z2m',
-      protocolVersion: 4,
-    });
-    publisher.stream.setNoDelay?.(true);
-    const { access_token: adminToken } = await signIn(hearth.url, admin);
     await publisher.publishAsync(`${BASE}/bridge/devices`, JSON.stringify(devices.list), { retain: true });
     await hubDevices(hearth.url, adminToken, DEVICES);
     const api = async (token, method, url, body) => {
@@ -252,50 +276,31 @@ async function runAccessMode(deviceMode) {
     });
     return { rows, cost };
   } finally {
-    await publisher?.endAsync(true).catch(() => {});
-    await hearth?.stop();
-    await mosquitto.stop();
+    await rig.stop();
   }
 }
 
 async function runMode(mode) {
   const devices = devicesFor(mode);
-  const admin = { email: 'bench@example.com', password: 'bench-password-1' };
-  const mosquitto = await startMosquitto({
-    // Small packets go out at once (Nagle's algorithm would hold them for an ACK).
-    settings: ['set_tcp_nodelay true'],
-    websockets: true,
-  });
   const probeOut = MEMORY ? path.join(os.tmpdir(), `hearth-memory-${process.pid}-${mode}.json`) : undefined;
-  let hearth;
-  let publisher;
+  const rig = await startRig({
+    ...(probeOut
+      ? {
+          NODE_OPTIONS: [
+            process.env.BENCH_NODE_OPTIONS,
+            `--import=${path.join(import.meta.dirname, 'memory-probe.mjs')}`,
+          ]
+            .filter(Boolean)
+            .join(' '),
+          MEMORY_PROBE_OUT: probeOut,
+          ...(MEMORY.includes('snapshot') ? { MEMORY_PROBE_SNAPSHOT: '1' } : {}),
+          ...(MEMORY.includes('mappings') ? { MEMORY_PROBE_MAPPINGS: '1' } : {}),
+          ...(MEMORY.includes('allocations') ? { MEMORY_PROBE_ALLOCATIONS: '1' } : {}),
+        }
+      : {}),
+  });
+  const { mosquitto, hearth, publisher, token } = rig;
   try {
-    hearth = await startHearth({
-      MQTT_URL: `mqtt://127.0.0.1:${mosquitto.port}`,
-      SIMULATOR: 'off',
-      ADMIN_EMAIL: admin.email,
-      ADMIN_PASSWORD: admin.password,
-      ...(probeOut
-        ? {
-            NODE_OPTIONS: [
-              process.env.BENCH_NODE_OPTIONS,
-              `--import=${path.join(import.meta.dirname, 'memory-probe.mjs')}`,
-            ]
-              .filter(Boolean)
-              .join(' '),
-            MEMORY_PROBE_OUT: probeOut,
-            ...(MEMORY.includes('snapshot') ? { MEMORY_PROBE_SNAPSHOT: '1' } : {}),
-            ...(MEMORY.includes('mappings') ? { MEMORY_PROBE_MAPPINGS: '1' } : {}),
-            ...(MEMORY.includes('allocations') ? { MEMORY_PROBE_ALLOCATIONS: '1' } : {}),
-          }
-        : {}),
-    });
-    publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${mosquitto.port}`, {
-      clientId: 'bench-z2m',
-      protocolVersion: 4,
-    });
-    publisher.stream.setNoDelay?.(true);
-    const { access_token: token } = await signIn(hearth.url, admin);
     const listText = JSON.stringify(devices.list);
     console.log(`bridge/devices: ${(listText.length / 1e6).toFixed(1)} MB`);
     await publisher.publishAsync(`${BASE}/bridge/devices`, listText, { retain: true });
@@ -410,9 +415,7 @@ async function runMode(mode) {
       },
     };
   } finally {
-    await publisher?.endAsync(true).catch(() => {});
-    await hearth?.stop();
-    await mosquitto.stop();
+    await rig.stop();
   }
 }
 
