@@ -145,11 +145,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: config.trustProxy,
     ...(options.onRoute ? { onRoute: options.onRoute } : {}),
   });
+  // Set by the guards on signed-in requests; declared up front so every request has one shape.
+  app.decorateRequest('caller', undefined);
+  app.decorateRequest('sessionId', undefined);
   let draining = false;
   // While draining, answer in-flight requests with "Connection: close" so keep-alive sockets end
   // with their last response instead of holding the shutdown open.
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) reply.header('connection', 'close');
+    done(null, payload);
   });
   await registerSecurityHeaders(app, config.publicUrl);
   await app.register(cookie);

@@ -62,10 +62,11 @@ export function registerAccountsRoutes(
 
   // Nothing of /api/auth may sit in a cache (tokens, the caller's own account), unless a route
   // says otherwise (profile pictures).
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (request.url.startsWith('/api/auth/') && !reply.hasHeader('cache-control')) {
       reply.header('cache-control', 'no-store');
     }
+    done(null, payload);
   });
   /**
    * Every answer that carries a new access token also sets it as the auth_token cookie (for the

@@ -10,6 +10,13 @@ import type { SessionEvents } from './session-events.js';
 
 export const AUTH_COOKIE = 'auth_token';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The session of a signed-in request, set with `caller` by the guards. */
+    sessionId?: string;
+  }
+}
+
 /** Whether a user may use a session at all (an administrator's lock ends every session). */
 export const canUseSession = (user: UserRecord): boolean =>
   !(user.lockoutEnabled && user.lockoutReason === 'admin_lock');
@@ -35,7 +42,6 @@ const signedOut = () => new HttpError(401, 'Authentication required');
  */
 export class Authenticator implements Guards, TokenReader {
   private readonly recent = new RecentUsers();
-  private readonly sessionOfRequest = new WeakMap<FastifyRequest, string>();
 
   constructor(
     private readonly tokens: Pick<AccessTokens, 'verify'>,
@@ -92,7 +98,7 @@ export class Authenticator implements Guards, TokenReader {
 
   /** The session of a signed-in request (after a guard ran). */
   sessionOf(request: FastifyRequest): string | undefined {
-    return this.sessionOfRequest.get(request);
+    return request.sessionId;
   }
 
   tokenFromRequest(request: FastifyRequest): string | undefined {
@@ -107,7 +113,7 @@ export class Authenticator implements Guards, TokenReader {
   /** The caller, if signed in (for calls that also work signed out). */
   async caller(request: FastifyRequest): Promise<UserRecord | undefined> {
     const found = await this.identify(this.tokenFromRequest(request));
-    if (found) this.sessionOfRequest.set(request, found.claims.sessionId);
+    if (found) request.sessionId = found.claims.sessionId;
     return found?.user;
   }
 

@@ -16,8 +16,17 @@ export class RecentUsers {
   constructor(private readonly now: () => number = Date.now) {}
 
   remember(id: string, user: UserRecord | undefined) {
-    this.users.delete(id);
-    if (!user) return;
+    if (!user) {
+      this.users.delete(id);
+      return;
+    }
+    // Called on every signed-in request: a user already here is updated in place.
+    const entry = this.users.get(id);
+    if (entry) {
+      entry.user = user;
+      entry.at = this.now();
+      return;
+    }
     if (this.users.size >= MAX_USERS) this.users.delete(this.users.keys().next().value as string);
     this.users.set(id, { user, at: this.now() });
   }

@@ -67,10 +67,11 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (_request, reply) => {
-    if (!closing) return;
+  // Hooks that run on every request take a callback: an async one costs a promise each time.
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!closing) return done();
     reply.header('connection', 'close');
-    throw new HttpError(503, SERVICE_UNAVAILABLE, {}, { 'retry-after': '5' });
+    done(new HttpError(503, SERVICE_UNAVAILABLE, {}, { 'retry-after': '5' }));
   });
   return app;
 }
