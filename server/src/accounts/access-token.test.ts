@@ -60,4 +60,30 @@ describe('access tokens', () => {
       expect(await tokens.verify(token)).toBeUndefined();
     }
   });
+
+  it('takes a token it has checked at its word until the token expires, and no longer', async () => {
+    let now = Date.now();
+    const clocked = new AccessTokens(secret, () => now);
+    const token = await clocked.sign({ userId: 'u-1', role: 'user', sessionId: 's-1' }, 60);
+    expect(await clocked.verify(token)).toMatchObject({ userId: 'u-1', sessionId: 's-1' });
+    now += 30_000;
+    expect(await clocked.verify(token)).toMatchObject({ userId: 'u-1', sessionId: 's-1' });
+    now += 31_000;
+    expect(await clocked.verify(token)).toBeUndefined();
+    expect(await clocked.verify(token)).toBeUndefined();
+  });
+
+  it('checks every other token in full, also one that differs from a checked one by a letter', async () => {
+    const token = await tokens.sign({ userId: 'u-1', role: 'user', sessionId: 's-1' });
+    expect(await tokens.verify(token)).toMatchObject({ userId: 'u-1' });
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    const asAdmin = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), sub: 'u-admin' }),
+    ).toString('base64url');
+    // A letter inside the signature (the last one carries unused bits).
+    const flipped = `${signature.slice(0, 10)}${signature[10] === 'A' ? 'B' : 'A'}${signature.slice(11)}`;
+    expect(await tokens.verify(`${header}.${asAdmin}.${signature}`)).toBeUndefined();
+    expect(await tokens.verify(`${header}.${payload}.${flipped}`)).toBeUndefined();
+    expect(await tokens.verify(token)).toMatchObject({ userId: 'u-1' });
+  });
 });

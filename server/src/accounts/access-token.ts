@@ -9,6 +9,8 @@ import type { Role } from '../users/index.js';
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 const ISSUER = 'hearth';
 const AUDIENCE = 'hearth';
+/** Verified tokens remembered (a household has a handful live; the oldest go first). */
+const MAX_VERIFIED = 5000;
 
 export interface AccessClaims {
   userId: string;
@@ -33,8 +35,17 @@ export class AccessTokens {
   private readonly key: Uint8Array;
   /** Imported once: jose would import raw key bytes into WebCrypto on every sign and verify. */
   private cryptoKey: Promise<webcrypto.CryptoKey> | undefined;
+  /**
+   * Tokens whose signature and claims were checked, with their expiry (epoch seconds): a signed-in
+   * browser sends the same token on every call until it refreshes, and checking it again would
+   * give the same answer until it expires. Only what this key signed gets in.
+   */
+  private readonly verified = new Map<string, { claims: VerifiedAccess; expiresAt: number }>();
 
-  constructor(secret: string) {
+  constructor(
+    secret: string,
+    private readonly now: () => number = Date.now,
+  ) {
     this.key = new TextEncoder().encode(secret);
   }
 
@@ -77,21 +88,33 @@ export class AccessTokens {
    * and for one without `exp`, `iat` or its session (`sid`): such a token would never end.
    */
   async verify(token: string): Promise<VerifiedAccess | undefined> {
+    const nowSeconds = Math.floor(this.now() / 1000);
+    const known = this.verified.get(token);
+    if (known) {
+      if (nowSeconds < known.expiresAt) return known.claims;
+      this.verified.delete(token);
+      return undefined;
+    }
     try {
       const { payload } = await jwtVerify(token, await this.hmacKey(), {
         algorithms: ['HS256'],
         issuer: ISSUER,
         audience: AUDIENCE,
         requiredClaims: ['exp', 'iat', 'sid'],
+        currentDate: new Date(nowSeconds * 1000),
       });
       if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return undefined;
-      if (typeof payload.iat !== 'number') return undefined;
-      return {
+      if (typeof payload.iat !== 'number' || typeof payload.exp !== 'number') return undefined;
+      const claims = Object.freeze({
         userId: payload.sub,
         role: payload.role as Role,
         sessionId: payload.sid,
         issuedAt: payload.iat,
-      };
+      });
+      if (this.verified.size >= MAX_VERIFIED)
+        this.verified.delete(this.verified.keys().next().value as string);
+      this.verified.set(token, { claims, expiresAt: payload.exp });
+      return claims;
     } catch (error) {
       if (error instanceof errors.JOSEError || error instanceof TypeError) return undefined;
       throw error;
