@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { IMAGE_JOB_CONCURRENCY, ImageJobs } from './image-jobs.js';
 
 describe('ImageJobs', () => {
-  it('runs at most two jobs at once and queues the rest, each answering its own caller', async () => {
+  it('runs one job at a time and queues the rest, each answering its own caller', async () => {
     const jobs = new ImageJobs();
     let running = 0;
     let most = 0;
@@ -20,8 +20,8 @@ describe('ImageJobs', () => {
           .catch((error: Error) => error.message),
       ),
     );
-    expect(IMAGE_JOB_CONCURRENCY).toBe(2);
-    expect(most).toBe(2);
+    expect(IMAGE_JOB_CONCURRENCY).toBe(1);
+    expect(most).toBe(1);
     expect(results).toEqual([0, 1, 2, 'unreadable', ...Array.from({ length: 12 }, (_, i) => i + 4)]);
     expect(jobs.running).toBe(0);
   });

@@ -1,11 +1,15 @@
 import fastq from 'fastq';
 
-/** At most this many images are decoded or drawn at once; the rest wait their turn. */
-export const IMAGE_JOB_CONCURRENCY = 2;
+/**
+ * Images are decoded or drawn one at a time; the rest wait their turn. A second one at once took
+ * 25 MB more at its peak (a 16-megapixel photo, glibc with one malloc arena, as npm start runs)
+ * and the second core a small box has, which the device stream needs; pictures change rarely.
+ */
+export const IMAGE_JOB_CONCURRENCY = 1;
 
 /**
  * The queue every picture job goes through (re-encoding an upload, drawing an avatar), so that
- * however many arrive at once, only two images are in memory (fastq, Fastify's own work queue).
+ * however many arrive at once, only one image is in memory (fastq, Fastify's own work queue).
  */
 export class ImageJobs {
   private readonly queue = fastq.promise((job: () => Promise<unknown>) => job(), IMAGE_JOB_CONCURRENCY);

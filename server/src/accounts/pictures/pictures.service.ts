@@ -20,7 +20,7 @@ export interface PicturesServiceDeps {
   users: Pick<UsersRepository, 'findById'>;
   repository: PicturesRepository;
   store: PictureStore;
-  /** The queue every image job waits in (two at once). */
+  /** The queue every image job waits in (one at a time). */
   jobs: ImageJobs;
   log: Logger;
 }
