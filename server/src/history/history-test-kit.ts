@@ -1,4 +1,5 @@
 import type { Capability, Device } from '@hearth/contracts';
+import { testCapability } from '@hearth/contracts/testing';
 import { accessToken, createUser, startTestApp, type TestApp } from '../../test/app.js';
 import type { TestDatabase } from '../../test/databases.js';
 import type { Role } from '../users/index.js';
@@ -138,22 +139,6 @@ export async function startRecordingHousehold(
     },
   };
 }
-
-/** A read-only capability of `kind` on `property` (recorder and worker tests). */
-export const testCapability = (
-  property: string,
-  kind: Capability['kind'],
-  extra: Partial<Capability> = {},
-): Capability => ({
-  id: property,
-  property,
-  name: property,
-  kind,
-  type: kind,
-  value_type: 'number',
-  access: { readOnly: true, write: false, set: false },
-  ...extra,
-});
 
 /** A plug (on/off, power, a mode) as the recorder and worker tests see it, with `more` capabilities. */
 export const testPlug = (more: Record<string, Capability> = {}): Device =>

@@ -1,8 +1,9 @@
+import { testCapability } from '@hearth/contracts/testing';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HistoryRecorder, type RecorderOptions } from './history.recorder.js';
 import type { HistoryRepository, RawRow, Series } from './history.repository.js';
-import { testCapability, testPlug } from './history-test-kit.js';
+import { testPlug } from './history-test-kit.js';
 
 const plug = testPlug({
   label: testCapability('label', 'text'),

@@ -1,18 +1,8 @@
-import type { Capability } from '@hearth/contracts';
+import { testCapability } from '@hearth/contracts/testing';
 import { describe, expect, it } from 'vitest';
 import { chartProperties, toChartData } from './history.model.js';
 
-const access = { readOnly: true, write: false, set: false };
-const cap = (property: string, kind: Capability['kind'], extra: Partial<Capability> = {}): Capability => ({
-  id: property,
-  property,
-  name: property,
-  kind,
-  type: kind,
-  value_type: 'number',
-  access,
-  ...extra,
-});
+const cap = testCapability;
 
 describe('history chart model', () => {
   it('lists numbers, on/off, enums and composite leaves; not text', () => {
