@@ -10,8 +10,5 @@ export const AuthModal = loadable(() => import('./AuthModal.js'));
  * comes over the button, presses it or focus reaches it, so it is there by the click. A failed
  * download is tried again when the modal is drawn.
  */
-export const loadsAuthModal = {
-  onPointerEnter: () => void AuthModal.preload().catch(() => {}),
-  onPointerDown: () => void AuthModal.preload().catch(() => {}),
-  onFocus: () => void AuthModal.preload().catch(() => {}),
-};
+const fetchAhead = () => void AuthModal.preload().catch(() => {});
+export const loadsAuthModal = { onPointerEnter: fetchAhead, onPointerDown: fetchAhead, onFocus: fetchAhead };
