@@ -3,7 +3,7 @@
 const loadSharp = () =>
   import('sharp').then((module) => {
     const sharp = module.default;
-    // One libvips thread (the job queue runs one image at a time) and no operation
+    // One libvips thread per image (the job queue runs two images at once) and no operation
     // cache: a picture is decoded once, and cached pixels would only hold memory.
     sharp.concurrency(1);
     sharp.cache(false);

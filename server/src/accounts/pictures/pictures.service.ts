@@ -20,7 +20,7 @@ export interface PicturesServiceDeps {
   users: Pick<UsersRepository, 'findById'>;
   repository: PicturesRepository;
   store: PictureStore;
-  /** The queue every image job waits in (one at a time). */
+  /** The queue every image job waits in (two at once, one of them at most an upload). */
   jobs: ImageJobs;
   log: Logger;
 }
@@ -52,7 +52,7 @@ export class PicturesService {
     if (!sniffPictureFormat(incoming.head)) throw new HttpError(415, PICTURE_ERRORS.unsupported);
     let encoded: Buffer;
     try {
-      encoded = await this.deps.jobs.run(() => reencodePicture(incoming.file));
+      encoded = await this.deps.jobs.runLarge(() => reencodePicture(incoming.file));
     } catch (error) {
       if (error instanceof TooManyPixels) throw new HttpError(413, PICTURE_ERRORS.tooManyPixels);
       if (error instanceof UnreadablePicture) throw new HttpError(415, PICTURE_ERRORS.unreadable);
