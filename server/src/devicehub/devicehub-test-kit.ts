@@ -1,7 +1,9 @@
 import type { Device } from '@hearth/contracts';
+import type { LightMyRequestResponse } from 'fastify';
 import mqtt from 'mqtt';
+import { afterAll, beforeAll } from 'vitest';
 import { accessToken, createUser, startTestApp, type TestApp } from '../../test/app.js';
-import type { TestDatabase } from '../../test/databases.js';
+import { sqliteDatabase, type TestDatabase } from '../../test/databases.js';
 import { freePort } from '../../test/ports.js';
 import { serviceUrl } from '../../test/services.js';
 import { waitFor } from '../../test/wait.js';
@@ -21,8 +23,21 @@ export const TEST_BUS_LOGIN = {
 export interface Household {
   app: TestApp;
   z2m: ScriptedZigbee2mqtt;
+  /** A resident's access token (the one `list`, `call` and `command` use unless given another). */
+  resident: string;
+  /** The hub's topic prefix (DEVICEHUB_TOPIC_PREFIX), unique to this household. */
+  prefix: string;
   token: (role: Role) => Promise<string>;
   list: () => Promise<Device[]>;
+  /** An API call with a bearer token (the resident's unless given). */
+  call(
+    method: 'GET' | 'PATCH' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    body?: unknown,
+    token?: string,
+  ): Promise<LightMyRequestResponse>;
+  /** POST /api/devicehub/devices/:id/commands. */
+  command(deviceId: string, body: unknown, token?: string): Promise<LightMyRequestResponse>;
   /** Zigbee2MQTT publishes its device list; answers once the hub lists `count` devices. */
   publishDevicesAndWait(count: number): Promise<void>;
   close(): Promise<void>;
@@ -57,14 +72,19 @@ export async function startHousehold(
   const household: Household = {
     app,
     z2m,
+    resident,
+    prefix,
     token,
-    list: async () =>
-      (
-        await app.app.inject({
-          url: '/api/devicehub/devices',
-          headers: { authorization: `Bearer ${resident}` },
-        })
-      ).json(),
+    list: async () => (await household.call('GET', '/api/devicehub/devices')).json(),
+    call: (method, url, body, as = resident) =>
+      app.app.inject({
+        method,
+        url,
+        headers: { authorization: `Bearer ${as}` },
+        ...(body !== undefined ? { payload: body as object } : {}),
+      }),
+    command: (deviceId, body, as) =>
+      household.call('POST', `/api/devicehub/devices/${deviceId}/commands`, body, as),
     publishDevicesAndWait: async (count) => {
       await z2m.publishDevices();
       await waitFor(async () => ((await household.list()).length === count ? true : undefined));
@@ -75,6 +95,78 @@ export async function startHousehold(
     },
   };
   return { household, resident, base, prefix };
+}
+
+export interface UseHouseholdOptions {
+  /** The bus (an external broker's URL); the embedded broker, exposed on a port, when not given. */
+  bus?: string;
+  /** The database; a fresh SQLite file when not given. */
+  database?: () => Promise<TestDatabase>;
+  /** What Zigbee2MQTT publishes as bridge/devices (its usual four and a coordinator when not given). */
+  devices?: Record<string, unknown>[];
+  /** How many devices the hub lists from them (4 for the usual ones; all of `devices` when given). */
+  listed?: number;
+  /** Listen on a port for browsers; the stream's ws:// URL is `wsUrl`. */
+  browsers?: boolean;
+}
+
+export interface HouseholdFixture extends Household {
+  readonly database: TestDatabase;
+  readonly wsUrl: string;
+}
+
+/**
+ * The household a device hub suite shares, like useTestApp(): started in beforeAll with its device
+ * list published and listed, closed and its database dropped in afterAll. Its members are there
+ * from beforeAll on; a suite's own hooks registered after this call run after it starts and before
+ * it closes.
+ */
+export function useHousehold(options: UseHouseholdOptions = {}): HouseholdFixture {
+  let household: Household | undefined;
+  let database: TestDatabase | undefined;
+  let wsUrl: string | undefined;
+  beforeAll(async () => {
+    database = options.database ? await options.database() : sqliteDatabase();
+    ({ household } = await startHousehold(database, options.bus));
+    if (options.devices) household.z2m.devices = options.devices;
+    await household.publishDevicesAndWait(options.listed ?? options.devices?.length ?? 4);
+    if (options.browsers) wsUrl = await listenForBrowsers(household.app);
+  });
+  afterAll(async () => {
+    await household?.close();
+    await database?.drop();
+  });
+  const started = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`the household's ${what} exists from beforeAll on`);
+    return value;
+  };
+  const h = () => started(household, 'hub');
+  return {
+    get database() {
+      return started(database, 'database');
+    },
+    get wsUrl() {
+      return started(wsUrl, 'stream (ask for browsers: true)');
+    },
+    get app() {
+      return h().app;
+    },
+    get z2m() {
+      return h().z2m;
+    },
+    get resident() {
+      return h().resident;
+    },
+    get prefix() {
+      return h().prefix;
+    },
+    token: (role) => h().token(role),
+    list: () => h().list(),
+    call: (...args) => h().call(...args),
+    command: (...args) => h().command(...args),
+    publishDevicesAndWait: (count) => h().publishDevicesAndWait(count),
+    close: () => h().close(),
+  };
 }
 
 export interface StreamMessage {

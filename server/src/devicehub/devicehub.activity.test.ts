@@ -3,45 +3,25 @@ import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountsClient, person } from '../../test/accounts-client.js';
 import { accessToken, createUser } from '../../test/app.js';
-import { type TestDatabase, testDatabases } from '../../test/databases.js';
+import { testDatabases } from '../../test/databases.js';
 import type { UserRecord } from '../users/index.js';
-import {
-  byName,
-  type Household,
-  listenForBrowsers,
-  startHousehold,
-  streamClient,
-  waitFor,
-} from './devicehub-test-kit.js';
+import { byName, streamClient, useHousehold, waitFor } from './devicehub-test-kit.js';
 
 // docs/activity.md#kinds: every action that exists leaves exactly one entry, with the right actor
 // and result (both databases, the embedded broker, a scripted Zigbee2MQTT). Here beside the hub,
 // whose test kit it uses; the rooms, users and sign-in entries are read through the same API.
 describe.each(testDatabases())('activity recorded on $name', ({ create }) => {
-  let database: TestDatabase;
-  let h: Household;
-  let prefix: string;
+  const h = useHousehold({ database: create, browsers: true });
   let admin: UserRecord;
   let adminToken: string;
-  let wsUrl: string;
   let stream: MqttClient | undefined;
   const api = new AccountsClient(() => h.app.app);
 
   beforeAll(async () => {
-    database = await create();
-    const started = await startHousehold(database, undefined);
-    h = started.household;
-    prefix = started.prefix;
     admin = await createUser(h.app, 'admin');
     adminToken = await accessToken(h.app, admin);
-    wsUrl = await listenForBrowsers(h.app);
-    await h.publishDevicesAndWait(4);
   });
-  afterAll(async () => {
-    stream?.end(true);
-    await h?.close();
-    await database?.drop();
-  });
+  afterAll(() => stream?.end(true));
 
   const call = async (
     method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
@@ -127,19 +107,19 @@ describe.each(testDatabases())('activity recorded on $name', ({ create }) => {
   it('records commands and renames sent over the device stream, refused ones too', async () => {
     const lamp = await device('Living room/Lamp');
     const door = await device('Back door');
-    const browser = await streamClient(wsUrl, adminToken, prefix);
+    const browser = await streamClient(h.wsUrl, adminToken, h.prefix);
     stream = browser.client;
     mark();
     await browser.client.publishAsync(
-      `${prefix}/devicehub/commands/device.set`,
+      `${h.prefix}/devicehub/commands/device.set`,
       JSON.stringify({ device_id: lamp.id, state: { brightness: 40 } }),
     );
     await browser.client.publishAsync(
-      `${prefix}/devicehub/commands/device.rename`,
+      `${h.prefix}/devicehub/commands/device.rename`,
       JSON.stringify({ device_id: door.id, name: 'Front door' }),
     );
     await browser.client.publishAsync(
-      `${prefix}/devicehub/commands/device.set`,
+      `${h.prefix}/devicehub/commands/device.set`,
       JSON.stringify({ device_id: 'missing', state: { on: true } }),
     );
     const entries = await waitFor(async () => {

@@ -1,47 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { sqliteDatabase } from '../../test/databases.js';
 import {
   byName,
-  type Household,
   listenForBrowsers,
   startHousehold,
   streamClient,
   testBuses,
+  useHousehold,
   waitFor,
 } from './devicehub-test-kit.js';
 
 // Zigbee2MQTT's retained bridge/state: nothing here is stored, so one database (SQLite) will do.
 describe.each(testBuses())('Zigbee2MQTT bridge/state on the $name', ({ url }) => {
-  const database = sqliteDatabase();
-  let h: Household;
-  let resident: string;
-  let prefix: string;
-  const call = (method: 'GET' | 'PATCH' | 'POST', path: string, body?: unknown) =>
-    h.app.app.inject({
-      method,
-      url: path,
-      headers: { authorization: `Bearer ${resident}` },
-      ...(body !== undefined ? { payload: body as object } : {}),
-    });
+  const h = useHousehold({ bus: url });
+  // The retained state is the broker's: cleared before the household goes.
+  afterAll(() => h.z2m.publish('bridge/state', '', true));
   const lamp = async () => waitFor(async () => byName(await h.list(), 'Living room/Lamp'));
   const switchOn = async () => {
-    const response = await call('POST', `/api/devicehub/devices/${(await lamp()).id}/commands`, {
-      state: { on: true },
-    });
+    const response = await h.command((await lamp()).id, { state: { on: true } });
     return [response.statusCode, response.json().error ?? response.json().data?.status];
   };
-  const bridge = async () => (await call('GET', '/api/devicehub/status')).json().bridge;
-
-  beforeAll(async () => {
-    ({ household: h, resident, prefix } = await startHousehold(database, url));
-    await h.z2m.publishDevices();
-    await lamp();
-  });
-  afterAll(async () => {
-    await h?.z2m.publish('bridge/state', '', true);
-    await h?.close();
-    await database.drop();
-  });
+  const bridge = async () => (await h.call('GET', '/api/devicehub/status')).json().bridge;
 
   it('sends commands while the bridge has not said (unknown)', async () => {
     expect(await bridge()).toBeNull();
@@ -50,12 +29,12 @@ describe.each(testBuses())('Zigbee2MQTT bridge/state on the $name', ({ url }) =>
 
   it('answers 503 "Device bridge offline" to commands and renames while bridge/state is offline, and tells browsers', async () => {
     const ws = await listenForBrowsers(h.app);
-    const browser = await streamClient(ws, resident, `${prefix}`);
+    const browser = await streamClient(ws, h.resident, h.prefix);
     try {
       await h.z2m.publish('bridge/state', { state: 'offline' }, true);
       await waitFor(async () => (await bridge()) === 'offline');
       expect(await switchOn()).toEqual([503, 'Device bridge offline']);
-      const rename = await call('PATCH', `/api/devicehub/devices/${(await lamp()).id}`, { name: 'Lamp 2' });
+      const rename = await h.call('PATCH', `/api/devicehub/devices/${(await lamp()).id}`, { name: 'Lamp 2' });
       expect([rename.statusCode, rename.json().error]).toEqual([503, 'Device bridge offline']);
       expect(byName(await h.list(), 'Living room/Lamp')).toBeDefined();
       const statuses = () =>
@@ -88,18 +67,13 @@ describe.each(testBuses())('Zigbee2MQTT bridge/state on the $name', ({ url }) =>
       const otherDatabase = sqliteDatabase();
       const second = await startHousehold(otherDatabase, url, {
         base: h.z2m.base,
-        prefix: `${prefix}-2`,
+        prefix: `${h.prefix}-2`,
       });
       try {
         const response = await waitFor(async () => {
           const listed = byName(await second.household.list(), 'Living room/Lamp');
           if (!listed) return undefined;
-          return second.household.app.app.inject({
-            method: 'POST',
-            url: `/api/devicehub/devices/${listed.id}/commands`,
-            headers: { authorization: `Bearer ${second.resident}` },
-            payload: { state: { on: true } },
-          });
+          return second.household.command(listed.id, { state: { on: true } });
         });
         expect([response.statusCode, response.json().error]).toEqual([503, 'Device bridge offline']);
       } finally {

@@ -1,45 +1,18 @@
-import mqtt, { type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sqliteDatabase } from '../../test/databases.js';
 import { compositeDevicesFixture } from './adapters/zigbee2mqtt/fixtures/scripted-zigbee2mqtt.js';
-import { byName, type Household, startHousehold, testBuses, waitFor } from './devicehub-test-kit.js';
+import { byName, streamClient, testBuses, useHousehold, waitFor } from './devicehub-test-kit.js';
 
 // Composites, lists and text over REST and the browser stream: sent whole to `<name>/set`, and a
 // value the device can't take is answered with a 400 naming it, with nothing sent on the bus.
 describe.each(testBuses())('composite, list and text commands with Zigbee2MQTT on the $name', ({ url }) => {
-  const database = sqliteDatabase();
-  let h: Household;
-  let resident: string;
-  let prefix: string;
+  const h = useHousehold({ bus: url, devices: compositeDevicesFixture(), browsers: true });
   let browser: MqttClient;
-  const command = (name: string, body: unknown) =>
-    h.list().then((devices) =>
-      h.app.app.inject({
-        method: 'POST',
-        url: `/api/devicehub/devices/${byName(devices, name)!.id}/commands`,
-        headers: { authorization: `Bearer ${resident}` },
-        payload: body as object,
-      }),
-    );
-
+  const command = async (name: string, body: unknown) => h.command(byName(await h.list(), name)!.id, body);
   beforeAll(async () => {
-    const started = await startHousehold(database, url);
-    ({ household: h, resident, prefix } = started);
-    h.z2m.devices = compositeDevicesFixture();
-    await h.publishDevicesAndWait(h.z2m.devices.length);
-    const address = await h.app.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await mqtt.connectAsync(`${address.replace(/^http/, 'ws')}/ws/devicehub`, {
-      protocolVersion: 4,
-      reconnectPeriod: 0,
-      username: 'browser',
-      password: resident,
-    });
+    ({ client: browser } = await streamClient(h.wsUrl, h.resident, h.prefix));
   });
-  afterAll(async () => {
-    browser?.end(true);
-    await h?.close();
-    await database.drop();
-  });
+  afterAll(() => browser?.end(true));
 
   it('sends a siren warning and a pin code whole, over REST and over the stream', async () => {
     const warning = { mode: 'burglar', level: 'high', strobe: true, duration: 10 };
@@ -48,7 +21,7 @@ describe.each(testBuses())('composite, list and text commands with Zigbee2MQTT o
     const lock = byName(await h.list(), 'Front door lock')!;
     const pin = { user: 2, user_type: 'unrestricted', user_enabled: true, pin_code: 4321 };
     await browser.publishAsync(
-      `${prefix}/devicehub/commands/device.set`,
+      `${h.prefix}/devicehub/commands/device.set`,
       JSON.stringify({ device_id: lock.id, state: { pin_code: pin } }),
     );
     const gradient = await command('Living room gradient', {
@@ -89,7 +62,7 @@ describe.each(testBuses())('composite, list and text commands with Zigbee2MQTT o
     // A refused stream command is logged, not sent; the next good one shows the bus was quiet.
     const siren = byName(await h.list(), 'Hall siren')!;
     await browser.publishAsync(
-      `${prefix}/devicehub/commands/device.set`,
+      `${h.prefix}/devicehub/commands/device.set`,
       JSON.stringify({ device_id: siren.id, state: { warning: { mode: 'disco' } } }),
     );
     await waitFor(() => h.app.logs.text.includes('warning.mode must be one of') || undefined);

@@ -1,27 +1,14 @@
 import zlib from 'node:zlib';
 import type { Device } from '@hearth/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sqliteDatabase } from '../../test/databases.js';
-import { byName, type Household, startHousehold, waitFor } from './devicehub-test-kit.js';
+import { describe, expect, it } from 'vitest';
+import { byName, useHousehold, waitFor } from './devicehub-test-kit.js';
 
 // GET /api/devicehub/devices as the Devices page loads it (issue 10): compressed, answered 304
 // while unchanged, and the first screen by name before the rest.
 describe('the device list over HTTP', () => {
-  const database = sqliteDatabase();
-  let h: Household;
-  let resident: string;
+  const h = useHousehold();
   const get = (url: string, headers: Record<string, string> = {}) =>
-    h.app.app.inject({ url, headers: { authorization: `Bearer ${resident}`, ...headers } });
-
-  beforeAll(async () => {
-    ({ household: h, resident } = await startHousehold(database, undefined));
-    await h.z2m.publishDevices();
-    await waitFor(async () => (await h.list()).length === 4);
-  });
-  afterAll(async () => {
-    await h?.close();
-    await database.drop();
-  });
+    h.app.app.inject({ url, headers: { authorization: `Bearer ${h.resident}`, ...headers } });
 
   it.each([
     ['br', (body: Buffer) => zlib.brotliDecompressSync(body)],
@@ -70,12 +57,7 @@ describe('the device list over HTTP', () => {
     ]);
     // A rename moves the device in that order.
     const stairs = byName(all.json<Device[]>(), 'Stairs switch')!;
-    await h.app.app.inject({
-      method: 'PATCH',
-      url: `/api/devicehub/devices/${stairs.id}`,
-      headers: { authorization: `Bearer ${resident}` },
-      payload: { name: 'Attic switch' },
-    });
+    await h.call('PATCH', `/api/devicehub/devices/${stairs.id}`, { name: 'Attic switch' });
     const renamed = await waitFor(async () => {
       const names = (await get('/api/devicehub/devices?first=1')).json<Device[]>().map((d) => d.name);
       return names[0] === 'Attic switch' ? names : undefined;

@@ -48,8 +48,6 @@ const fakes = (count: number) => {
 describe.each(testDatabases())('device registry under hostile device lists ($name)', ({ create }) => {
   let database: TestDatabase;
   let h: Household;
-  let resident: string;
-  let prefix: string;
   afterEach(async () => {
     await h?.close();
     await database?.drop();
@@ -58,20 +56,14 @@ describe.each(testDatabases())('device registry under hostile device lists ($nam
   /** The household with its four devices listed and heard from. */
   async function household() {
     database = await create();
-    ({ household: h, resident, prefix } = await startHousehold(database, undefined));
+    ({ household: h } = await startHousehold(database, undefined));
     await h.publishDevicesAndWait(4);
     for (const name of REAL) await h.z2m.publish(name, { linkquality: 100 });
     await waitFor(async () => ((await h.list()).every((d) => d.last_seen !== null) ? true : undefined));
     return idsByName(await h.list());
   }
 
-  const command = (id: string) =>
-    h.app.app.inject({
-      method: 'POST',
-      url: `/api/devicehub/devices/${id}/commands`,
-      headers: { authorization: `Bearer ${resident}` },
-      payload: { state: { on: true } },
-    });
+  const command = (id: string) => h.command(id, { state: { on: true } });
   const logLines = () => h.app.logs.lines.map((line) => JSON.parse(line));
   /** What the hub logged since line `from`, without the HTTP request lines. */
   const hubLines = (from: number) =>
@@ -147,9 +139,9 @@ describe.each(testDatabases())('device registry under hostile device lists ($nam
 
     const admin = await h.token('admin');
     const call = (method: 'GET' | 'DELETE', url: string, token = admin) =>
-      h.app.app.inject({ method, url, headers: { authorization: `Bearer ${token}` } });
-    expect((await call('GET', '/api/devicehub/devices/removed', resident)).statusCode).toBe(403);
-    expect((await call('DELETE', '/api/devicehub/devices/removed', resident)).statusCode).toBe(403);
+      h.call(method, url, undefined, token);
+    expect((await call('GET', '/api/devicehub/devices/removed', h.resident)).statusCode).toBe(403);
+    expect((await call('DELETE', '/api/devicehub/devices/removed', h.resident)).statusCode).toBe(403);
     const removed = (await call('GET', '/api/devicehub/devices/removed')).json();
     expect(removed).toEqual([
       expect.objectContaining({ id: remoteId, name: 'Kitchen remote', removed_at: expect.any(String) }),
@@ -181,8 +173,8 @@ describe.each(testDatabases())('device registry under hostile device lists ($nam
   it('keeps one 200 KB state message from bloating a device: stored, listed and streamed', async () => {
     const ids = await household();
     const wsUrl = await listenForBrowsers(h.app);
-    const browser = await streamClient(wsUrl, resident, prefix);
-    const lampTopic = `${prefix}/devicehub/devices/${ids['Living room/Lamp']}`;
+    const browser = await streamClient(wsUrl, h.resident, h.prefix);
+    const lampTopic = `${h.prefix}/devicehub/devices/${ids['Living room/Lamp']}`;
     try {
       // Under the 256 KB message cap; `effect` is a key the lamp's exposes name.
       await h.z2m.publish('Living room/Lamp', {

@@ -206,7 +206,7 @@ describe.each(testBuses())('retained replay order on the $name', ({ url }) => {
 
   it('applies retained messages under a new name that arrive before the rename is answered', async () => {
     const database = sqliteDatabase();
-    const { household: h, resident } = await startHousehold(database, url);
+    const { household: h } = await startHousehold(database, url);
     try {
       await h.z2m.publishDevices();
       await h.z2m.publish('Living room/Lamp/availability', 'online', true);
@@ -220,12 +220,7 @@ describe.each(testBuses())('retained replay order on the $name', ({ url }) => {
         await h.z2m.publish(to, { state: 'OFF', brightness: 7 }, true);
         published.add(`${h.z2m.base}\u0000${to}/availability`).add(`${h.z2m.base}\u0000${to}`);
       };
-      const renamed = await h.app.app.inject({
-        method: 'PATCH',
-        url: `/api/devicehub/devices/${device.id}`,
-        headers: { authorization: `Bearer ${resident}` },
-        payload: { name: 'Desk lamp' },
-      });
+      const renamed = await h.call('PATCH', `/api/devicehub/devices/${device.id}`, { name: 'Desk lamp' });
       expect(renamed.statusCode).toBe(200);
       const desk = await waitFor(async () => {
         const found = byName(await h.list(), 'Desk lamp');

@@ -1,44 +1,19 @@
 import type { Device } from '@hearth/contracts';
 import type { MqttClient } from 'mqtt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sqliteDatabase } from '../../test/databases.js';
-import {
-  byName,
-  type Household,
-  listenForBrowsers,
-  startHousehold,
-  streamClient,
-  testBuses,
-  waitFor,
-} from './devicehub-test-kit.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { byName, streamClient, testBuses, useHousehold, waitFor } from './devicehub-test-kit.js';
 
 /** What a browser sees of the device hub: MQTT.js over /ws/devicehub (docs/devicehub.md#stream). */
 describe.each(testBuses())('device stream to browsers with Zigbee2MQTT on the $name', ({ url }) => {
-  const database = sqliteDatabase();
-  let h: Household;
-  let token: string;
-  let prefix: string;
-  let wsUrl: string;
+  const h = useHousehold({ bus: url, browsers: true });
   const browsers: MqttClient[] = [];
-
   const browser = async () => {
-    const connected = await streamClient(wsUrl, token, prefix);
+    const connected = await streamClient(h.wsUrl, h.resident, h.prefix);
     browsers.push(connected.client);
     return connected;
   };
-
-  beforeAll(async () => {
-    const started = await startHousehold(database, url);
-    h = started.household;
-    token = started.resident;
-    prefix = started.prefix;
-    wsUrl = await listenForBrowsers(h.app);
-    await h.publishDevicesAndWait(4);
-  });
-  afterAll(async () => {
+  afterAll(() => {
     for (const client of browsers) client.end(true);
-    await h?.close();
-    await database.drop();
   });
 
   it('hands the retained state to a late subscriber, and live state and upserts as they happen', async () => {
@@ -49,7 +24,7 @@ describe.each(testBuses())('device stream to browsers with Zigbee2MQTT on the $n
     );
 
     const late = await browser();
-    await waitFor(() => late.messages.find((m) => m.topic === `${prefix}/devicehub/devices/${lamp.id}`));
+    await waitFor(() => late.messages.find((m) => m.topic === `${h.prefix}/devicehub/devices/${lamp.id}`));
     expect(JSON.parse(late.messages.find((m) => m.topic.endsWith(lamp.id))!.payload)).toMatchObject({
       state: 'ON',
       brightness: 77,
@@ -60,7 +35,8 @@ describe.each(testBuses())('device stream to browsers with Zigbee2MQTT on the $n
     await h.z2m.publish('Living room/Lamp/availability', { state: 'offline' }, true);
     const upsert = await waitFor(() =>
       late.messages.find(
-        (m) => m.topic === `${prefix}/devicehub/events/device.upsert` && JSON.parse(m.payload).id === lamp.id,
+        (m) =>
+          m.topic === `${h.prefix}/devicehub/events/device.upsert` && JSON.parse(m.payload).id === lamp.id,
       ),
     );
     const device: Device = JSON.parse(upsert.payload);
@@ -77,7 +53,7 @@ describe.each(testBuses())('device stream to browsers with Zigbee2MQTT on the $n
     const { client } = await browser();
     const lamp = byName(await h.list(), 'Living room/Lamp')!;
     await client.publishAsync(
-      `${prefix}/devicehub/commands/device.set`,
+      `${h.prefix}/devicehub/commands/device.set`,
       JSON.stringify({ device_id: lamp.id, state: { on: true, brightness: 50 } }),
     );
     await waitFor(() => h.z2m.sets.find((s) => (s.payload as { brightness?: number }).brightness === 50));
@@ -85,7 +61,7 @@ describe.each(testBuses())('device stream to browsers with Zigbee2MQTT on the $n
 
     const door = byName(await h.list(), 'Front door')!;
     await client.publishAsync(
-      `${prefix}/devicehub/commands/device.rename`,
+      `${h.prefix}/devicehub/commands/device.rename`,
       JSON.stringify({ device_id: door.id, name: 'Garden door' }),
     );
     await waitFor(async () => byName(await h.list(), 'Garden door'));
@@ -97,7 +73,7 @@ describe.each(testBuses())('device stream to browsers with Zigbee2MQTT on the $n
     const remote = byName(await h.list(), 'Kitchen remote')!;
     await h.z2m.publish('bridge/event', { type: 'device_leave', data: { ieee_address: remote.external_id } });
     const removed = await waitFor(() =>
-      watcher.messages.find((m) => m.topic === `${prefix}/devicehub/events/device.removed`),
+      watcher.messages.find((m) => m.topic === `${h.prefix}/devicehub/events/device.removed`),
     );
     expect(JSON.parse(removed.payload)).toEqual({ id: remote.id, external_id: remote.external_id });
     // Its retained state is cleared: a new subscriber no longer gets it.

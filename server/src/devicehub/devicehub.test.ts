@@ -1,29 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sqliteDatabase, testDatabases } from '../../test/databases.js';
-import { byName, type Household, startHousehold, testBuses, waitFor } from './devicehub-test-kit.js';
+import { byName, startHousehold, testBuses, useHousehold, waitFor } from './devicehub-test-kit.js';
 
 const buses = testBuses();
 
 describe.each(buses)('device hub with Zigbee2MQTT on the $name', ({ url }) => {
-  const database = sqliteDatabase();
-  let h: Household;
-  let resident: string;
-  const call = (method: 'GET' | 'PATCH' | 'POST', path: string, body?: unknown, token = resident) =>
-    h.app.app.inject({
-      method,
-      url: path,
-      headers: { authorization: `Bearer ${token}` },
-      ...(body !== undefined ? { payload: body as object } : {}),
-    });
-
-  beforeAll(async () => {
-    ({ household: h, resident } = await startHousehold(database, url));
-    await h.z2m.publishDevices();
-  });
-  afterAll(async () => {
-    await h?.close();
-    await database.drop();
-  });
+  const h = useHousehold({ bus: url });
+  const call = h.call;
 
   it('lists the devices of bridge/devices over REST, without the coordinator or devices still interviewing', async () => {
     const devices = await waitFor(async () => {
@@ -128,16 +111,12 @@ describe.each(buses)('device hub with Zigbee2MQTT on the $name', ({ url }) => {
       const response = await call('POST', path, body);
       expect([response.statusCode, response.json()]).toEqual([status, { success: false, data: null, error }]);
     }
-    const empty = await h.app.app.inject({
-      method: 'POST',
-      url: path,
-      headers: { authorization: `Bearer ${resident}` },
-    });
+    const empty = await call('POST', path);
     expect([empty.statusCode, empty.json().error]).toEqual([400, 'Missing command payload']);
     const notJson = await h.app.app.inject({
       method: 'POST',
       url: path,
-      headers: { authorization: `Bearer ${resident}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${h.resident}`, 'content-type': 'application/json' },
       payload: '{"input":',
     });
     expect([notJson.statusCode, notJson.json().error]).toEqual([400, 'Invalid command payload']);

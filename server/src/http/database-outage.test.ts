@@ -33,15 +33,8 @@ describeWithService('TEST_DATABASE_URL', 'Hearth while its PostgreSQL is down', 
     await pg?.stop();
   });
 
-  const get = (url: string, token = admin) =>
-    h.app.app.inject({ url, headers: { authorization: `Bearer ${token}` } });
-  const command = (id: string, token = admin) =>
-    h.app.app.inject({
-      method: 'POST',
-      url: `/api/devicehub/devices/${id}/commands`,
-      headers: { authorization: `Bearer ${token}` },
-      payload: { state: { on: true } },
-    });
+  const get = (url: string, token = admin) => h.call('GET', url, undefined, token);
+  const command = (id: string, token = admin) => h.command(id, { state: { on: true } }, token);
 
   it('serves what it holds in memory, answers 503 with Retry-After for the rest, and recovers at once', async () => {
     expect((await get('/api/auth/me')).statusCode).toBe(200);
