@@ -1,24 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
+import { freePort } from '../../server/test/ports.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 export const serverEntry = path.join(root, 'server/dist/main.js');
 
-/** A port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /** Credentials for the embedded broker's listener (MQTT_LISTEN_PORT), for tests that act as Zigbee2MQTT. */
 export const BUS_LOGIN = {

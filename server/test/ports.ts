@@ -1,16 +1,27 @@
 import fs from 'node:fs';
 import net from 'node:net';
 
-/** A port nobody listens on right now. */
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
+// Below Linux's ephemeral range (32768-60999 by default), where the kernel picks the local port
+// of every outgoing connection: a port taken from that range with listen(0) and closed again
+// could be handed to some test's client socket before the test listened on it (EADDRINUSE).
+const LOWEST = 20_000;
+const SPAN = 12_000;
+
+const listensOn = (port: number) =>
+  new Promise<boolean>((resolve) => {
     const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+
+/** A port nobody listens on right now, and no outgoing connection will be given. */
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < 100; tries++) {
+    const port = LOWEST + Math.floor(Math.random() * SPAN);
+    if (await listensOn(port)) return port;
+  }
+  throw new Error(`no free port from ${LOWEST} to ${LOWEST + SPAN - 1}`);
+}
 
 /** Resolves once something accepts TCP connections on the port (or throws after `ms`). */
 export async function waitForPort(port: number, ms = 15_000): Promise<void> {

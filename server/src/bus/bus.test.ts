@@ -1,7 +1,8 @@
-import net from 'node:net';
+import type net from 'node:net';
 import mqtt from 'mqtt';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../test/ports.js';
 import { serviceUrl } from '../../test/services.js';
 import { type Bus, connectBus, topicMatches } from './bus.js';
 
@@ -104,12 +105,7 @@ describe('the embedded broker with a Zigbee2MQTT on its TCP port', () => {
     // Zigbee2MQTT publishes state while the hub publishes too (commands, the simulator). With
     // Nagle's algorithm on the broker's socket to the hub, a message then waits for the hub's
     // delayed ACK (40 ms on Linux) whenever the one before it is still unacknowledged.
-    const port = await new Promise<number>((resolve) => {
-      const probe = net.createServer().listen(0, '127.0.0.1', () => {
-        const { port } = probe.address() as net.AddressInfo;
-        probe.close(() => resolve(port));
-      });
-    });
+    const port = await freePort();
     const credentials = { username: 'zigbee2mqtt', password: 'a-test-password' };
     const hub = await connectBus({
       embedded: { external: { host: '127.0.0.1', port, credentials, topicRoots: ['zigbee2mqtt'] } },

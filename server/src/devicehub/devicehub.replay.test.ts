@@ -241,7 +241,7 @@ describe.each(testBuses())('retained replay order on the $name', ({ url }) => {
       ({ household: h } = await startHousehold(database, url));
     });
     afterAll(async () => {
-      await clearRetained(h.z2m);
+      if (h) await clearRetained(h.z2m);
       await h?.close();
       await database.drop();
     });
