@@ -91,6 +91,7 @@ describe.each(restartableBrokers())('device hub when the $name goes away and com
       });
       const sent = await call(`/api/devicehub/devices/${lamp.id}/commands`, 'POST', { state: { on: false } });
       expect(sent.statusCode).toBe(200);
+      expect((await household.list()).length).toBe(4);
     } finally {
       browser.client.end(true);
     }

@@ -34,6 +34,11 @@ describe('hidden composite colour inputs (docs/strings.md#constants-and-limits)'
       expect(isHiddenComposite({ property })).toBe(true);
     },
   );
+  it('hides no other name, however close to one of them', () => {
+    const near = ['color', 'colour', 'color_temp', 'color_rgb', 'color_hsv', 'xy', 'hs', 'xx', 'hue_x', 'z'];
+    const more = ['x_axis', 'hue_power_on_behavior', 'saturation_move', 'brightness', 'state', ''];
+    expect([...near, ...more].filter((property) => isHiddenComposite({ property }))).toEqual([]);
+  });
   it.each([
     [{ property: 'x' }, true],
     [{ property: 'color_xy' }, true],
