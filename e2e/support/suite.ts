@@ -1,6 +1,7 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { MailCatcher } from '../../server/test/mail-catcher.js';
+import { started } from '../../server/test/started.js';
 import { closePages, launchBrowser } from './browser.js';
 import { type BusServer, type RunningServer, startServer, startServerWithBus } from './server.js';
 
@@ -43,10 +44,6 @@ export function useE2e(options: UseE2eOptions = {}): E2eContext<RunningServer> {
   const pages: Page[] = [];
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
-  const started = <T>(value: T | undefined, what: string): T => {
-    if (value === undefined) throw new Error(`the suite's ${what} exists from beforeAll on`);
-    return value;
-  };
   const start = (env: Record<string, string>) => (options.bus ? startServerWithBus(env) : startServer(env));
 
   beforeAll(async () => {
@@ -64,20 +61,20 @@ export function useE2e(options: UseE2eOptions = {}): E2eContext<RunningServer> {
 
   return {
     get server() {
-      return started(server, 'server');
+      return started(server, "the suite's server");
     },
     get browser() {
-      return started(browser, 'browser');
+      return started(browser, "the suite's browser");
     },
     mail,
     async page(contextOptions = {}) {
-      const context = await started(browser, 'browser').newContext(contextOptions);
+      const context = await started(browser, "the suite's browser").newContext(contextOptions);
       const page = await context.newPage();
       pages.push(page);
       return page;
     },
     async restart(env = {}) {
-      const before = started(server, 'server');
+      const before = started(server, "the suite's server");
       await before.stop();
       server = await start({ ...before.env, PORT: String(before.port), DATA_DIR: before.dataDir, ...env });
       return server;

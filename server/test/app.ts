@@ -9,6 +9,7 @@ import type { NewUser, Role, UserRecord } from '../src/users/index.js';
 import { AccountsClient } from './accounts-client.js';
 import { sqliteDatabase, type TestDatabase } from './databases.js';
 import { MailCatcher } from './mail-catcher.js';
+import { started } from './started.js';
 import { storeUser } from './users.js';
 
 /** Captures every JSON log line a test server writes. */
@@ -136,10 +137,6 @@ export function useTestApp(options: UseTestAppOptions = {}): TestContext {
   const mail = new MailCatcher();
   let hearth: TestApp | undefined;
   let database: TestDatabase | undefined;
-  const started = <T>(value: T | undefined, what: string): T => {
-    if (value === undefined) throw new Error(`the test app's ${what} exists from beforeAll on`);
-    return value;
-  };
 
   beforeAll(async () => {
     database = options.database ? await options.database() : sqliteDatabase();
@@ -159,13 +156,13 @@ export function useTestApp(options: UseTestAppOptions = {}): TestContext {
 
   const context: TestContext = {
     get hearth() {
-      return started(hearth, 'app');
+      return started(hearth, "the test app's app");
     },
     get app() {
-      return started(hearth, 'app').app;
+      return started(hearth, "the test app's app").app;
     },
     get database() {
-      return started(database, 'database');
+      return started(database, "the test app's database");
     },
     mail,
     api: new AccountsClient(() => context.app),

@@ -6,6 +6,7 @@ import { accessToken, createUser, startTestApp, type TestApp } from '../../test/
 import { sqliteDatabase, type TestDatabase } from '../../test/databases.js';
 import { freePort } from '../../test/ports.js';
 import { serviceUrl } from '../../test/services.js';
+import { started } from '../../test/started.js';
 import { waitFor } from '../../test/wait.js';
 import type { Role } from '../users/index.js';
 import { ScriptedZigbee2mqtt } from './adapters/zigbee2mqtt/fixtures/scripted-zigbee2mqtt.js';
@@ -110,8 +111,8 @@ export interface UseHouseholdOptions {
   browsers?: boolean;
 }
 
-export interface HouseholdFixture extends Household {
-  readonly database: TestDatabase;
+/** A shared household, closed by its fixture (so no `close` of its own). */
+export interface HouseholdFixture extends Omit<Household, 'close'> {
   readonly wsUrl: string;
 }
 
@@ -136,17 +137,10 @@ export function useHousehold(options: UseHouseholdOptions = {}): HouseholdFixtur
     await household?.close();
     await database?.drop();
   });
-  const started = <T>(value: T | undefined, what: string): T => {
-    if (value === undefined) throw new Error(`the household's ${what} exists from beforeAll on`);
-    return value;
-  };
-  const h = () => started(household, 'hub');
+  const h = () => started(household, "the household's hub");
   return {
-    get database() {
-      return started(database, 'database');
-    },
     get wsUrl() {
-      return started(wsUrl, 'stream (ask for browsers: true)');
+      return started(wsUrl, "the household's stream (ask for browsers: true)");
     },
     get app() {
       return h().app;
@@ -165,7 +159,6 @@ export function useHousehold(options: UseHouseholdOptions = {}): HouseholdFixtur
     call: (...args) => h().call(...args),
     command: (...args) => h().command(...args),
     publishDevicesAndWait: (count) => h().publishDevicesAndWait(count),
-    close: () => h().close(),
   };
 }
 
