@@ -38,6 +38,8 @@ export const ACTIVITY_KINDS = [
   'pass.change',
   'pass.revoke',
   'pass.use',
+  'favourites.change',
+  'history.exclusions',
   'device.joined',
   'device.left',
   'device.offline',

@@ -60,6 +60,8 @@ export const KIND_LABELS: Record<ActivityKind, string> = {
   'pass.change': 'Guest pass changed',
   'pass.revoke': 'Guest pass revoked',
   'pass.use': 'Guest pass used',
+  'favourites.change': 'Favourites changed',
+  'history.exclusions': 'Recording settings changed',
   'device.joined': 'Device joined',
   'device.left': 'Device left',
   'device.offline': 'Device went offline',
