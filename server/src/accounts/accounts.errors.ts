@@ -26,6 +26,7 @@ export const MESSAGES = {
   wrongPassword: 'Current password is incorrect',
   samePassword: 'New password must be different from current password',
   mailFailed: 'Failed to send email, please try again later',
+  notFromHearth: 'Request refused: it did not come from Hearth’s own page',
 } as const;
 
 export const cooldownMessage = (seconds: number) => `Please wait ${seconds}s before requesting another code`;

@@ -61,6 +61,7 @@ export function accountsModule(deps: AccountsModuleDeps): AccountsModule {
     users,
     new LiveSessions(new AuthSessionsRepository(db), events),
     events,
+    deps.publicUrl,
   );
   const hasher = new PasswordHasher();
   const codes = new OneTimeCodes(new CodesRepository(db), tokens);

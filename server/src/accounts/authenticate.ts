@@ -1,9 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { decodeJwt } from 'jose';
 import { HttpError } from '../http/errors.js';
+import { fromOwnPage } from '../http/same-origin.js';
 import { isDatabaseUnavailable } from '../storage/unavailable.js';
 import type { Guards, Role, UserRecord, UsersRepository } from '../users/index.js';
 import type { AccessTokens, VerifiedAccess } from './access-token.js';
+import { MESSAGES } from './accounts.errors.js';
 import type { LiveSessions } from './live-sessions.js';
 import { RecentUsers } from './recent-users.js';
 import type { SessionEvents } from './session-events.js';
@@ -42,13 +44,18 @@ const signedOut = () => new HttpError(401, 'Authentication required');
  */
 export class Authenticator implements Guards, TokenReader {
   private readonly recent = new RecentUsers();
+  private readonly publicOrigin: string;
 
   constructor(
     private readonly tokens: Pick<AccessTokens, 'verify'>,
     private readonly users: Pick<UsersRepository, 'findById'>,
     private readonly sessions: Pick<LiveSessions, 'isLive' | 'live'>,
     private readonly events: SessionEvents,
-  ) {}
+    /** PUBLIC_URL: a page of its origin may use the cookie for calls that change something. */
+    publicUrl: string,
+  ) {
+    this.publicOrigin = new URL(publicUrl).origin;
+  }
 
   async userForToken(token: string | undefined): Promise<UserRecord | undefined> {
     return (await this.identify(token))?.user;
@@ -101,13 +108,19 @@ export class Authenticator implements Guards, TokenReader {
     return request.sessionId;
   }
 
+  /**
+   * The Bearer token, else the cookie's. A cookie signs in a call that changes something only from
+   * Hearth's own page (fromOwnPage, issue 32 item 11): otherwise 403, whatever the cookie holds.
+   */
   tokenFromRequest(request: FastifyRequest): string | undefined {
     const header = request.headers.authorization;
     if (header) {
       const match = /^Bearer\s+(\S+)$/i.exec(header);
       return match?.[1];
     }
-    return request.cookies?.[AUTH_COOKIE] || undefined;
+    const cookie = request.cookies?.[AUTH_COOKIE] || undefined;
+    if (cookie && !fromOwnPage(request, this.publicOrigin)) throw new HttpError(403, MESSAGES.notFromHearth);
+    return cookie;
   }
 
   /** The caller, if signed in (for calls that also work signed out). */
