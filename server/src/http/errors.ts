@@ -22,6 +22,9 @@ export class HttpError extends Error {
   }
 }
 
+/** A path parameter, query or body with a control character in it (docs/api.md#text). */
+export const CONTROL_CHARACTERS = (field: string) => `${field} must not contain control characters`;
+
 /** The answer while the database cannot be reached (with Retry-After). */
 export const SERVICE_UNAVAILABLE = 'Service temporarily unavailable, please try again later';
 const RETRY_AFTER_SECONDS = '5';

@@ -10,6 +10,7 @@ import Fastify, {
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { proxyTrust } from './client-address.js';
+import { refuseControlCharacters } from './control-characters.js';
 import {
   answerClientError,
   answerError,
@@ -45,7 +46,10 @@ const COMPRESSION = {
   zlibOptions: { level: 5 },
 };
 
-/** Fastify with Zod validation, the one error serialiser, compression and a 1 MB body limit. */
+/**
+ * Fastify with Zod validation (no control characters anywhere first), the one error serialiser,
+ * compression and a 1 MB body limit.
+ */
 export function createHttpApp(options: HttpAppOptions): HttpApp {
   const app = Fastify({
     loggerInstance: options.log as FastifyBaseLogger,
@@ -73,5 +77,6 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     reply.header('connection', 'close');
     done(new HttpError(503, SERVICE_UNAVAILABLE, {}, { 'retry-after': '5' }));
   });
+  app.addHook('preValidation', refuseControlCharacters);
   return app;
 }
