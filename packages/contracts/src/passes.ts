@@ -91,3 +91,26 @@ export const PASS_LABEL_MAX_LENGTH = 64;
 export const PASS_MAX_WINDOWS = 21;
 /** Most rooms and devices a pass names (each). */
 export const PASS_MAX_ITEMS = 200;
+/** A pass that never closes ends at most this many days after its start (docs/passes.md#validity). */
+export const PASS_NEVER_CLOSED_MAX_DAYS = 366;
+
+/**
+ * Whether a pass with this weekly schedule never closes: no schedule (a plain period), or windows
+ * that together cover every day from 00:00 to 24:00.
+ */
+export function neverCloses(schedule: readonly PassWindow[] | null | undefined): boolean {
+  if (!schedule) return true;
+  const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+  return WEEKDAYS.every((day) => {
+    const windows = schedule
+      .filter((window) => window.days.includes(day))
+      .map((window) => [minutes(window.from), minutes(window.to)] as const)
+      .sort((a, b) => a[0] - b[0]);
+    let covered = 0;
+    for (const [from, to] of windows) {
+      if (from > covered) return false;
+      covered = Math.max(covered, to);
+    }
+    return covered >= 24 * 60;
+  });
+}

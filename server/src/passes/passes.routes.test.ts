@@ -8,6 +8,10 @@ import { PASS_LOOKUPS_PER_MINUTE } from './passes.routes.js';
 
 const hour = 3_600_000;
 const inHours = (hours: number) => new Date(Date.now() + hours * hour).toISOString();
+const EVERY_DAY = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+const wholeWeek = [{ days: EVERY_DAY, from: '00:00', to: '24:00' }];
+const NEVER_CLOSES =
+  'A pass that never closes (no weekly schedule, or one covering the whole week) must end within a year of its start';
 let addresses = 0;
 /** A client address of its own, so one test's look-ups never count against another's. */
 const nextAddress = () => `198.51.100.${++addresses}`;
@@ -122,6 +126,21 @@ describe.each(testDatabases())('guest passes on $name', ({ create }) => {
         { schedule: [{ days: ['tue'], from: '9:00', to: '13:00' }] },
         'from and to must be times HH:MM (to may be 24:00)',
       ],
+      // A pass that never closes must end within a year of its start (docs/passes.md#validity).
+      [{ ends_at: undefined, schedule: wholeWeek }, NEVER_CLOSES],
+      [
+        {
+          ends_at: undefined,
+          schedule: [
+            { days: EVERY_DAY, from: '00:00', to: '12:00' },
+            { days: EVERY_DAY, from: '09:00', to: '24:00' },
+          ],
+        },
+        NEVER_CLOSES,
+      ],
+      [{ ends_at: inHours(367 * 24), schedule: wholeWeek }, NEVER_CLOSES],
+      [{ ends_at: inHours(367 * 24) }, NEVER_CLOSES],
+      [{ starts_at: inHours(24), ends_at: inHours(368 * 24) }, NEVER_CLOSES],
     ])('refuses %j with 400', async (body, error) => {
       const answer = await t.call(resident, 'POST', '/api/passes', {
         rooms: [roomId],
@@ -130,6 +149,25 @@ describe.each(testDatabases())('guest passes on $name', ({ create }) => {
         ...body,
       });
       expect(answer).toEqual({ status: 400, body: { error } });
+    });
+
+    it('takes a pass that never closes with an end within a year of its start, and one that closes without an end', async () => {
+      const accepted = [
+        { ends_at: inHours(365 * 24), schedule: wholeWeek },
+        { ends_at: inHours(365 * 24) },
+        { starts_at: inHours(30 * 24), ends_at: inHours(390 * 24) },
+        // Closed a quarter of an hour each night: a schedule alone bounds it.
+        { ends_at: undefined, schedule: [{ days: EVERY_DAY, from: '00:00', to: '23:45' }] },
+        { ends_at: undefined, schedule: [{ days: EVERY_DAY.slice(1), from: '00:00', to: '24:00' }] },
+      ];
+      for (const body of accepted) {
+        const answer = await t.call(resident, 'POST', '/api/passes', {
+          rooms: [roomId],
+          level: 'view',
+          ...body,
+        });
+        expect([answer.status, answer.body.ends_at ?? null]).toEqual([201, body.ends_at ?? null]);
+      }
     });
 
     it('records create, pause, resume and revoke with the person who did it', async () => {

@@ -2,6 +2,8 @@ import {
   accessAtLeast,
   type CreatedPass,
   type DeviceCommandRequest,
+  neverCloses,
+  PASS_NEVER_CLOSED_MAX_DAYS,
   type Pass,
   type PassDevice,
   type PassInfo,
@@ -48,6 +50,7 @@ export interface OpenPass {
   reach: Reach;
 }
 
+const DAY_MS = 86_400_000;
 const ms = (iso: string | null) => (iso === null ? null : Date.parse(iso));
 
 /** A pass as the stream and the activity log name it: its label (docs/activity.md#entries). */
@@ -123,6 +126,12 @@ export class PassesService {
     const now = this.now();
     if (input.ends_at !== undefined && Date.parse(input.ends_at) <= now)
       throw new HttpError(400, E.endInPast);
+    // A pass that never closes is an account in disguise unless it ends (docs/passes.md#validity).
+    if (neverCloses(input.schedule)) {
+      const start = input.starts_at === undefined ? now : Math.max(now, Date.parse(input.starts_at));
+      const end = input.ends_at === undefined ? Number.POSITIVE_INFINITY : Date.parse(input.ends_at);
+      if (end - start > PASS_NEVER_CLOSED_MAX_DAYS * DAY_MS) throw new HttpError(400, E.neverCloses);
+    }
     const rooms = await repository.existingRooms(input.rooms);
     const unknownRoom = input.rooms.find((id) => !rooms.has(id));
     if (unknownRoom !== undefined) throw new HttpError(400, E.unknownRoom(unknownRoom));

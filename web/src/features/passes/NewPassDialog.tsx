@@ -2,7 +2,7 @@ import { type CreatePassRequest, type Device, PASS_LEVELS, type Room, WEEKDAYS }
 import { useId, useMemo, useState } from 'react';
 import { Dialog, DialogActions } from '../../shared/ui/Dialog.js';
 import { Field } from '../../shared/ui/Field.js';
-import { newWindow, type PassDraft, passRequest, type WindowDraft } from './passes.form.js';
+import { coversWholeWeek, newWindow, type PassDraft, passRequest, type WindowDraft } from './passes.form.js';
 import { dayName, toLocalInput } from './passes.format.js';
 import { LEVEL_LABELS, PASSES_MESSAGES as M } from './passes.messages.js';
 
@@ -41,6 +41,8 @@ export function NewPassDialog({
     list.includes(item) ? list.filter((x) => x !== item) : [...list, item];
   const setWindow = (index: number, fields: Partial<WindowDraft>) =>
     update({ windows: draft.windows.map((w, i) => (i === index ? { ...w, ...fields } : w)) });
+  // docs/passes.md#validity: windows that never close need an end within a year.
+  const wholeWeek = draft.when === 'weekly' && coversWholeWeek(draft.windows);
   const sorted = useMemo(
     () => [...devices].sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' })),
     [devices],
@@ -143,7 +145,7 @@ export function NewPassDialog({
               onChange={(event) => update({ startsAt: event.target.value })}
             />
             <Field
-              label={draft.when === 'period' ? M.ends : M.endsOptional}
+              label={draft.when === 'period' || wholeWeek ? M.ends : M.endsOptional}
               type="datetime-local"
               value={draft.endsAt}
               onChange={(event) => update({ endsAt: event.target.value })}
@@ -152,6 +154,7 @@ export function NewPassDialog({
           {draft.when === 'weekly' && (
             <div className="new-pass-windows">
               <p className="new-pass-hint">{M.timeZone(timeZone)}</p>
+              {wholeWeek && <p className="new-pass-hint">{M.wholeWeek}</p>}
               {draft.windows.map((window, index) => (
                 <fieldset
                   // biome-ignore lint/suspicious/noArrayIndexKey: windows have no id; their order is their identity.

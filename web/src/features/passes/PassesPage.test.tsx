@@ -104,6 +104,53 @@ describe('Guest passes page', () => {
     expect(within(dialog).getByRole('alert').textContent).toBe('Choose at least one room or device');
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
   });
+
+  it('asks for an end within a year when the weekly windows cover the whole week', async () => {
+    renderManagers(person('root', 'admin'));
+    fireEvent.click(await screen.findByRole('button', { name: 'New pass' }));
+    const dialog = screen.getByRole('dialog', { name: 'New guest pass' });
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Desk lamp' }));
+    fireEvent.click(within(dialog).getByRole('radio', { name: 'Weekly schedule' }));
+    fireEvent.change(within(dialog).getByLabelText('Ends (optional)'), { target: { value: '' } });
+    for (const day of ['Mon', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']) {
+      fireEvent.click(within(dialog).getByRole('checkbox', { name: day }));
+    }
+    const wholeWeek = 'These windows cover the whole week, so the pass needs an end within a year.';
+    expect(within(dialog).queryByText(wholeWeek)).toBeNull();
+    fireEvent.change(within(dialog).getByLabelText('From'), { target: { value: '00:00' } });
+    fireEvent.change(within(dialog).getByLabelText('To'), { target: { value: '00:00' } });
+    expect(within(dialog).getByText(wholeWeek)).toBeTruthy();
+    const ends = within(dialog).getByLabelText('Ends');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create pass' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('Choose an end within a year of the start');
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    fireEvent.change(ends, { target: { value: '2099-01-01T00:00' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create pass' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('Choose an end within a year of the start');
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it("shows when a scheduled pass next starts, in the household's zone (at a clock change too)", async () => {
+    replies['GET /api/passes'] = {
+      status: 200,
+      body: {
+        passes: [
+          pass({
+            status: 'scheduled',
+            ends_at: null,
+            schedule: [{ days: ['sun'], from: '02:00', to: '02:30' }],
+            // Sunday 29 March 2026: Berlin's clock jumps from 02:00 to 03:00, and the window opens then.
+            next_start: '2026-03-29T01:00:00.000Z',
+          }),
+        ],
+        time_zone: 'Europe/Berlin',
+      },
+    };
+    renderManagers(person('rita', 'resident'));
+    const row = (await screen.findByRole('heading', { name: 'Cleaner' })).closest('li') as HTMLElement;
+    expect(within(row).getByText('Scheduled')).toBeTruthy();
+    expect(within(row).getByText('Next start').nextSibling?.textContent).toBe('Sun 29 Mar, 03:00');
+  });
 });
 
 describe("the guest's page", () => {
@@ -127,6 +174,18 @@ describe("the guest's page", () => {
       'This pass is paused. Ask the person who shared it with you to resume it.',
     ],
     [{ status: 200, body: info({ status: 'expired' }) }, 'This pass has ended.'],
+    [
+      // Outside its hours until Berlin's clock jumps to 03:00 on 29 March 2026.
+      {
+        status: 200,
+        body: info({
+          status: 'scheduled',
+          next_start: '2026-03-29T01:00:00.000Z',
+          time_zone: 'Europe/Berlin',
+        }),
+      },
+      'This pass works only at set times. It works again Sun 29 Mar, 03:00.',
+    ],
     [
       { status: 429, body: { error: 'Too many requests, please try again later' } },
       'Too many attempts. Try again in a minute.',

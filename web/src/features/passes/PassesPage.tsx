@@ -4,7 +4,7 @@ import { useSession } from '../../shared/session/session-context.js';
 import { Dialog, DialogActions } from '../../shared/ui/Dialog.js';
 import { CreatedPassDialog } from './CreatedPassDialog.js';
 import { NewPassDialog } from './NewPassDialog.js';
-import { describeValidity, STATUS_TONES } from './passes.format.js';
+import { describeValidity, formatTime, STATUS_TONES } from './passes.format.js';
 import { LEVEL_LABELS, PASSES_MESSAGES as M, STATUS_LABELS } from './passes.messages.js';
 import { usePasses } from './use-passes.js';
 import './passes.css';
@@ -67,6 +67,12 @@ export default function PassesPage() {
                   <dt>{M.validity}</dt>
                   <dd>{describeValidity(pass, timeZone)}</dd>
                 </div>
+                {pass.next_start && (
+                  <div>
+                    <dt>{M.nextStart}</dt>
+                    <dd>{formatTime(pass.next_start, timeZone)}</dd>
+                  </div>
+                )}
               </dl>
               <p className="pass-row__by">{M.madeBy(pass.created_by.label)}</p>
               <div className="pass-row__actions">

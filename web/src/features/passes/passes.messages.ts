@@ -44,6 +44,8 @@ export const PASSES_MESSAGES = {
   chooseSomething: 'Choose at least one room or device',
   chooseEnd: 'Choose when the pass ends',
   chooseDays: 'Choose at least one day for each window',
+  endWithinYear: 'Choose an end within a year of the start',
+  wholeWeek: 'These windows cover the whole week, so the pass needs an end within a year.',
   createdTitle: 'Pass created',
   createdText: 'Share this link with your guest. It is shown only this once.',
   link: 'Link',
@@ -53,6 +55,7 @@ export const PASSES_MESSAGES = {
   done: 'Done',
   covers: 'Covers',
   validity: 'Valid',
+  nextStart: 'Next start',
   madeBy: (name: string) => `Made by ${name}`,
 } as const;
 
