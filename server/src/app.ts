@@ -287,6 +287,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       topicPrefix: config.devicehubTopicPrefix,
       activity: activity.log,
       reach: access.reach,
+      rules: access.roomRules,
     }),
     passes,
     { name: 'bus-probe', start: () => busProbe.start(), close: () => busProbe.close() },

@@ -6,6 +6,7 @@ import type { Bus } from '../bus/bus.js';
 import { instanceChanges } from '../bus/instance-changes.js';
 import type { DeviceDirectory, ReachSource } from '../devicehub/index.js';
 import type { Module } from '../lifecycle/module.js';
+import { nowIso } from '../storage/columns.js';
 import type { Dialect } from '../storage/database.js';
 import type { Database } from '../storage/schema.js';
 import type { Guards, UserRecord, UsersRepository } from '../users/index.js';
@@ -35,10 +36,22 @@ export interface AccessReset {
   reset(userId: string): Promise<void>;
 }
 
+/** What deleting a room does to the rules naming it (the rooms domain's `RoomRules`, docs/access.md#deleting-a-room). */
+export interface RoomRulesCarry {
+  /** Inside the deletion's transaction: the room's rules become rules on its devices; answers whose. */
+  carry(db: Kysely<Database>, roomId: string, deviceIds: readonly string[]): Promise<string[]>;
+  /**
+   * Once stored, before the devices move: this instance's open streams of those accounts read their
+   * rules again (each instance does this as the deletion reaches it).
+   */
+  reread(userIds: readonly string[]): Promise<void>;
+}
+
 export interface AccessModule extends Module {
   /** Every caller's reach, and word of changed rules (the device hub, rooms and history use it). */
   reach: ReachSource;
   reset: AccessReset;
+  roomRules: RoomRulesCarry;
 }
 
 const changedUsers = z.object({ user_ids: z.array(z.string().min(1).max(200)).max(1000) });
@@ -46,15 +59,20 @@ const changedUsers = z.object({ user_ids: z.array(z.string().min(1).max(200)).ma
 /** Access rules: who may view and control which devices (docs/access.md). */
 export function accessModule(deps: AccessModuleDeps): AccessModule {
   const log = deps.log.child({ domain: 'access' });
-  const listeners = new Set<(userIds: readonly string[]) => void>();
-  const tell = (userIds: readonly string[]) => {
+  const listeners = new Set<(userIds: readonly string[]) => void | Promise<void>>();
+  /** Tells this instance's listeners; settles once each has followed. */
+  const tell = async (userIds: readonly string[]): Promise<void> => {
+    const followed: Promise<void>[] = [];
     for (const listener of listeners) {
       try {
-        listener(userIds);
+        const done = listener(userIds);
+        if (done)
+          followed.push(done.catch((error) => log.error({ err: error }, 'an access change listener failed')));
       } catch (error) {
         log.error({ err: error }, 'an access change listener failed');
       }
     }
+    await Promise.all(followed);
   };
   // docs/access.md#several-instances: a change made through another instance reaches this one's streams.
   const instances = instanceChanges({
@@ -62,17 +80,18 @@ export function accessModule(deps: AccessModuleDeps): AccessModule {
     topic: `${deps.topicPrefix}/instances/access`,
     log,
     schema: changedUsers,
-    apply: (change) => tell(change.user_ids),
+    apply: (change) => void tell(change.user_ids),
     what: 'access change',
   });
+  const changed = (userIds: string[]) => {
+    void tell(userIds);
+    instances.share({ user_ids: userIds });
+  };
   const service = new AccessService({
     repository: new AccessRepository(deps.db, deps.dialect),
     users: deps.users,
     devices: deps.devices,
-    changed: (userIds) => {
-      tell(userIds);
-      instances.share({ user_ids: userIds });
-    },
+    changed,
   });
   return {
     name: 'access',
@@ -86,6 +105,11 @@ export function accessModule(deps: AccessModuleDeps): AccessModule {
     reset: {
       denial: (caller, target) => service.resetDenial(caller, target),
       reset: (userId) => service.reset(userId),
+    },
+    roomRules: {
+      carry: (db, roomId, deviceIds) =>
+        new AccessRepository(db, deps.dialect).carryRoomRules(roomId, deviceIds, nowIso()),
+      reread: tell,
     },
     register: (app) => registerAccessRoutes(app, deps.guards, service, deps.activity ?? noActivity),
     start: () => instances.start(),

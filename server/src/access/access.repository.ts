@@ -94,6 +94,38 @@ export class AccessRepository {
     });
   }
 
+  /**
+   * A room is going (docs/access.md#deleting-a-room): each account's rule on it becomes a rule on
+   * each of these devices the account has no rule of its own for. Run inside the deletion's
+   * transaction (this repository on it); answers the accounts whose rules changed.
+   */
+  async carryRoomRules(roomId: string, deviceIds: readonly string[], now: string): Promise<string[]> {
+    const rules = await this.db
+      .selectFrom('access_room_rules')
+      .select(['user_id', 'level'])
+      .where('room_id', '=', roomId)
+      .execute();
+    if (rules.length === 0 || deviceIds.length === 0) return [];
+    for (const { user_id, level } of rules) {
+      const own = new Set<string>();
+      for (const part of chunks(deviceIds)) {
+        const rows = await this.db
+          .selectFrom('access_device_rules')
+          .select('device_id')
+          .where('user_id', '=', user_id)
+          .where('device_id', 'in', part)
+          .execute();
+        for (const row of rows) own.add(row.device_id);
+      }
+      const carried = deviceIds
+        .filter((id) => !own.has(id))
+        .map((device_id) => ({ user_id, device_id, level, updated_at: now }));
+      for (const part of chunks(carried))
+        await this.db.insertInto('access_device_rules').values(part).execute();
+    }
+    return rules.map((rule) => rule.user_id);
+  }
+
   /** Deletes every rule of the account (a role change that resets them). */
   async clear(userId: string): Promise<void> {
     await this.db.deleteFrom('access_room_rules').where('user_id', '=', userId).execute();

@@ -30,8 +30,11 @@ export type Principal = { kind: 'user'; user: UserRecord } | { kind: 'pass'; pas
 export interface ReachSource {
   /** The account's reach now: its role (as given) and its rules. */
   reachOf(user: Pick<UserRecord, 'id' | 'role'>): Promise<Reach>;
-  /** `userIds`: the accounts whose rules changed (their open streams follow within 2 s). */
-  onChange(listener: (userIds: readonly string[]) => void): () => void;
+  /**
+   * `userIds`: the accounts whose rules changed (their open streams follow within 2 s). A listener
+   * may answer a promise that settles once it has followed (a deleted room waits for it).
+   */
+  onChange(listener: (userIds: readonly string[]) => void | Promise<void>): () => void;
 }
 
 /** Control over everything (admins; residents without rules). */

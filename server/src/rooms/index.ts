@@ -1,2 +1,4 @@
 // Rooms, floors and favourites as app.ts sees them.
-export { type RoomsModuleDeps, roomsModule } from './rooms.module.js';
+export { type RoomsModule, type RoomsModuleDeps, roomsModule } from './rooms.module.js';
+export type { RoomRules } from './rooms.service.js';
+export type { Sight } from './rooms.sight.js';

@@ -20,6 +20,11 @@ export interface RoomsChange {
   removed_floor: string | null;
   /** The user who replaced their favourites. */
   favourites_of?: string | null;
+  /**
+   * The accounts whose access rules a deleted room rewrote (docs/access.md#deleting-a-room): their
+   * open streams read them again before the devices move.
+   */
+  rules_of?: string[] | null;
 }
 
 /** docs/rooms.md#events, in this order: floors, rooms, devices, then the removals. */
@@ -48,4 +53,5 @@ export const sharedChange = z.object({
   removed_room: id.nullable(),
   removed_floor: id.nullable(),
   favourites_of: id.nullable().optional(),
+  rules_of: z.array(id).max(100_000).nullable().optional(),
 });

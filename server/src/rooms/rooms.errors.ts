@@ -19,6 +19,8 @@ export const ROOMS_ERRORS = {
       ? `A room named "${name}" already exists on this floor`
       : `A room named "${name}" already exists without a floor`,
   floorExists: (name: string) => `A floor named "${name}" already exists`,
+  deleteNeedsControl: 'You may only delete a room if you control every device in it',
+  floorNeedsControl: 'You may only delete a floor if you control every room on it',
   floorRoomClash: (name: string) =>
     `The floor cannot be deleted: its room "${name}" has the name of a room without a floor`,
 } as const;

@@ -3,6 +3,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { accessToken, callInstance, createUser, startTestApp, type TestApp } from '../../test/app.js';
 import { postgresDatabase, type TestDatabase } from '../../test/databases.js';
+import { openStream } from '../../test/device-stream.js';
 import { describeWithService, serviceUrl } from '../../test/services.js';
 import { waitFor as poll } from '../../test/wait.js';
 
@@ -25,6 +26,7 @@ describeWithService('TEST_MQTT_URL', 'room changes across two instances', (mqttU
   let tokenA: string;
   let tokenB: string;
   let browser: MqttClient;
+  let addressB: string;
   const messages: { topic: string; payload: string }[] = [];
 
   const listOn = (app: TestApp, token: string): Promise<Device[]> =>
@@ -43,6 +45,7 @@ describeWithService('TEST_MQTT_URL', 'room changes across two instances', (mqttU
     await waitFor(async () => (await listOn(a, tokenA)).length === DEVICES);
     await waitFor(async () => (await listOn(b, tokenB)).length === DEVICES);
     const address = await b.app.listen({ port: 0, host: '127.0.0.1' });
+    addressB = address;
     browser = await mqtt.connectAsync(`${address.replace(/^http/, 'ws')}/ws/devicehub`, {
       protocolVersion: 4,
       reconnectPeriod: 0,
@@ -126,6 +129,36 @@ describeWithService('TEST_MQTT_URL', 'room changes across two instances', (mqttU
     );
     const { rooms } = await callInstance(a, tokenA, 'GET', '/api/rooms');
     expect(rooms.map((room: Room) => room.order)).toEqual(rooms.map((_: Room, i: number) => i));
+  });
+
+  it("keeps a deleted room's devices from a resident narrowed away from it, on the other instance too", async () => {
+    const admin = await createUser(a, 'admin');
+    const adminToken = await accessToken(a, admin);
+    const office: Room = await callInstance(a, adminToken, 'POST', '/api/rooms', {
+      name: `Office ${unique}`,
+    });
+    const [hidden] = await listOn(a, adminToken);
+    await callInstance(a, adminToken, 'PUT', `/api/rooms/${office.id}/devices`, { device_ids: [hidden!.id] });
+    const narrowed = await createUser(a, 'resident');
+    await callInstance(a, adminToken, 'PUT', `/api/access/${narrowed.id}`, {
+      rooms: { [office.id]: 'none' },
+    });
+    const view = await openStream(addressB, prefix, await accessToken(b, narrowed));
+    try {
+      await waitFor(() => view.devices.size === DEVICES - 1);
+      const mark = view.messages.length;
+      await callInstance(a, adminToken, 'DELETE', `/api/rooms/${office.id}`);
+      // room.removed follows the moved device's upsert on B's connection.
+      await waitFor(() =>
+        view.messages.slice(mark).some((m) => m.topic === `${prefix}/devicehub/${roomTopics.removed}`),
+      );
+      const told = view.messages
+        .slice(mark)
+        .filter((m) => m.topic.endsWith(hidden!.id) || m.payload.includes(hidden!.id));
+      expect(told).toEqual([]);
+    } finally {
+      view.end();
+    }
   });
 
   it('ignores what is not a room change', async () => {

@@ -7,11 +7,12 @@ import { type DeviceDirectory, type ReachSource, roleReach } from '../devicehub/
 import type { Module } from '../lifecycle/module.js';
 import type { Dialect } from '../storage/database.js';
 import type { Database } from '../storage/schema.js';
-import type { Guards } from '../users/index.js';
-import { applyChange, type RoomsChange, sharedChange } from './rooms.changes.js';
+import type { Guards, UserRecord } from '../users/index.js';
+import { type RoomsChange, sharedChange } from './rooms.changes.js';
 import { RoomsRepository } from './rooms.repository.js';
 import { registerRoomsRoutes } from './rooms.routes.js';
-import { RoomsService } from './rooms.service.js';
+import { type RoomRules, RoomsService } from './rooms.service.js';
+import type { Sight } from './rooms.sight.js';
 
 export interface RoomsModuleDeps {
   db: Kysely<Database>;
@@ -27,10 +28,17 @@ export interface RoomsModuleDeps {
   activity?: ActivityLog;
   /** Every caller's reach (docs/access.md); none: the roles' defaults. */
   reach?: ReachSource;
+  /** The access rules a deleted room leaves on its devices (docs/access.md#deleting-a-room); none: none kept. */
+  rules?: RoomRules;
+}
+
+export interface RoomsModule extends Module {
+  /** The rooms and floors an account sees (the activity log hides entries about the others). */
+  sight(user: Pick<UserRecord, 'id' | 'role'>): Promise<Sight>;
 }
 
 /** Rooms, floors, device assignment and favourites (docs/rooms.md). */
-export function roomsModule(deps: RoomsModuleDeps): Module {
+export function roomsModule(deps: RoomsModuleDeps): RoomsModule {
   const log = deps.log.child({ domain: 'rooms' });
   // docs/rooms.md#several-instances: another instance's change reaches this one's pages too.
   const instances = instanceChanges({
@@ -38,19 +46,24 @@ export function roomsModule(deps: RoomsModuleDeps): Module {
     topic: `${deps.topicPrefix}/instances/rooms`,
     log,
     schema: sharedChange,
-    apply: (change) => applyChange(deps.devices, change),
+    apply: (change) =>
+      void service
+        .applyShared(change)
+        .catch((error) => log.error({ err: error }, "applying another instance's room change failed")),
     what: 'room change',
   });
   const service = new RoomsService({
     repository: new RoomsRepository(deps.db, deps.dialect),
     devices: deps.devices,
     share: (change: RoomsChange) => instances.share(change),
+    ...(deps.rules ? { rules: deps.rules } : {}),
   });
+  const reach = deps.reach ?? roleReach;
 
   return {
     name: 'rooms',
-    register: (app) =>
-      registerRoomsRoutes(app, deps.guards, service, deps.activity ?? noActivity, deps.reach ?? roleReach),
+    register: (app) => registerRoomsRoutes(app, deps.guards, service, deps.activity ?? noActivity, reach),
+    sight: async (user) => service.sight(user, await reach.reachOf(user)),
     start: () => instances.start(),
     close: () => instances.close(),
   };

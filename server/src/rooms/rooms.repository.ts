@@ -42,7 +42,8 @@ export interface DeviceRoomRow {
 
 /** Queries of rooms, floors, device rooms and favourites on one connection or transaction. */
 export class RoomsStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** The connection or transaction (another domain's part of a change, the access rules a deleted room leaves, runs in it). */
+  constructor(readonly db: Kysely<Database>) {}
 
   async rooms(): Promise<Room[]> {
     const rows = await this.db.selectFrom('rooms').selectAll().orderBy('position').orderBy('id').execute();

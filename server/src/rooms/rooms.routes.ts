@@ -44,7 +44,7 @@ export function registerRoomsRoutes(
 
   app.get('/api/rooms', { onRequest: see, schema: { querystring: noQuery } }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    return service.list(await reachOf(request));
+    return service.list(callerOf(request), await reachOf(request));
   });
   app.post(
     '/api/rooms',
@@ -54,7 +54,7 @@ export function registerRoomsRoutes(
       return logged(
         request,
         { kind: 'room.create', detail: { name: request.body.name } },
-        () => service.createRoom(callerOf(request), request.body),
+        async () => service.createRoom(callerOf(request), request.body, await reachOf(request)),
         (room) => ({ room_id: room.id }),
       );
     },
@@ -70,15 +70,16 @@ export function registerRoomsRoutes(
           room_id: request.params.id,
           detail: { ...request.body },
         },
-        () => service.updateRoom(callerOf(request), request.params.id, request.body),
+        async () =>
+          service.updateRoom(callerOf(request), request.params.id, request.body, await reachOf(request)),
       ),
   );
   app.delete(
     '/api/rooms/:id',
     { onRequest: manage, schema: { params: idParams, querystring: noQuery, body: noBody } },
     async (request, reply) => {
-      await logged(request, { kind: 'room.delete', room_id: request.params.id }, () =>
-        service.deleteRoom(callerOf(request), request.params.id),
+      await logged(request, { kind: 'room.delete', room_id: request.params.id }, async () =>
+        service.deleteRoom(callerOf(request), request.params.id, await reachOf(request)),
       );
       return reply.code(204).send();
     },
@@ -124,15 +125,16 @@ export function registerRoomsRoutes(
       logged(
         request,
         { kind: 'floor.update', detail: { floor_id: request.params.id, ...request.body } },
-        () => service.updateFloor(callerOf(request), request.params.id, request.body),
+        async () =>
+          service.updateFloor(callerOf(request), request.params.id, request.body, await reachOf(request)),
       ),
   );
   app.delete(
     '/api/floors/:id',
     { onRequest: manage, schema: { params: idParams, querystring: noQuery, body: noBody } },
     async (request, reply) => {
-      await logged(request, { kind: 'floor.delete', detail: { floor_id: request.params.id } }, () =>
-        service.deleteFloor(callerOf(request), request.params.id),
+      await logged(request, { kind: 'floor.delete', detail: { floor_id: request.params.id } }, async () =>
+        service.deleteFloor(callerOf(request), request.params.id, await reachOf(request)),
       );
       return reply.code(204).send();
     },

@@ -4,24 +4,47 @@ import {
   DEFAULT_ROOM_ICON,
   type Favourites,
   type Floor,
+  isManager,
   type Room,
   type RoomsResponse,
 } from '@hearth/contracts';
+import type { Kysely } from 'kysely';
 import type { DeviceDirectory, Reach } from '../devicehub/index.js';
 import { HttpError } from '../http/errors.js';
 import { nowIso } from '../storage/columns.js';
+import type { Database } from '../storage/schema.js';
 import type { UserRecord } from '../users/index.js';
 import { applyChange, type RoomsChange } from './rooms.changes.js';
 import { ROOMS_ERRORS as E } from './rooms.errors.js';
 import type { RoomsRepository, RoomsStore } from './rooms.repository.js';
 import type { CreateFloor, CreateRoom, UpdateFloor, UpdateRoom } from './rooms.schemas.js';
+import { type Sight, seesFloor, seesRoom, sightOf } from './rooms.sight.js';
+
+/** What deleting a room does to the access rules naming it (implemented by the access domain, docs/access.md). */
+export interface RoomRules {
+  /**
+   * Inside the deletion's transaction: each account's rule on the room becomes a rule on each of
+   * these devices it has no rule of its own for. Answers the accounts whose rules changed.
+   */
+  carry(db: Kysely<Database>, roomId: string, deviceIds: readonly string[]): Promise<string[]>;
+  /**
+   * Once stored, before the devices move: this instance's open streams of these accounts read their
+   * rules again (each instance does, as the change reaches it), so none shows a device in between.
+   */
+  reread(userIds: readonly string[]): Promise<void>;
+}
 
 export interface RoomsServiceDeps {
   repository: RoomsRepository;
   devices: DeviceDirectory;
   /** Tells the other instances on the bus (docs/rooms.md#several-instances). */
   share?: (change: RoomsChange) => void;
+  /** The access rules a deleted room's devices keep; none: nothing to keep. */
+  rules?: RoomRules;
 }
+
+/** What one change's work answers: its result and what it changed. */
+type Outcome<T> = { result: T } & Partial<RoomsChange>;
 
 const NO_CHANGE: RoomsChange = {
   floors: [],
@@ -58,26 +81,29 @@ export class RoomsService {
   constructor(private readonly deps: RoomsServiceDeps) {}
 
   /**
-   * Every room and floor; for a narrower reach, the rooms holding a device it may view and their
-   * floors (docs/access.md#where-it-is-enforced).
+   * Every room and floor; for a narrower reach, the rooms and floors it sees (rooms.sight.ts,
+   * docs/access.md#where-it-is-enforced).
    */
-  async list(reach: Reach): Promise<RoomsResponse> {
+  async list(caller: UserRecord, reach: Reach): Promise<RoomsResponse> {
     const { repository } = this.deps;
     const [rooms, floors] = await Promise.all([repository.rooms(), repository.floors()]);
     if (reach.everything) return { rooms, floors };
-    const seen = new Set<string>();
-    for (const device of await repository.placedDevices()) {
-      if (reach.levelOf(device.id) !== 'none') seen.add(device.room_id);
-    }
-    const visible = rooms.filter((room) => seen.has(room.id));
-    const onFloors = new Set(visible.map((room) => room.floor_id));
-    return { rooms: visible, floors: floors.filter((floor) => onFloors.has(floor.id)) };
+    const sight = sightOf(reach, { rooms, floors }, await repository.placedDevices(), isManager(caller.role));
+    return {
+      rooms: rooms.filter((room) => sight.rooms.has(room.id)),
+      floors: floors.filter((floor) => sight.floors.has(floor.id)),
+    };
   }
 
-  createRoom(_caller: UserRecord, input: CreateRoom): Promise<Room> {
+  /** The rooms and floors the caller sees (the activity log hides entries about the others). */
+  async sight(caller: Pick<UserRecord, 'role'>, reach: Reach): Promise<Sight> {
+    return this.sightIn(this.deps.repository, caller, reach);
+  }
+
+  createRoom(caller: UserRecord, input: CreateRoom, reach: Reach): Promise<Room> {
     return this.write(async (store) => {
       const floorId = input.floor_id ?? null;
-      await this.checkFloor(store, floorId);
+      await this.checkFloor(store, floorId, await this.sightIn(store, caller, reach));
       await this.checkRoomName(store, input.name, floorId);
       const rooms = await store.rooms();
       const room: Room = {
@@ -92,13 +118,15 @@ export class RoomsService {
     });
   }
 
-  updateRoom(_caller: UserRecord, id: string, patch: UpdateRoom): Promise<Room> {
+  /** Needs `control` of the room; a room the caller does not see is not found. */
+  updateRoom(caller: UserRecord, id: string, patch: UpdateRoom, reach: Reach): Promise<Room> {
     return this.write(async (store) => {
       const before = await store.rooms();
       const current = before.find((room) => room.id === id);
-      if (!current) throw new HttpError(404, E.roomNotFound);
+      const sight = await this.sightIn(store, caller, reach);
+      this.checkRoomControl(current, sight, reach);
       const floorId = patch.floor_id === undefined ? current.floor_id : patch.floor_id;
-      if (floorId !== current.floor_id) await this.checkFloor(store, floorId);
+      if (floorId !== current.floor_id) await this.checkFloor(store, floorId, sight);
       const name = patch.name ?? current.name;
       if (name !== current.name || floorId !== current.floor_id)
         await this.checkRoomName(store, name, floorId, id);
@@ -113,18 +141,38 @@ export class RoomsService {
     });
   }
 
-  deleteRoom(_caller: UserRecord, id: string): Promise<void> {
+  /**
+   * Needs `control` of the room and of every device in it. The rules naming the room become rules
+   * on its devices (docs/access.md#deleting-a-room): nobody reaches more than before.
+   */
+  deleteRoom(caller: UserRecord, id: string, reach: Reach): Promise<void> {
     return this.write(async (store) => {
       const before = await store.rooms();
-      if (!before.some((room) => room.id === id)) throw new HttpError(404, E.roomNotFound);
+      this.checkRoomControl(
+        before.find((room) => room.id === id),
+        await this.sightIn(store, caller, reach),
+        reach,
+      );
       const devices = await store.devicesIn(id);
+      if (!reach.everything) {
+        const listed = devices.filter((device) => this.deps.devices.has(device));
+        if (listed.some((device) => reach.levelOf(device) !== 'control'))
+          throw new HttpError(403, E.deleteNeedsControl);
+      }
+      const rulesOf = (await this.deps.rules?.carry(store.db, id, devices)) ?? [];
       await store.assign(devices, null);
       await store.deleteRoom(id);
       const after = before.filter((room) => room.id !== id).map((room, order) => ({ ...room, order }));
       const changed = changedFrom(before, after);
       const now = nowIso();
       for (const room of changed) await store.saveRoom(room, now);
-      return { result: undefined, rooms: changed, removed_room: id, moved: { ids: devices, room_id: null } };
+      return {
+        result: undefined,
+        rooms: changed,
+        removed_room: id,
+        moved: { ids: devices, room_id: null },
+        rules_of: rulesOf,
+      };
     });
   }
 
@@ -138,11 +186,13 @@ export class RoomsService {
     });
   }
 
-  updateFloor(_caller: UserRecord, id: string, patch: UpdateFloor): Promise<Floor> {
+  /** A floor the caller does not see is not found. */
+  updateFloor(caller: UserRecord, id: string, patch: UpdateFloor, reach: Reach): Promise<Floor> {
     return this.write(async (store) => {
       const before = await store.floors();
       const current = before.find((floor) => floor.id === id);
-      if (!current) throw new HttpError(404, E.floorNotFound);
+      if (!current || !seesFloor(await this.sightIn(store, caller, reach), id))
+        throw new HttpError(404, E.floorNotFound);
       const name = patch.name ?? current.name;
       if (name !== current.name) await this.checkFloorName(store, name, id);
       const edited = before.map((floor) => (floor.id === id ? { ...floor, name } : floor));
@@ -154,12 +204,24 @@ export class RoomsService {
     });
   }
 
-  /** Its rooms stay, without a floor; refused when one would then share a name with a room without a floor. */
-  deleteFloor(_caller: UserRecord, id: string): Promise<void> {
+  /**
+   * Its rooms stay, without a floor; refused when one would then share a name with a room without a
+   * floor. Moving them needs `control` of each.
+   */
+  deleteFloor(caller: UserRecord, id: string, reach: Reach): Promise<void> {
     return this.write(async (store) => {
       const before = await store.floors();
-      if (!before.some((floor) => floor.id === id)) throw new HttpError(404, E.floorNotFound);
+      if (
+        !before.some((floor) => floor.id === id) ||
+        !seesFloor(await this.sightIn(store, caller, reach), id)
+      )
+        throw new HttpError(404, E.floorNotFound);
       const rooms = await store.rooms();
+      if (
+        !reach.everything &&
+        rooms.some((room) => room.floor_id === id && reach.levelOfRoom(room.id) !== 'control')
+      )
+        throw new HttpError(403, E.floorNeedsControl);
       const now = nowIso();
       const moved: Room[] = [];
       for (const room of rooms.filter((r) => r.floor_id === id)) {
@@ -236,10 +298,27 @@ export class RoomsService {
 
   // ── internals ───────────────────────────────────────────────────────────────────────────────
 
-  private async checkFloor(store: RoomsStore, floorId: string | null) {
-    if (floorId !== null && !(await store.floors()).some((floor) => floor.id === floorId)) {
+  /** A floor the caller does not see is as unknown. */
+  private async checkFloor(store: RoomsStore, floorId: string | null, sight: Sight) {
+    if (floorId === null) return;
+    if (!seesFloor(sight, floorId) || !(await store.floors()).some((floor) => floor.id === floorId)) {
       throw new HttpError(400, E.unknownFloor);
     }
+  }
+
+  /** A room the caller does not see is not found (404); one it sees without `control` is refused (403). */
+  private checkRoomControl(room: Room | undefined, sight: Sight, reach: Reach): asserts room is Room {
+    if (!room || !seesRoom(sight, room.id)) throw new HttpError(404, E.roomNotFound);
+    if (!reach.everything && reach.levelOfRoom(room.id) !== 'control')
+      throw new HttpError(403, ACCESS_MESSAGES.roomControl);
+  }
+
+  private async sightIn(store: RoomsStore, caller: Pick<UserRecord, 'role'>, reach: Reach): Promise<Sight> {
+    if (reach.everything) return sightOf(reach, { rooms: [], floors: [] }, [], true);
+    const rooms = await store.rooms();
+    const floors = await store.floors();
+    const placed = await store.placedDevices();
+    return sightOf(reach, { rooms, floors }, placed, isManager(caller.role));
   }
 
   private async checkRoomName(store: RoomsStore, name: string, floorId: string | null, except?: string) {
@@ -256,7 +335,7 @@ export class RoomsService {
    * tells this instance's pages and the other instances what it changed. A refusal (HttpError)
    * rolls the transaction back: nothing changed, nothing is told.
    */
-  private write<T>(work: (store: RoomsStore) => Promise<{ result: T } & Partial<RoomsChange>>): Promise<T> {
+  private write<T>(work: (store: RoomsStore) => Promise<Outcome<T>>): Promise<T> {
     const run = this.queue.then(async () => {
       const { result, ...outcome } = await this.deps.repository.transaction(work);
       const change: RoomsChange = {
@@ -266,12 +345,26 @@ export class RoomsService {
         moved: outcome.moved ?? null,
         removed_room: outcome.removed_room ?? null,
         removed_floor: outcome.removed_floor ?? null,
+        ...(outcome.rules_of?.length ? { rules_of: outcome.rules_of } : {}),
       };
-      applyChange(this.deps.devices, change);
+      await this.apply(change);
       this.deps.share?.(change);
       return result;
     });
     this.queue = run.catch(() => {});
     return run;
+  }
+
+  /** Another instance's change (docs/rooms.md#several-instances), in turn with this one's own. */
+  applyShared(change: RoomsChange): Promise<void> {
+    const run = this.queue.then(() => this.apply(change));
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  /** Tells the pages; the streams of those whose rules a deleted room rewrote read them first. */
+  private async apply(change: RoomsChange) {
+    if (change.rules_of?.length) await this.deps.rules?.reread(change.rules_of);
+    applyChange(this.deps.devices, change);
   }
 }

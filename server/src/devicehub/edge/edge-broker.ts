@@ -319,7 +319,7 @@ export async function createEdgeBroker(
   };
   const stopReach = reachSource.onChange((userIds) => {
     const changed = new Set(userIds);
-    void reachChanged((principal) => principal.kind === 'user' && changed.has(principal.user.id));
+    return reachChanged((principal) => principal.kind === 'user' && changed.has(principal.user.id));
   });
 
   /** Whether a filtered connection may view a device in the room (it gets `room.upsert`). */
