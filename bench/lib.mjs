@@ -47,6 +47,7 @@ export async function startHearth(env = {}, options = {}) {
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
         AUTH_RATE_LIMIT: '0',
+        SIGNUP_RATE_LIMIT: '0',
         // e.g. BENCH_NODE_OPTIONS=--import=<profiler preload> to look inside Hearth during a run.
         ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
         ...env,

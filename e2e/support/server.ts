@@ -61,6 +61,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       AUTH_RATE_LIMIT: '0',
+      SIGNUP_RATE_LIMIT: '0',
       ...env,
       PORT: String(port),
       DATA_DIR: dataDir,

@@ -157,7 +157,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await registerSecurityHeaders(app, config.publicUrl);
   await app.register(cookie);
-  const limits = await registerRateLimit(app, { db: storage.db, log, authPerMinute: config.authRateLimit });
+  const limits = await registerRateLimit(app, {
+    db: storage.db,
+    log,
+    authPerMinute: config.authRateLimit,
+    signupsPerHour: config.signupRateLimit,
+  });
 
   const { db } = storage;
   const users = new UsersRepository(db);
@@ -192,6 +197,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     publicUrl: config.publicUrl,
     admin: { email: config.adminEmail, password: config.adminPassword },
     limit: limits.auth,
+    signups: limits.signups,
   });
   const guards = accounts.auth;
   // docs/api.md#health: Hearth's own round trip over the bus, on a topic only this process uses.

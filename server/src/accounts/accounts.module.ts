@@ -2,6 +2,7 @@ import type { FastifyContextConfig } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { ActivityLog } from '../activity/index.js';
+import type { AddressBudget } from '../http/rate-limit.js';
 import type { Module } from '../lifecycle/module.js';
 import type { Mailer } from '../mail/index.js';
 import type { Database } from '../storage/schema.js';
@@ -36,6 +37,8 @@ export interface AccountsModuleDeps {
   admin: { email: string | undefined; password: string | undefined };
   /** Route config limiting unauthenticated calls per client address (AUTH_RATE_LIMIT). */
   limit: FastifyContextConfig;
+  /** Sign-ups per client address (SIGNUP_RATE_LIMIT); none: not limited. */
+  signups?: AddressBudget | undefined;
   /** Where sign-ins are recorded (docs/activity.md); none: not recorded. */
   activity?: ActivityLog;
 }
@@ -76,7 +79,17 @@ export function accountsModule(deps: AccountsModuleDeps): AccountsModule {
     lockout,
     ...(deps.activity ? { activity: deps.activity } : {}),
   });
-  const accounts = new AccountsService({ users, sessions, hasher, codes, codeMail, lockout, signIn, log });
+  const accounts = new AccountsService({
+    users,
+    sessions,
+    hasher,
+    codes,
+    codeMail,
+    lockout,
+    signIn,
+    log,
+    ...(deps.signups ? { signups: deps.signups } : {}),
+  });
   let stopHousekeeping: (() => void) | undefined;
 
   return {

@@ -88,7 +88,7 @@ export function registerAccountsRoutes(
   };
 
   app.post('/api/auth/signup', { ...open, schema: post(signupBody) }, async (request, reply) =>
-    reply.code(201).send(await accounts.signup(request.body)),
+    reply.code(201).send(await accounts.signup(request.body, clientOf(request))),
   );
   app.post('/api/auth/login/start', { ...open, schema: post(loginStartBody) }, async (request, reply) =>
     withCookie(reply, await signIn.loginStart(request.body, clientOf(request))),

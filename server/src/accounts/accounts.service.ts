@@ -1,6 +1,7 @@
 import type { MessageWithUser, PasswordChangeResponse, User } from '@hearth/contracts';
 import type { Logger } from 'pino';
 import { HttpError } from '../http/errors.js';
+import type { AddressBudget } from '../http/rate-limit.js';
 import { nowIso } from '../storage/columns.js';
 import { normaliseEmail, toUserView, type UserRecord, type UsersRepository } from '../users/index.js';
 import { MESSAGES } from './accounts.errors.js';
@@ -47,6 +48,8 @@ export interface AccountsDeps {
   codeMail: Pick<CodeMail, 'send' | 'sendInBackground' | 'notify'>;
   lockout: Pick<LoginLockout, 'reserve' | 'recordFailure' | 'reset'>;
   signIn: Pick<SignInService, 'loginFinish'>;
+  /** Sign-ups per client address (SIGNUP_RATE_LIMIT); none: not limited. */
+  signups?: Pick<AddressBudget, 'spend'>;
   log: Logger;
 }
 
@@ -59,13 +62,18 @@ export class AccountsService {
    * can't be used to test addresses: issue 11 item 7, which overrides the 409 of
    * docs/api.md#accounts), and its owner is mailed instead. A taken user name is still a 409,
    * unless the sign-up is a replay of the one that took it (SIGNUP_REPLAY_MS).
+   *
+   * Signing in with the address and the password just chosen still tells a free address from a
+   * taken one, so every sign-up that answers 201 costs one of the client address's hourly budget
+   * (issue 32 item 13); refusals (password rules, a taken user name) cost nothing.
    */
-  async signup(input: SignupInput): Promise<User> {
+  async signup(input: SignupInput, client: ClientInfo = {}): Promise<User> {
     const { users, hasher, codeMail } = this.deps;
     const { email, user_name: userName, first_name: firstName, last_name: lastName, password } = input;
     await assertPassword(password);
     const named = await users.findByUserName(userName);
     if (named) return this.signupNameTaken(named, input);
+    if (this.deps.signups && client.ip) await this.deps.signups.spend(client.ip);
 
     // Hashed either way, so the answer takes as long for a taken address as for a free one.
     const passwordHash = await hasher.hash(password);

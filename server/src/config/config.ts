@@ -46,6 +46,8 @@ export interface Config {
   devicehubMaxDevices: number;
   oidc: { issuer: string; clientId: string; clientSecret: string | undefined; provider: string } | undefined;
   authRateLimit: number;
+  /** SIGNUP_RATE_LIMIT: sign-ups per client address per hour (0: no limit). */
+  signupRateLimit: number;
   trustProxy: string | undefined;
   /** HISTORY_HEARTBEAT: a repeated value is recorded at most once per this many ms. */
   historyHeartbeatMs: number;
@@ -124,6 +126,7 @@ const schemas = {
     .regex(/^[a-z0-9][a-z0-9_-]{0,31}$/)
     .describe('a short lower-case name such as "google" (letters, digits, "-", "_")'),
   AUTH_RATE_LIMIT: integer(0, 1000000),
+  SIGNUP_RATE_LIMIT: integer(0, 1000000),
   TRUST_PROXY: z
     .string()
     .regex(/^[0-9a-fA-F.:/,\s]+$|^(true|loopback|linklocal|uniquelocal)$/)
@@ -234,6 +237,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
           }
         : undefined,
     authRateLimit: values.AUTH_RATE_LIMIT ?? 60,
+    signupRateLimit: values.SIGNUP_RATE_LIMIT ?? 5,
     trustProxy: values.TRUST_PROXY,
     historyHeartbeatMs: (values.HISTORY_HEARTBEAT ?? 10) * 60_000,
     historyRetention: {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { type Person, person } from '../../test/accounts-client.js';
 import { startTestApp, type TestApp, useTestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
 import { createLogger } from '../logging/logger.js';
@@ -134,5 +135,105 @@ describe('per-user limit', () => {
       { error: 'Too many requests, please try again later' },
     ]);
     expect((await call('grace')).statusCode).toBe(200);
+  });
+});
+
+/**
+ * Issue 32 item 13: sign-up answers alike for a taken address, but signing in with the address and
+ * the password just chosen tells a free address (200) from a taken one (401). Each such probe
+ * costs a sign-up, so sign-ups are bounded per client address (SIGNUP_RATE_LIMIT an hour).
+ */
+describe.each(testDatabases())('sign-ups per client address on $name', ({ create }) => {
+  const env = { TRUST_PROXY: '127.0.0.1', AUTH_RATE_LIMIT: '1000' };
+  const signUpFrom = (hearth: TestApp, ip: string, who: Partial<Person> = {}) =>
+    hearth.app.inject({
+      method: 'POST',
+      url: '/api/auth/signup',
+      remoteAddress: '127.0.0.1',
+      headers: { 'x-forwarded-for': ip },
+      payload: person(who),
+    });
+  const signInAs = (hearth: TestApp, who: Person) =>
+    hearth.app.inject({
+      method: 'POST',
+      url: '/api/auth/login/start',
+      payload: { email: who.email, password: who.password },
+    });
+
+  it('answers 429 with Retry-After from the sixth sign-up an hour, on every instance, and the sixth makes nothing', async () => {
+    const database = await create();
+    const first = await startTestApp(database, env);
+    const second = await startTestApp(database, env);
+    try {
+      const taken = await first.users.create({
+        email: 'taken@example.com',
+        userName: 'taken',
+        firstName: 'Taken',
+        lastName: 'Owner',
+        passwordHash: null,
+        role: 'user',
+      });
+      const ip = '203.0.113.80';
+      // Refusals cost nothing: a common password, a taken user name, a malformed address.
+      expect((await signUpFrom(first, ip, { password: 'password123' })).statusCode).toBe(400);
+      expect((await signUpFrom(first, ip, { user_name: taken.userName })).statusCode).toBe(409);
+      expect((await signUpFrom(first, ip, { email: 'not-an-address' })).statusCode).toBe(400);
+      // Five sign-ups, new addresses and a taken one alike, on either instance.
+      const statuses = [];
+      for (const [hearth, who] of [
+        [first, {}],
+        [second, { email: taken.email }],
+        [first, {}],
+        [second, {}],
+        [first, {}],
+      ] as const) {
+        statuses.push((await signUpFrom(hearth, ip, who)).statusCode);
+      }
+      expect(statuses).toEqual([201, 201, 201, 201, 201]);
+
+      const probe = person();
+      const limited = await signUpFrom(second, ip, probe);
+      expect([limited.statusCode, limited.json()]).toEqual([
+        429,
+        { error: 'Too many requests, please try again later' },
+      ]);
+      const retryAfter = Number(limited.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThan(55 * 60);
+      expect(retryAfter).toBeLessThanOrEqual(60 * 60);
+      // Nothing was made: the address is no account, so the oracle's sign-in tells nothing.
+      expect(await first.users.findByEmail(probe.email)).toBeUndefined();
+      expect((await signInAs(first, probe)).statusCode).toBe(401);
+
+      // Another address is not affected; an IPv6 client counts by its /64, as one household does.
+      expect((await signUpFrom(first, '198.51.100.80')).statusCode).toBe(201);
+      for (let i = 1; i <= 5; i++) {
+        expect((await signUpFrom(first, `2001:db8:1:2::${i.toString(16)}`)).statusCode).toBe(201);
+      }
+      expect((await signUpFrom(second, '2001:db8:1:2:ffff::1')).statusCode).toBe(429);
+      expect((await signUpFrom(second, '2001:db8:1:3::1')).statusCode).toBe(201);
+    } finally {
+      await first.close();
+      await second.close();
+      await database.drop();
+    }
+  });
+
+  it('takes its number from SIGNUP_RATE_LIMIT, and 0 turns it off', async () => {
+    const database = await create();
+    const two = await startTestApp(database, { ...env, SIGNUP_RATE_LIMIT: '2' });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await signUpFrom(two, '203.0.113.81')).statusCode);
+      expect(statuses).toEqual([201, 201, 429]);
+    } finally {
+      await two.close();
+    }
+    const off = await startTestApp(database, { ...env, SIGNUP_RATE_LIMIT: '0' });
+    try {
+      for (let i = 0; i < 7; i++) expect((await signUpFrom(off, '203.0.113.81')).statusCode).toBe(201);
+    } finally {
+      await off.close();
+      await database.drop();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyContextConfig, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
@@ -9,6 +9,7 @@ import type { HttpApp } from './http-app.js';
 
 export const TOO_MANY_REQUESTS = 'Too many requests, please try again later';
 const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
 
 type Done = (error: Error | null, result: { current: number; ttl: number }) => void;
 
@@ -81,6 +82,33 @@ const storeOver = (windows: RateLimitWindows) =>
     }
   };
 
+/**
+ * A budget per client address that a service spends by hand, where a route's limit would not do:
+ * the route has one already (the plugin runs one per request), or only some outcomes should cost
+ * (a sign-up that is made, not one refused for its password). Counted in the database like every
+ * other limit; an IPv6 client counts by its /64, the block one household gets.
+ */
+export class AddressBudget {
+  constructor(
+    private readonly windows: RateLimitWindows,
+    private readonly scope: string,
+    private readonly max: number,
+    private readonly windowMs: number,
+  ) {}
+
+  /** Spends one from `address`'s budget; over it, 429 with Retry-After (the window's end). */
+  async spend(address: string, now = Date.now()): Promise<void> {
+    const { hits, endsAt } = await this.windows.hit(
+      addressKey(this.scope, normalizeIP(address)),
+      this.windowMs,
+      now,
+    );
+    if (hits <= this.max) return;
+    const seconds = Math.max(1, Math.ceil((endsAt - now) / 1000));
+    throw new HttpError(429, TOO_MANY_REQUESTS, {}, { 'retry-after': String(seconds) });
+  }
+}
+
 export interface RateLimits {
   /**
    * Route config for the unauthenticated auth calls: AUTH_RATE_LIMIT calls per client address
@@ -90,12 +118,14 @@ export interface RateLimits {
   auth: FastifyContextConfig;
   /** The counting windows themselves, for limits counted outside a route (the stream's CONNECT). */
   windows: RateLimitWindows;
+  /** SIGNUP_RATE_LIMIT sign-ups per client address an hour; undefined when it is off (0). */
+  signups: AddressBudget | undefined;
 }
 
 /** @fastify/rate-limit, registered once with `global: false`: routes opt in with `config.rateLimit`. */
 export async function registerRateLimit(
   app: HttpApp,
-  options: { db: Kysely<Database>; log: Logger; authPerMinute: number },
+  options: { db: Kysely<Database>; log: Logger; authPerMinute: number; signupsPerHour: number },
 ): Promise<RateLimits> {
   const windows = new RateLimitWindows(options.db, options.log);
   await app.register(rateLimit, {
@@ -105,6 +135,10 @@ export async function registerRateLimit(
   });
   return {
     windows,
+    signups:
+      options.signupsPerHour > 0
+        ? new AddressBudget(windows, 'signup', options.signupsPerHour, HOUR_MS)
+        : undefined,
     auth:
       options.authPerMinute > 0
         ? {
