@@ -52,6 +52,8 @@ export function activityModule(deps: ActivityModuleDeps): ActivityModule {
       stops.push(devices.listen(deviceEventRecorder(writer, () => devices.writes())));
     },
     register: (app) => registerActivityRoutes(app, deps.signedIn, service),
+    // /healthz names `activity` once the writer has not written for a minute.
+    ready: () => writer.healthy,
     start() {
       retention.start();
     },

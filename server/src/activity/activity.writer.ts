@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import { storableText, WriterHealth, writeSplitting } from '../storage/batches.js';
 import { nowIso } from '../storage/columns.js';
+import { boundedDetail } from './activity.detail.js';
 import type { ActivityLog, ActivityRecord } from './activity.log.js';
 import type { ActivityRepository, ActivityRow } from './activity.repository.js';
 
@@ -13,11 +15,14 @@ export interface WriterOptions {
   flushRows?: number;
   /** Most entries kept while the database is away; beyond it the oldest go, with a warning. */
   maxBuffered?: number;
+  /** After this long without writing (ms), the writer is not healthy (/healthz names `activity`). */
+  failAfterMs?: number;
   now?: () => number;
 }
 
-const MAX_DETAIL_CHARS = 4000;
 const MAX_TEXT = 512;
+/** How many entries a warning about entries set aside names (by kind, id and time). */
+const NAMED_IN_WARNING = 5;
 
 let counter = 0;
 const tail = randomBytes(4).toString('hex');
@@ -28,36 +33,25 @@ export function activityId(at: number): string {
   return `${at.toString(16).padStart(12, '0')}${counter.toString(16).padStart(6, '0')}${tail}`;
 }
 
-const cut = (text: string | undefined) => (text === undefined ? null : text.slice(0, MAX_TEXT));
-
-function detailText(detail: Record<string, unknown> | undefined): string {
-  if (!detail) return '{}';
-  let text: string;
-  try {
-    text = JSON.stringify(detail);
-  } catch {
-    return '{}';
-  }
-  return text.length <= MAX_DETAIL_CHARS
-    ? text
-    : JSON.stringify({ truncated: text.slice(0, MAX_DETAIL_CHARS) });
-}
+const cut = (text: string | undefined) => (text === undefined ? null : storableText(text.slice(0, MAX_TEXT)));
+const storable = (text: string | undefined) => (text === undefined ? null : storableText(text));
 
 /** The row an entry is stored as. */
 export function toRow(entry: ActivityRecord, now: number): ActivityRow {
   const at = entry.at ?? now;
+  // Text as both databases take it (no U+0000); the detail is JSON, which spells it out.
   return {
     id: activityId(at),
     at: nowIso(at),
     actor_type: entry.actor.type,
-    actor_id: entry.actor.id ?? null,
-    actor_label: entry.actor.label.slice(0, MAX_TEXT),
+    actor_id: storable(entry.actor.id),
+    actor_label: storableText(entry.actor.label.slice(0, MAX_TEXT)),
     ip: cut(entry.ip),
     client: cut(entry.client),
     kind: entry.kind,
-    device_id: entry.device_id ?? null,
-    room_id: entry.room_id ?? null,
-    detail: detailText(entry.detail),
+    device_id: storable(entry.device_id),
+    room_id: storable(entry.room_id),
+    detail: boundedDetail(entry.detail),
     result: entry.result,
   };
 }
@@ -65,8 +59,10 @@ export function toRow(entry: ActivityRecord, now: number): ActivityRow {
 /**
  * docs/activity.md#recording: `record` pushes the entry onto a buffer (no I/O, no copy); the
  * buffer is written once a second, or at once when it holds `flushRows`, one transaction a
- * batch. While the database is away it keeps up to `maxBuffered` rows, dropping the oldest with
- * one warning; `close` writes what is left.
+ * batch. While the database cannot write it keeps up to `maxBuffered` rows, dropping the oldest
+ * with one warning; a row the database refuses is set aside (`writeSplitting`), so it never holds
+ * back the others. `healthy` turns false after `failAfterMs` without writing; `close` writes what
+ * is left.
  */
 export class ActivityWriter implements ActivityLog {
   /** Entries as given, with the time they were recorded; they become rows when written. */
@@ -78,9 +74,11 @@ export class ActivityWriter implements ActivityLog {
   private closed = false;
   private readonly timer: NodeJS.Timeout;
   private readonly now: () => number;
+  private readonly health: WriterHealth;
 
   constructor(private readonly options: WriterOptions) {
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? (() => Date.now());
+    this.health = new WriterHealth(options.failAfterMs, () => this.now());
     this.timer = setInterval(() => void this.flush(), options.flushIntervalMs ?? 1000);
     this.timer.unref();
   }
@@ -94,6 +92,11 @@ export class ActivityWriter implements ActivityLog {
   /** Rows waiting to be written. */
   get pending(): number {
     return this.buffer.length;
+  }
+
+  /** False once writing has failed for `failAfterMs` (docs/api.md#health). */
+  get healthy(): boolean {
+    return this.health.healthy;
   }
 
   private bound() {
@@ -124,35 +127,55 @@ export class ActivityWriter implements ActivityLog {
     if (this.buffer.length === 0) return;
     const batch = this.buffer;
     this.buffer = [];
-    const rows = batch.map(({ entry, now }) => toRow(entry, now));
-    this.flushing = this.options.repository
-      .append(rows)
-      .then(() => {
-        if (this.failing) this.options.log.info('activity log writing works again');
-        if (this.dropped > 0) {
-          this.options.log.warn(
-            { dropped: this.dropped },
-            'activity log entries dropped while the buffer was full',
-          );
-        }
-        this.failing = false;
-        this.dropped = 0;
-      })
-      .catch((error) => {
-        if (!this.failing) {
-          this.options.log.warn(
-            { err: error, entries: batch.length },
-            'writing the activity log failed; retrying',
-          );
-        }
-        this.failing = true;
-        this.buffer = [...batch, ...this.buffer];
-        this.bound();
-      })
-      .finally(() => {
-        this.flushing = undefined;
-      });
+    this.flushing = this.write(batch).finally(() => {
+      this.flushing = undefined;
+    });
     return this.flushing;
+  }
+
+  private async write(batch: { entry: ActivityRecord; now: number }[]) {
+    const { log, repository } = this.options;
+    const rows = batch.map(({ entry, now }) => toRow(entry, now));
+    const byRow = new Map(rows.map((row, i) => [row, batch[i]!]));
+    const outcome = await writeSplitting(rows, (part) => repository.append(part));
+    this.health.noteOutcome(outcome);
+    if (outcome.written > 0) this.writing();
+    this.setAside(outcome.setAside, outcome.error);
+    if (outcome.retry.length === 0) return;
+    if (!this.failing) {
+      log.warn(
+        { err: outcome.error, entries: outcome.retry.length },
+        'writing the activity log failed; retrying',
+      );
+    }
+    this.failing = true;
+    // What was written stays written; the rest waits, before what was recorded since.
+    this.buffer = [...outcome.retry.map((row) => byRow.get(row)!), ...this.buffer];
+    this.bound();
+  }
+
+  /** Writing works (again): what happened meanwhile is logged. */
+  private writing() {
+    const { log } = this.options;
+    if (this.failing) log.info('activity log writing works again');
+    if (this.dropped > 0)
+      log.warn({ dropped: this.dropped }, 'activity log entries dropped while the buffer was full');
+    this.failing = false;
+    this.dropped = 0;
+  }
+
+  /** Rows the database refused: one warning naming them by kind, id and time (never their actor, address or detail). */
+  private setAside(rows: ActivityRow[], error: unknown) {
+    if (rows.length === 0) return;
+    const code = (error as { code?: unknown } | undefined)?.code;
+    this.options.log.warn(
+      {
+        setAside: rows.length,
+        ...(typeof code === 'string' ? { code } : {}),
+        entries: rows.slice(0, NAMED_IN_WARNING).map(({ kind, id, at }) => ({ kind, id, at })),
+      },
+      'activity log entries set aside: the database refused them',
+    );
   }
 
   /** Stops the timer and writes what is left (one attempt). */
