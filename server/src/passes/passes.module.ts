@@ -93,7 +93,10 @@ export function passesModule(deps: PassesModuleDeps): PassesModule {
           return 'rate-limited';
         }
       }
-      const open = await service.forStream(token);
+      const open = await service.forStream(
+        token,
+        from && { ip: from.address, ...(from.client ? { client: from.client } : {}) },
+      );
       return open && { principal: open.principal, reach: open.reach };
     },
     register: (app) => registerPassesRoutes(app, deps.guards, service, activity),

@@ -308,6 +308,27 @@ describe.each(testDatabases())('guest passes on $name', ({ create }) => {
       ]);
     });
 
+    it("records a revoked pass's page opening and commands, refused, with the 404 the guest got", async () => {
+      const since = new Date().toISOString();
+      const { pass, token } = await newPass();
+      await t.call(resident, 'DELETE', `/api/passes/${pass.id}`);
+      expect((await guest('GET', `/api/pass/${token}/devices`)).status).toBe(404);
+      expect(
+        (await guest('POST', `/api/pass/${token}/devices/${named.id}/commands`, { state: { on: true } }))
+          .status,
+      ).toBe(404);
+      const mine = async (kind: string) =>
+        (await activity(kind, since))
+          .filter((e) => e.actor.id === pass.id)
+          .map((e) => [e.result, e.device_id ?? null, e.detail]);
+      expect(await mine('pass.use')).toEqual([
+        ['refused', null, { action: 'open', reason: 'Pass not found' }],
+      ]);
+      expect(await mine('device.command')).toEqual([
+        ['refused', named.id, { state: { on: true }, reason: 'Pass not found' }],
+      ]);
+    });
+
     it('a view pass lists its devices but refuses commands with 403', async () => {
       const { token } = await newPass({ level: 'view' });
       const listed = await guest('GET', `/api/pass/${token}/devices`);

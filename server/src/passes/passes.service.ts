@@ -182,8 +182,15 @@ export class PassesService {
 
   /** The pass of a token: one hash, one query, the same 404 for a wrong or a revoked token. */
   async byToken(token: string): Promise<PassRecord> {
+    const pass = await this.stored(token);
+    if (pass.revokedAt !== null) throw new HttpError(404, E.passNotFound);
+    return pass;
+  }
+
+  /** The stored pass of a token, revoked or not (its uses are recorded); 404 for a wrong token. */
+  private async stored(token: string): Promise<PassRecord> {
     const pass = await this.deps.repository.byTokenHash(hashPassToken(token));
-    if (pass === undefined || pass.revokedAt !== null) throw new HttpError(404, E.passNotFound);
+    if (pass === undefined) throw new HttpError(404, E.passNotFound);
     return pass;
   }
 
@@ -211,6 +218,7 @@ export class PassesService {
 
   /** A stored pass that must work now (the stream re-checks its connections with it). */
   async opened(pass: PassRecord): Promise<OpenPass> {
+    if (pass.revokedAt !== null) throw new HttpError(404, E.passNotFound);
     const state = this.state(pass);
     if (state.status !== 'active') {
       const message =
@@ -233,18 +241,22 @@ export class PassesService {
 
   /** GET /api/pass/{token}/devices: the pass's devices; opening the page is recorded. */
   async devices(token: string, origin: ActivityOrigin): Promise<PassDevice[]> {
-    const pass = await this.byToken(token);
-    const entry = {
-      actor: passActor(pass),
-      ...origin,
-      kind: 'pass.use' as const,
-      detail: { action: 'open' },
-    };
+    const { reach } = await this.use(token, origin, 'open');
+    return this.deps.gate.visible(reach) as PassDevice[];
+  }
+
+  /**
+   * One use of the pass by its token (docs/passes.md#activity): the pass if it works now, and one
+   * `pass.use` entry with `action`, ok or refused with the reason the guest got (a revoked pass's
+   * too). A wrong token names no pass and leaves no entry.
+   */
+  private async use(token: string, origin: ActivityOrigin, action: 'open' | 'connect'): Promise<OpenPass> {
+    const pass = await this.stored(token);
+    const entry = { actor: passActor(pass), ...origin, kind: 'pass.use' as const, detail: { action } };
     try {
-      const { reach } = await this.opened(pass);
-      const devices = this.deps.gate.visible(reach) as PassDevice[];
+      const open = await this.opened(pass);
       this.deps.activity.record({ ...entry, result: 'ok' });
-      return devices;
+      return open;
     } catch (error) {
       this.record(entry, error);
       throw error;
@@ -261,7 +273,7 @@ export class PassesService {
     request: DeviceCommandRequest,
     origin: ActivityOrigin,
   ): Promise<{ device_id: string; status: 'sent' }> {
-    const pass = await this.byToken(token);
+    const pass = await this.stored(token);
     let open: OpenPass;
     try {
       open = await this.opened(pass);
@@ -281,10 +293,14 @@ export class PassesService {
     return this.deps.gate.command(open.reach, open.principal, deviceId, request, origin);
   }
 
-  /** The stream's CONNECT with a pass (docs/passes.md#stream): the pass if it works now, else undefined. */
-  async forStream(token: string): Promise<OpenPass | undefined> {
+  /**
+   * The stream's CONNECT with a pass (docs/passes.md#stream): the pass if it works now, else
+   * undefined. A CONNECT (`from` its client) is recorded as a use; reading an open connection's
+   * pass again is not.
+   */
+  async forStream(token: string, from?: ActivityOrigin): Promise<OpenPass | undefined> {
     try {
-      return await this.open(token);
+      return await (from ? this.use(token, from, 'connect') : this.open(token));
     } catch (error) {
       if (error instanceof HttpError) return undefined;
       throw error;

@@ -64,7 +64,7 @@ describe.each(testDatabases())('guest passes on the device stream on $name', ({ 
     const pass = created.body as CreatedPass;
     return { pass, token: pass.url.split('/pass/')[1]! };
   };
-  const connect = async (password: string, from = nextAddress()): Promise<Guest> => {
+  const connect = async (password: string, from = nextAddress(), userAgent?: string): Promise<Guest> => {
     const clientId = `rt-${Date.now()}-${Math.floor(Math.random() * 1000)}`;
     const client = await mqtt.connectAsync(wsUrl, {
       protocolVersion: 4,
@@ -73,7 +73,7 @@ describe.each(testDatabases())('guest passes on the device stream on $name', ({ 
       clientId,
       username: 'pass',
       password,
-      wsOptions: { headers: { 'x-forwarded-for': from } },
+      wsOptions: { headers: { 'x-forwarded-for': from, ...(userAgent ? { 'user-agent': userAgent } : {}) } },
     });
     open.push(client);
     const messages: Guest['messages'] = [];
@@ -170,6 +170,56 @@ describe.each(testDatabases())('guest passes on the device stream on $name', ({ 
     await expect(connect(paused.token)).rejects.toThrow();
     const later = await newPass({ starts_at: new Date(Date.now() + hour).toISOString() });
     await expect(connect(later.token)).rejects.toThrow();
+  });
+
+  /** This pass's `pass.use` entries since `since`, oldest first. */
+  const usesOf = async (passId: string, since: string): Promise<ActivityEntry[]> =>
+    (
+      (await t.call(admin, 'GET', `/api/activity?kind=pass.use&from=${since}`)).body
+        .entries as ActivityEntry[]
+    )
+      .filter((entry) => entry.actor.id === passId)
+      .reverse();
+
+  it('records each CONNECT once, with its address and client, and not the re-reads of the open connection', async () => {
+    const since = new Date().toISOString();
+    const { pass, token } = await newPass({ ends_at: new Date(Date.now() + 2500).toISOString() });
+    const first = await connect(token, '203.0.113.30', 'Guest phone/1.0');
+    const second = await connect(token, '203.0.113.31', 'Guest laptop/2.0');
+    // Read again each second until the end closes both: none of that is another use.
+    await waitFor(async () => first.closedAt() !== undefined && second.closedAt() !== undefined, 6000);
+    const actor = { type: 'pass', id: pass.id, label: 'Stream guest' };
+    expect((await usesOf(pass.id, since)).map((e) => [e.actor, e.result, e.ip, e.client, e.detail])).toEqual([
+      [actor, 'ok', '203.0.113.30', 'Guest phone/1.0', { action: 'connect' }],
+      [actor, 'ok', '203.0.113.31', 'Guest laptop/2.0', { action: 'connect' }],
+    ]);
+  });
+
+  it('records a refused CONNECT of a paused, ended or revoked pass with the reason; a wrong token names no pass', async () => {
+    const since = new Date().toISOString();
+    const paused = await newPass();
+    await t.call(resident, 'PATCH', `/api/passes/${paused.pass.id}`, { paused: true });
+    const ended = await newPass({ ends_at: new Date(Date.now() + 1000).toISOString() });
+    const revoked = await newPass();
+    await t.call(resident, 'DELETE', `/api/passes/${revoked.pass.id}`);
+    await waitFor(async () =>
+      (await t.call(resident, 'GET', '/api/passes')).body.passes.some(
+        (p: { id: string; status: string }) => p.id === ended.pass.id && p.status === 'expired',
+      ),
+    );
+    for (const { token } of [paused, ended, revoked]) {
+      await expect(connect(token, '203.0.113.40')).rejects.toMatchObject({ code: 4 });
+    }
+    await expect(connect('C'.repeat(43), '203.0.113.40')).rejects.toMatchObject({ code: 4 });
+    const refusal = (reason: string) => ['refused', '203.0.113.40', { action: 'connect', reason }];
+    const uses = async (id: string) => (await usesOf(id, since)).map((e) => [e.result, e.ip, e.detail]);
+    expect(await uses(paused.pass.id)).toEqual([refusal('This pass is paused')]);
+    expect(await uses(ended.pass.id)).toEqual([refusal('This pass has ended')]);
+    expect(await uses(revoked.pass.id)).toEqual([refusal('Pass not found')]);
+    const all: ActivityEntry[] = (await t.call(admin, 'GET', `/api/activity?kind=pass.use&from=${since}`))
+      .body.entries;
+    const known = new Set([paused.pass.id, ended.pass.id, revoked.pass.id]);
+    expect(all.filter((e) => e.ip === '203.0.113.40' && !known.has(e.actor.id ?? ''))).toEqual([]);
   });
 
   it(`counts CONNECTs into the address's ${PASS_LOOKUPS_PER_MINUTE} look-ups a minute, with the page's calls`, async () => {

@@ -13,12 +13,13 @@ export const PASS_USERNAME = 'pass';
 
 /**
  * A guest pass behind a token (docs/access.md#stream): who it is and what it reaches, or undefined.
- * A CONNECT names its client's address (`from`), whose look-ups are counted and may be
- * 'rate-limited' (docs/passes.md#rate-limit); reading an open connection's pass again does not.
+ * A CONNECT names its client (`from`: address and User-Agent): its address's look-ups are counted
+ * and may be 'rate-limited' (docs/passes.md#rate-limit), and the CONNECT is recorded as a use of
+ * the pass; reading an open connection's pass again is neither.
  */
 export type PassAuthenticator = (
   token: string,
-  from?: { address: string },
+  from?: { address: string; client?: string },
 ) => Promise<{ principal: Principal & { kind: 'pass' }; reach: Reach } | 'rate-limited' | undefined>;
 
 /**
@@ -49,7 +50,8 @@ export function connectHooks(options: {
   /** A pass's page: username `pass`, password its token. */
   const asPass = async (client: Client, token: string) => {
     const session = (client.conn as unknown as WebSocketTransport).session;
-    const pass = options.passes ? await options.passes(token, { address: session.address }) : undefined;
+    const from = { address: session.address, ...(session.userAgent ? { client: session.userAgent } : {}) };
+    const pass = options.passes ? await options.passes(token, from) : undefined;
     // MQTT 3.1.1 has no "too many requests": "server unavailable" tells the page to try later.
     if (pass === 'rate-limited') return refusal('too many pass look-ups', 3);
     if (!pass) return refusal('invalid pass', 4);
