@@ -30,6 +30,7 @@ const entry = (fields: Partial<ActivityEntry>): ActivityEntry => ({
   result: 'ok',
   ...fields,
 });
+const guest = { type: 'pass', id: 'p1', label: 'Cleaner' } as const;
 const names = {
   device: (id: string) => (id === 'lamp' ? 'Desk lamp' : undefined),
   room: (id: string) => (id === 'study' ? 'Study' : undefined),
@@ -58,6 +59,23 @@ group('what an entry says', () => {
       { title: 'Devices moved: Study', summary: '3 devices' },
     ],
     [entry({ kind: 'device.offline', device_id: 'x1' }), { title: 'Device went offline: x1', summary: '' }],
+    [
+      entry({ kind: 'pass.use', actor: guest, detail: { action: 'open' } }),
+      { title: 'Guest pass used', summary: 'Opening the page' },
+    ],
+    [
+      entry({ kind: 'pass.use', actor: guest, detail: { action: 'connect' } }),
+      { title: 'Guest pass used', summary: 'Connecting for live updates' },
+    ],
+    [
+      entry({
+        kind: 'pass.use',
+        actor: guest,
+        result: 'refused',
+        detail: { action: 'connect', reason: 'This pass is paused' },
+      }),
+      { title: 'Guest pass used', summary: 'Connecting for live updates (This pass is paused)' },
+    ],
   ])('%#', (input, expected) => {
     expect(describe(input, names)).toEqual(expected);
   });

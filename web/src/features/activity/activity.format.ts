@@ -1,5 +1,5 @@
 import type { ActivityEntry } from '@hearth/contracts';
-import { KIND_LABELS } from './activity.messages.js';
+import { KIND_LABELS, PASS_USES } from './activity.messages.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -78,6 +78,9 @@ export function describe(entry: ActivityEntry, names: Names): { title: string; s
     case 'user.lock':
     case 'user.unlock':
       if (str(d.email)) parts.push(str(d.email)!);
+      break;
+    case 'pass.use':
+      if (d.action === 'open' || d.action === 'connect') parts.push(PASS_USES[d.action]);
       break;
     default:
       break;

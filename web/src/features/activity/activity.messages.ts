@@ -67,3 +67,9 @@ export const KIND_LABELS: Record<ActivityKind, string> = {
   'device.offline': 'Device went offline',
   'device.back': 'Device came back',
 };
+
+/** What a guest pass was used for (`pass.use`'s `action`, docs/passes.md#activity). */
+export const PASS_USES = {
+  open: 'Opening the page',
+  connect: 'Connecting for live updates',
+} as const;
