@@ -1,4 +1,4 @@
-import type { CreatedPass } from '@hearth/contracts';
+import type { ActivityEntry, CreatedPass } from '@hearth/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../server/test/wait.js';
@@ -152,6 +152,44 @@ describe('Guest passes', () => {
     await screenshotBothThemes(guest.page, 'pass-guest-revoked');
     console.log(`revoked pass: the open page closed after ${tookMs} ms`);
     expect(tookMs).toBeLessThan(3000);
+    await guest.close();
+  });
+
+  it("records the guest's page opening and its live connection, once each, and the Activity page says which", async () => {
+    const { pass, path } = await createPass({ label: 'Gardener', devices: [lamp.id] });
+    const guest = await guestPage(path, 360);
+    await guest.page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    const usesOfPass = async () =>
+      (
+        await apiCall<{ entries: ActivityEntry[] }>(
+          server.url,
+          'GET',
+          '/api/activity?kind=pass.use',
+          undefined,
+          admin.accessToken,
+        )
+      ).data.entries
+        .filter((entry) => entry.actor.id === pass.id)
+        .map((entry) => [entry.detail.action, entry.result])
+        .reverse();
+    expect(await eventually(usesOfPass, (uses) => uses.length >= 2)).toEqual([
+      ['open', 'ok'],
+      ['connect', 'ok'],
+    ]);
+
+    const { page, errors } = await openSignedIn(browser, server.url, admin, '/activity');
+    const gardener = page
+      .locator('.activity-entry')
+      .filter({ has: page.locator('.activity-entry__who', { hasText: 'Gardener' }) });
+    await gardener.first().waitFor();
+    expect(await gardener.locator('.activity-entry__summary').allTextContents()).toEqual([
+      'Connecting for live updates',
+      'Opening the page',
+    ]);
+    // Still one of each after the page has been live a while (its pass is read again each second).
+    expect(await usesOfPass()).toHaveLength(2);
+    expect(errors).toEqual([]);
+    await page.close();
     await guest.close();
   });
 
