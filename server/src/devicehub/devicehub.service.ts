@@ -51,6 +51,8 @@ const METADATA_KEYS = [
 ] as const;
 
 const LIST_RETRY_MS = 2000;
+/** How many removed devices' last availability the hub remembers for their return. */
+const MAX_DEPARTED = 20_000;
 export const DEFAULT_MAX_DEVICES = 5000;
 /** How many of the names a warning about skipped devices spells out. */
 const NAMED_IN_WARNING = 10;
@@ -128,6 +130,11 @@ export class DeviceHubService implements AdapterEvents {
   private readonly availabilityKnown = new Set<string>();
   /** When each device's state last arrived (ms), to ask for fresh state after a bus outage. */
   private readonly stateArrived = new Map<string, number>();
+  /**
+   * What the hub knew of the devices a list took away, by external id (the newest MAX_DEPARTED): a
+   * device that returns shows its last known availability, which the bus will not repeat.
+   */
+  private readonly departed = new Map<string, { online: boolean; availabilityKnown: boolean }>();
   /** Devices someone assigned to a room or out of one since the start (their rows say so too). */
   private readonly placed = new Set<string>();
   private queue: Promise<void> = Promise.resolve();
@@ -564,26 +571,23 @@ export class DeviceHubService implements AdapterEvents {
 
   /**
    * Brings the registry in line with an adapter's complete list, in one transaction, within two
-   * bounds: a list never removes more than half of the adapter's devices that have ever been
-   * heard from (the least recently heard go first; devices never heard from are not held back),
-   * and never makes the hub list more than maxDevices. What a bound holds back is named in one
-   * warning; the rest of the list applies.
+   * bounds: a list never removes more than half of the adapter's known devices (those never heard
+   * from first, then the least recently heard), and never makes the hub list more than
+   * maxDevices. What a bound holds back is named in one warning; the rest of the list applies.
    */
   private async applyList(listed: DeviceDescription[]) {
     const protocol = this.options.adapter.protocol;
     const maxDevices = this.options.maxDevices ?? DEFAULT_MAX_DEVICES;
     const present = new Set(listed.map((d) => d.external_id));
     const known = this.list().filter((device) => device.protocol === protocol);
-    const leaving = known.filter((device) => !present.has(device.external_id));
-    const heard = (device: Device) => device.last_seen !== null;
-    const heardLeaving = leaving
-      .filter(heard)
+    // Never heard (last_seen null) sorts first: the least recently heard of all.
+    const leaving = known
+      .filter((device) => !present.has(device.external_id))
       .sort((a, b) => (a.last_seen ?? '').localeCompare(b.last_seen ?? ''));
-    const heardKnown = known.filter(heard).length;
     const bound =
-      heardLeaving.length > heardKnown / 2 ? Math.max(1, Math.floor(heardKnown / 2)) : heardLeaving.length;
-    const removing = [...leaving.filter((device) => !heard(device)), ...heardLeaving.slice(0, bound)];
-    const kept = heardLeaving.slice(bound);
+      leaving.length > known.length / 2 ? Math.max(1, Math.floor(known.length / 2)) : leaving.length;
+    const removing = leaving.slice(0, bound);
+    const kept = leaving.slice(bound);
 
     const json = onceEach();
     const changed = listed.filter((d) => {
@@ -632,6 +636,14 @@ export class DeviceHubService implements AdapterEvents {
             }
           : {}),
       };
+      // A device a list took away comes back as it was when it left (the bus will not repeat its
+      // retained availability), and is asked for a fresh state.
+      const returning = joined ? this.departed.get(device.external_id) : undefined;
+      if (returning) {
+        this.departed.delete(device.external_id);
+        device.online = returning.online;
+        if (returning.availabilityKnown) this.availabilityKnown.add(device.id);
+      }
       this.track(device);
       const early = this.earlyState.get(device.external_id);
       const online = this.earlyAvailability.get(device.external_id);
@@ -641,6 +653,7 @@ export class DeviceHubService implements AdapterEvents {
       if (joined) this.tell((listener) => listener.deviceJoined?.(device));
       if (online !== undefined) this.availabilityChanged(device.external_id, online);
       if (early) this.stateReported(device.external_id, early.state, early.lastSeen, early.retained);
+      if (returning) this.requestState(device);
     }
     const removed = removing.length;
     if (saved.length > 0 || removed > 0) {
@@ -665,9 +678,22 @@ export class DeviceHubService implements AdapterEvents {
     }
   }
 
+  /** Asks the device's ecosystem for a fresh state report (nothing to ask for, or a failure: logged). */
+  private requestState(device: Device) {
+    this.options.adapter.requestState(device).catch((error: unknown) => {
+      this.options.log.debug({ err: error, id: device.id }, 'state request failed');
+    });
+  }
+
   /** Takes a removed device out of memory and tells browsers (the registry keeps its row). */
   private forget(device: Device) {
     const { id } = device;
+    this.departed.delete(device.external_id);
+    this.departed.set(device.external_id, {
+      online: device.online,
+      availabilityKnown: this.availabilityKnown.has(id),
+    });
+    if (this.departed.size > MAX_DEPARTED) this.departed.delete(this.departed.keys().next().value!);
     this.options.writer.forget(id);
     this.devices.delete(id);
     this.idByExternal.delete(device.external_id);
