@@ -9,7 +9,7 @@ import { HistoryRecorder } from './history.recorder.js';
 import { HistoryRepository } from './history.repository.js';
 import { registerHistoryRoutes } from './history.routes.js';
 import { HistoryService } from './history.service.js';
-import { HistoryWorker } from './history.writer.js';
+import { GuardedStore, HistoryWorker, repositoryStore } from './history.writer.js';
 
 export interface HistoryModuleDeps {
   db: Kysely<Database>;
@@ -42,9 +42,11 @@ export function historyModule(deps: HistoryModuleDeps): Module {
   const maintenance = worker
     ? undefined
     : new HistoryMaintenance({ repository, log, retention: deps.retention });
+  // Rows the database refuses are set aside; /healthz names `history` after a minute without writing.
+  const store = new GuardedStore(worker ?? repositoryStore(repository), { log });
   const recorder = new HistoryRecorder({
     repository,
-    ...(worker ? { store: worker } : {}),
+    store,
     log,
     heartbeatMs: deps.heartbeatMs,
     ...(maintenance ? { written: (oldest: number) => maintenance.written(oldest) } : {}),
@@ -59,6 +61,7 @@ export function historyModule(deps: HistoryModuleDeps): Module {
 
   return {
     name: 'history',
+    ready: () => store.healthy,
     register(app) {
       registerHistoryRoutes(app, deps.guards, service, deps.reach ?? roleReach);
       unlisten = deps.devices.listen(recorder);

@@ -237,9 +237,10 @@ export class HistoryRecorder implements DeviceListener {
         series.set(s.property, { id: s.id, type: s.type });
       }
       for (const reading of unresolved) {
-        const series = this.seriesIds.get(reading.device_id)!.get(reading.property)!;
-        // A property whose kind changed keeps its first type; other values are not recorded.
-        if (series.type === reading.type) pending.batch.push(series.id, reading.t, reading.v);
+        // None: the database refused the series (history.writer.ts sets it aside). A property
+        // whose kind changed keeps its first type; other values are not recorded.
+        const series = this.seriesIds.get(reading.device_id)?.get(reading.property);
+        if (series?.type === reading.type) pending.batch.push(series.id, reading.t, reading.v);
       }
       pending.unresolved = [];
     }

@@ -3,14 +3,177 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import type { RawColumns } from './history.batch.js';
+import {
+  cannotWriteNow,
+  type SplitOutcome,
+  storableText,
+  WRITER_AWAY,
+  WriterHealth,
+  writeSplitting,
+} from '../storage/batches.js';
+import { type RawColumns, ReadingBatch, rowsOf } from './history.batch.js';
 import type { Retention } from './history.maintenance.js';
-import type { HistoryRepository, Series } from './history.repository.js';
+import type { HistoryRepository, RawRow, Series } from './history.repository.js';
 
 /** Where the recorder's batches go: the repository itself, or the history worker. */
 export type RawStore = Pick<HistoryRepository, 'addGaps' | 'ensureSeries'> & {
   insertColumns(columns: RawColumns): Promise<void>;
 };
+
+/** The recorder's store on the server's own connection (PostgreSQL; on SQLite, the history worker). */
+export function repositoryStore(repository: HistoryRepository): RawStore {
+  return {
+    addGaps: (gaps) => repository.addGaps(gaps),
+    ensureSeries: (wanted) => repository.ensureSeries(wanted),
+    insertColumns: (columns) => repository.insertRaw(rowsOf(columns)),
+  };
+}
+
+export interface GuardedStoreOptions {
+  log: Logger;
+  /** After this long without writing (ms), the store is not healthy (/healthz names `history`). */
+  failAfterMs?: number;
+  now?: () => number;
+}
+
+/** How many refused series are remembered (not asked for again). */
+const MAX_REFUSED_SERIES = 10_000;
+/** How many of the rows set aside a warning names. */
+const NAMED_IN_WARNING = 5;
+
+const seriesKey = (series: { device_id: string; property: string }) =>
+  `${series.device_id}\u0000${series.property}`;
+
+const copyOf = (columns: RawColumns): RawColumns => ({
+  series: columns.series.slice(),
+  t: columns.t.slice(),
+  num: columns.num.slice(),
+  kind: columns.kind.slice(),
+  texts: [...columns.texts],
+});
+
+function columnsOf(rows: readonly RawRow[]): RawColumns {
+  const batch = new ReadingBatch();
+  for (const row of rows) batch.push(row.series_id, row.t, row.v);
+  return batch.columns();
+}
+
+/**
+ * docs/history.md#recording: what the recorder writes, as every database takes it. Text loses
+ * U+0000 (PostgreSQL refuses it; a series is still answered by the name it was asked for), and a
+ * batch the database refuses is written in halves, each row that is at fault set aside and named
+ * in one warning (`writeSplitting`): a series, a reading or a gap; a series set aside is not asked
+ * for again. What cannot be written now is rejected, so the recorder keeps its batch and tries
+ * again. `healthy` turns false once nothing could be written for `failAfterMs`.
+ */
+export class GuardedStore implements RawStore {
+  private readonly health: WriterHealth;
+  private readonly refusedSeries = new Set<string>();
+
+  constructor(
+    private readonly store: RawStore,
+    private readonly options: GuardedStoreOptions,
+  ) {
+    const now = options.now ?? (() => Date.now());
+    this.health = new WriterHealth(options.failAfterMs, now);
+  }
+
+  /** False once writing has failed for `failAfterMs` (docs/api.md#health). */
+  get healthy(): boolean {
+    return this.health.healthy;
+  }
+
+  async addGaps(gaps: readonly { device_id: string; t: number }[]): Promise<void> {
+    if (gaps.length === 0) return;
+    const storable = gaps.map(({ device_id, t }) => ({ device_id: storableText(device_id), t }));
+    const outcome = await writeSplitting(storable, (part) => this.store.addGaps(part));
+    this.settle('gaps', outcome, (gap) => gap);
+  }
+
+  async ensureSeries(wanted: readonly Omit<Series, 'id'>[]): Promise<Series[]> {
+    /** The series asked for, by the key they are stored under. */
+    const asked = new Map<string, Omit<Series, 'id'>[]>();
+    const storable: Omit<Series, 'id'>[] = [];
+    for (const series of wanted) {
+      if (this.refusedSeries.has(seriesKey(series))) continue;
+      const stored = {
+        ...series,
+        device_id: storableText(series.device_id),
+        property: storableText(series.property),
+      };
+      const same = asked.get(seriesKey(stored));
+      if (same) same.push(series);
+      else {
+        asked.set(seriesKey(stored), [series]);
+        storable.push(stored);
+      }
+    }
+    if (storable.length === 0) return [];
+    const found: Series[] = [];
+    const outcome = await writeSplitting(storable, async (part) => {
+      found.push(...(await this.store.ensureSeries(part)));
+    });
+    for (const refused of outcome.setAside) {
+      for (const series of asked.get(seriesKey(refused)) ?? []) {
+        if (this.refusedSeries.size >= MAX_REFUSED_SERIES) this.refusedSeries.clear();
+        this.refusedSeries.add(seriesKey(series));
+      }
+    }
+    this.settle('series', outcome, ({ device_id, property }) => ({
+      device_id,
+      property: property.slice(0, 64),
+    }));
+    return found.flatMap((series) =>
+      (asked.get(seriesKey(series)) ?? [series]).map(({ device_id, property }) => ({
+        ...series,
+        device_id,
+        property,
+      })),
+    );
+  }
+
+  async insertColumns(columns: RawColumns): Promise<void> {
+    if (columns.series.length === 0) return;
+    const texts = columns.texts.some((text) => text.includes('\u0000'))
+      ? columns.texts.map(storableText)
+      : columns.texts;
+    // Kept for a split: the worker takes the arrays it is sent over.
+    const kept = copyOf({ ...columns, texts });
+    try {
+      await this.store.insertColumns({ ...columns, texts });
+      this.health.wrote();
+      return;
+    } catch (error) {
+      if (cannotWriteNow(error)) {
+        this.health.failed();
+        throw error;
+      }
+    }
+    const outcome = await writeSplitting(rowsOf(kept), (part) => this.store.insertColumns(columnsOf(part)));
+    this.settle('readings', outcome, ({ series_id, t }) => ({ series_id, t }));
+  }
+
+  /**
+   * Notes the outcome for `healthy`, names the rows set aside in one warning (never their values),
+   * and rejects when rows are left to retry, so the recorder keeps its batch (should some of it
+   * have been written, those rows are written twice: not lost).
+   */
+  private settle<T>(what: string, outcome: SplitOutcome<T>, describe: (row: T) => object) {
+    this.health.noteOutcome(outcome);
+    if (outcome.setAside.length > 0) {
+      const code = (outcome.error as { code?: unknown } | undefined)?.code;
+      this.options.log.warn(
+        {
+          setAside: outcome.setAside.length,
+          ...(typeof code === 'string' ? { code } : {}),
+          [what]: outcome.setAside.slice(0, NAMED_IN_WARNING).map(describe),
+        },
+        `history ${what} set aside: the database refused them`,
+      );
+    }
+    if (outcome.retry.length > 0) throw outcome.error;
+  }
+}
 
 /** What the worker is started with (history.worker.ts). */
 export interface WorkerSetup {
@@ -82,6 +245,9 @@ function spawn(setup: WorkerSetup): Worker {
   // The bundle: dist/main.js starts dist/history.worker.js (server/build.mjs).
   return new Worker(new URL('./history.worker.js', here), { workerData: setup });
 }
+
+/** An error that says the worker is not there now (batches wait: `cannotWriteNow`). */
+const away = (error: Error) => Object.assign(error, { code: WRITER_AWAY });
 
 const toError = (fields: { message: string; code?: unknown; stack?: string }) =>
   Object.assign(new Error(fields.message), {
@@ -164,10 +330,10 @@ export class HistoryWorker implements RawStore {
   }
 
   private request(body: Body, transfer: ArrayBuffer[] = []): Promise<unknown> {
-    if (this.closed) return Promise.reject(new Error('the history worker is closed'));
+    if (this.closed) return Promise.reject(away(new Error('the history worker is closed')));
     // A worker that keeps failing is not started again at every flush.
     if (!this.worker && Date.now() < this.restartAt)
-      return Promise.reject(new Error('the history worker stopped; it starts again shortly'));
+      return Promise.reject(away(new Error('the history worker stopped; it starts again shortly')));
     return this.send(this.ensure(), body, transfer);
   }
 
@@ -216,7 +382,8 @@ export class HistoryWorker implements RawStore {
         for (const [id, waiting] of this.pending) {
           if (waiting.worker !== worker) continue;
           this.pending.delete(id);
-          waiting.reject(stopped);
+          // Whatever stopped it, the batch is not at fault: it waits for the next worker.
+          waiting.reject(away(new Error('the history worker stopped', { cause: stopped })));
         }
         if (!this.closed && !retired) {
           const pause = Math.min(MAX_RESTART_MS, (this.options.restartMs ?? 1000) * 2 ** this.failures);
