@@ -22,7 +22,8 @@ export const PASSES_ERRORS = {
   endBeforeStart: 'ends_at must be after starts_at',
   endInPast: 'ends_at must be in the future',
   whenRequired: 'Give ends_at or a weekly schedule',
-  neverCloses: `A pass that never closes (no weekly schedule, or one covering the whole week) must end within a year of its start`,
+  neverCloses:
+    'A pass that never closes (no weekly schedule, or one covering the whole week) must end within a year of its start',
   schedule: 'schedule must be a list of {days, from, to}',
   tooManyWindows: `schedule has more than ${PASS_MAX_WINDOWS} windows`,
   days: 'days must list mon, tue, wed, thu, fri, sat or sun, at least one',
