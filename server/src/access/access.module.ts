@@ -9,7 +9,7 @@ import type { Module } from '../lifecycle/module.js';
 import { nowIso } from '../storage/columns.js';
 import type { Dialect } from '../storage/database.js';
 import type { Database } from '../storage/schema.js';
-import type { Guards, UserRecord, UsersRepository } from '../users/index.js';
+import type { Guards, Role, UserRecord, UsersRepository } from '../users/index.js';
 import { AccessRepository } from './access.repository.js';
 import { registerAccessRoutes } from './access.routes.js';
 import { AccessService } from './access.service.js';
@@ -29,11 +29,20 @@ export interface AccessModuleDeps {
   activity?: ActivityLog;
 }
 
-/** What a role change (PATCH /api/auth/users/{id}, `reset_access`) uses of the access rules. */
+/** What a role change (PATCH /api/auth/users/{id}) does to the access rules (the users domain's `RoleChangeRules`). */
 export interface AccessReset {
   /** Why the caller may not reset the target's rules (403), or undefined. */
-  denial(caller: UserRecord, target: UserRecord): string | undefined;
-  reset(userId: string): Promise<void>;
+  resetDenial(caller: UserRecord, target: UserRecord): Promise<string | undefined>;
+  /** Inside the role change's transaction: reset, or kept and capped at the caller's reach; whether they changed. */
+  roleChanged(
+    db: Kysely<Database>,
+    caller: UserRecord,
+    target: UserRecord,
+    role: Role,
+    reset: boolean,
+  ): Promise<boolean>;
+  /** Once stored: the accounts' open streams follow. */
+  changed(userIds: string[]): void;
 }
 
 /** What deleting a room does to the rules naming it (the rooms domain's `RoomRules`, docs/access.md#deleting-a-room). */
@@ -89,6 +98,7 @@ export function accessModule(deps: AccessModuleDeps): AccessModule {
   };
   const service = new AccessService({
     repository: new AccessRepository(deps.db, deps.dialect),
+    dialect: deps.dialect,
     users: deps.users,
     devices: deps.devices,
     changed,
@@ -103,8 +113,9 @@ export function accessModule(deps: AccessModuleDeps): AccessModule {
       },
     },
     reset: {
-      denial: (caller, target) => service.resetDenial(caller, target),
-      reset: (userId) => service.reset(userId),
+      resetDenial: (caller, target) => service.resetDenial(caller, target),
+      roleChanged: (db, caller, target, role, reset) => service.roleChanged(db, caller, target, role, reset),
+      changed: (userIds) => service.changedRules(userIds),
     },
     roomRules: {
       carry: (db, roomId, deviceIds) =>

@@ -1,9 +1,12 @@
-import type { AccessLevel, Role } from '@hearth/contracts';
+import { ACCESS_LEVELS, type AccessLevel, accessAtLeast, type Role } from '@hearth/contracts';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ACCESS_ERRORS as E } from './access.errors.js';
 import {
+  cappedRules,
   controlsEverything,
   editDenial,
+  firstBeyond,
   levelOf,
   mayViewSomething,
   type RuleSet,
@@ -71,5 +74,75 @@ describe('who may change whose rules', () => {
   ])('%o edits %o: %s; reads: %s', (caller, target, edit, read) => {
     expect(editDenial(caller, target)).toBe(edit);
     expect(readDenial(caller, target)).toBe(read);
+  });
+});
+
+describe('the granting rule (docs/access.md#granting), for random rules', () => {
+  const ROOMS = ['r0', 'r1', 'r2'];
+  const DEVICES = ['d0', 'd1', 'd2', 'd3', 'd4'];
+  const level = fc.constantFrom(...ACCESS_LEVELS);
+  const ruleSet = fc
+    .record({
+      rooms: fc.dictionary(fc.constantFrom(...ROOMS), level),
+      devices: fc.dictionary(fc.constantFrom(...DEVICES), level),
+    })
+    .map(({ rooms, devices }) => rules(rooms, devices));
+  const placement = fc
+    .array(fc.option(fc.constantFrom(...ROOMS), { nil: null }), {
+      minLength: DEVICES.length,
+      maxLength: DEVICES.length,
+    })
+    .map((rooms) => new Map(DEVICES.map((id, i) => [id, rooms[i] ?? null])));
+  const role = fc.constantFrom<Role>('user', 'resident');
+  const lower = (a: AccessLevel, b: AccessLevel) => (accessAtLeast(a, b) ? b : a);
+
+  it('caps a role change: on every device the lower of the kept rules and the granter', () => {
+    fc.assert(
+      // Only residents (and admins, never capped) change roles: the granter is a resident.
+      fc.property(role, ruleSet, ruleSet, placement, (to, target, granter, where) => {
+        const granterRole = 'resident';
+        const capped = cappedRules(to, target, { role: granterRole, rules: granter }, where);
+        for (const [device, room] of where) {
+          expect(levelOf(to, capped, device, room)).toBe(
+            lower(levelOf(to, target, device, room), levelOf(granterRole, granter, device, room)),
+          );
+        }
+        for (const room of [...ROOMS, null]) {
+          expect(
+            accessAtLeast(
+              levelOf(granterRole, granter, 'elsewhere', room),
+              levelOf(to, capped, 'elsewhere', room),
+            ),
+          ).toBe(true);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('finds every change that gives a device more than the target had and the granter has', () => {
+    fc.assert(
+      fc.property(
+        role,
+        ruleSet,
+        ruleSet,
+        role,
+        ruleSet,
+        placement,
+        (of, before, after, granterRole, granter, where) => {
+          const beyond = firstBeyond(of, before, after, { role: granterRole, rules: granter }, where);
+          const widened = [...where].some(([device, room]) => {
+            const now = levelOf(of, after, device, room);
+            return (
+              !accessAtLeast(levelOf(of, before, device, room), now) &&
+              !accessAtLeast(levelOf(granterRole, granter, device, room), now)
+            );
+          });
+          if (widened) expect(beyond).toBeDefined();
+          if (beyond === undefined) expect(widened).toBe(false);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { type AccessLevel, ROLE_DEFAULT_ACCESS, type Role } from '@hearth/contracts';
+import { type AccessLevel, accessAtLeast, ROLE_DEFAULT_ACCESS, type Role } from '@hearth/contracts';
 import { ACCESS_ERRORS as E } from './access.errors.js';
 
 /**
@@ -67,4 +67,75 @@ export function editDenial(caller: Person, target: Person): string | undefined {
 export function readDenial(caller: Person, target: Person): string | undefined {
   if (caller.id === target.id || caller.role === 'admin') return undefined;
   return editDenial(caller, target);
+}
+
+/** An account as the granting rule sees it: its role and its rules. */
+export interface Account {
+  role: Role;
+  rules: RuleSet;
+}
+
+/** Where each device of the registry is: its room, or null. */
+export type Placement = ReadonlyMap<string, string | null>;
+
+const lower = (a: AccessLevel, b: AccessLevel): AccessLevel => (accessAtLeast(a, b) ? b : a);
+const above = (a: AccessLevel, b: AccessLevel) => !accessAtLeast(b, a);
+
+/** What a change gives beyond the granter: the room or device whose rule does it. */
+export type Beyond = { room: string } | { device: string };
+
+/**
+ * docs/access.md#granting: nobody gives more than they have. Of a change of the target's rules
+ * from `before` to `after`, the first room or device where the target gets a level above what it
+ * had and above the granter's own; undefined when there is none. A device that gains through its
+ * room's rule names the room. Keeping what the target had (an admin's grant) is no grant.
+ */
+export function firstBeyond(
+  role: Role,
+  before: RuleSet,
+  after: RuleSet,
+  granter: Account,
+  placement: Placement,
+): Beyond | undefined {
+  for (const room of new Set([...before.rooms.keys(), ...after.rooms.keys()])) {
+    const now = levelOfRoom(role, after, room);
+    if (
+      above(now, levelOfRoom(role, before, room)) &&
+      above(now, levelOfRoom(granter.role, granter.rules, room))
+    )
+      return { room };
+  }
+  for (const [device, room] of placement) {
+    const now = levelOf(role, after, device, room);
+    if (!above(now, levelOf(role, before, device, room))) continue;
+    if (!above(now, levelOf(granter.role, granter.rules, device, room))) continue;
+    return after.devices.has(device) || room === null ? { device } : { room };
+  }
+  return undefined;
+}
+
+/**
+ * docs/access.md#role-changes: the target's rules for its new `role`, capped at the granter's: on
+ * every room and device the lower of what the target would have with its rules kept and what the
+ * granter has, so a promotion by a narrowed resident carries the narrowing. Entries the target had
+ * stay (lowered); others are added only where they narrow. The granter is a resident (a `user`
+ * changes nobody's role; admins are not capped), whose default is at least any role's.
+ */
+export function cappedRules(role: Role, target: RuleSet, granter: Account, placement: Placement): RuleSet {
+  const rooms = new Map<string, AccessLevel>();
+  for (const room of new Set([...target.rooms.keys(), ...granter.rules.rooms.keys()])) {
+    const level = lower(levelOfRoom(role, target, room), levelOfRoom(granter.role, granter.rules, room));
+    if (target.rooms.has(room) || level !== defaultLevel(role)) rooms.set(room, level);
+  }
+  const capped: RuleSet = { rooms, devices: new Map() };
+  const devices = capped.devices as Map<string, AccessLevel>;
+  for (const device of new Set([...target.devices.keys(), ...granter.rules.devices.keys()])) {
+    const room = placement.get(device) ?? null;
+    const level = lower(
+      levelOf(role, target, device, room),
+      levelOf(granter.role, granter.rules, device, room),
+    );
+    if (target.devices.has(device) || level !== levelOfRoom(role, capped, room)) devices.set(device, level);
+  }
+  return capped;
 }

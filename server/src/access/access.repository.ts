@@ -64,34 +64,72 @@ export class AccessRepository {
   }
 
   /**
-   * Replaces the account's rules in one transaction. On PostgreSQL two instances replacing the same
-   * account's rules take turns (a transaction-scoped advisory lock), so the last one wins whole.
+   * Replaces the account's rules in one transaction, after `check` (given the rules as they were,
+   * and this repository on the transaction) lets it: a refusal it throws changes nothing. Answers
+   * the rules as they were.
    */
-  async replace(userId: string, rules: RuleSet, now: string): Promise<RuleSet> {
+  async replace(
+    userId: string,
+    rules: RuleSet,
+    now: string,
+    check?: (before: RuleSet, store: AccessRepository) => Promise<void>,
+  ): Promise<RuleSet> {
     return this.db.transaction().execute(async (trx) => {
-      if (this.dialect === 'postgres')
-        await sql`select pg_advisory_xact_lock(hashtext(current_schema() || '/hearth/access/' || ${userId}))`.execute(
-          trx,
-        );
-      const before = await new AccessRepository(trx, this.dialect).rules(userId);
-      await trx.deleteFrom('access_room_rules').where('user_id', '=', userId).execute();
-      await trx.deleteFrom('access_device_rules').where('user_id', '=', userId).execute();
-      const rooms = [...rules.rooms].map(([room_id, level]) => ({
-        user_id: userId,
-        room_id,
-        level,
-        updated_at: now,
-      }));
-      const devices = [...rules.devices].map(([device_id, level]) => ({
-        user_id: userId,
-        device_id,
-        level,
-        updated_at: now,
-      }));
-      for (const part of chunks(rooms)) await trx.insertInto('access_room_rules').values(part).execute();
-      for (const part of chunks(devices)) await trx.insertInto('access_device_rules').values(part).execute();
+      const store = new AccessRepository(trx, this.dialect);
+      await store.lock(userId);
+      const before = await store.rules(userId);
+      await check?.(before, store);
+      await store.write(userId, rules, now);
       return before;
     });
+  }
+
+  /**
+   * Inside a transaction, on PostgreSQL: changes of the account's rules take turns (a
+   * transaction-scoped advisory lock), so two instances' changes each land whole.
+   */
+  async lock(userId: string): Promise<void> {
+    if (this.dialect === 'postgres')
+      await sql`select pg_advisory_xact_lock(hashtext(current_schema() || '/hearth/access/' || ${userId}))`.execute(
+        this.db,
+      );
+  }
+
+  /** Writes the account's rules in place of its old ones (inside a transaction: `replace`, a role change). */
+  async write(userId: string, rules: RuleSet, now: string): Promise<void> {
+    await this.db.deleteFrom('access_room_rules').where('user_id', '=', userId).execute();
+    await this.db.deleteFrom('access_device_rules').where('user_id', '=', userId).execute();
+    const rooms = [...rules.rooms].map(([room_id, level]) => ({
+      user_id: userId,
+      room_id,
+      level,
+      updated_at: now,
+    }));
+    const devices = [...rules.devices].map(([device_id, level]) => ({
+      user_id: userId,
+      device_id,
+      level,
+      updated_at: now,
+    }));
+    for (const part of chunks(rooms)) await this.db.insertInto('access_room_rules').values(part).execute();
+    for (const part of chunks(devices))
+      await this.db.insertInto('access_device_rules').values(part).execute();
+  }
+
+  /** Every device of the registry (removed ones too: their rules wait for them) and its room. */
+  async placement(): Promise<Map<string, string | null>> {
+    const rows = await this.db.selectFrom('devicehub_devices').select(['id', 'room_id']).execute();
+    return new Map(rows.map((row) => [row.id, row.room_id]));
+  }
+
+  /** A room's or a device's name, as a refusal names it. */
+  async nameOf(what: 'room' | 'device', id: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom(what === 'room' ? 'rooms' : 'devicehub_devices')
+      .select('name')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row?.name;
   }
 
   /**

@@ -1,16 +1,32 @@
-import type { AccessLevel, AccessRules } from '@hearth/contracts';
+import type { AccessLevel, AccessRules, Role } from '@hearth/contracts';
+import type { Kysely } from 'kysely';
 import type { DeviceDirectory, Reach } from '../devicehub/index.js';
 import { HttpError } from '../http/errors.js';
 import { nowIso } from '../storage/columns.js';
+import type { Dialect } from '../storage/database.js';
+import type { Database } from '../storage/schema.js';
 import type { UserRecord, UsersRepository } from '../users/index.js';
 import { ACCESS_ERRORS as E } from './access.errors.js';
-import { editDenial, NO_RULES, type RuleSet, readDenial } from './access.policy.js';
+import {
+  type Account,
+  type Beyond,
+  cappedRules,
+  controlsEverything,
+  editDenial,
+  firstBeyond,
+  levelOf,
+  levelOfRoom,
+  NO_RULES,
+  type RuleSet,
+  readDenial,
+} from './access.policy.js';
 import { reachOf } from './access.reach.js';
-import type { AccessRepository } from './access.repository.js';
+import { AccessRepository } from './access.repository.js';
 import type { AccessRulesInput } from './access.schemas.js';
 
 export interface AccessServiceDeps {
   repository: AccessRepository;
+  dialect: Dialect;
   users: Pick<UsersRepository, 'findById'>;
   /** Where the hub's devices are now (a reach reads a device's room from it). */
   devices: Pick<DeviceDirectory, 'roomOf'>;
@@ -36,6 +52,9 @@ const diff = (before: ReadonlyMap<string, AccessLevel>, after: ReadonlyMap<strin
   for (const id of before.keys()) if (!after.has(id)) out[id] = null;
   return out;
 };
+
+const sameRules = (a: RuleSet, b: RuleSet) =>
+  Object.keys(diff(a.rooms, b.rooms)).length === 0 && Object.keys(diff(a.devices, b.devices)).length === 0;
 
 /** docs/access.md: reading and replacing an account's rules, and every caller's reach. */
 export class AccessService {
@@ -70,7 +89,12 @@ export class AccessService {
       rooms: new Map(Object.entries(input.rooms)),
       devices: new Map(Object.entries(input.devices)),
     };
-    const before = await repository.replace(userId, rules, nowIso());
+    const granter = await this.granter(caller);
+    const before = await repository.replace(userId, rules, nowIso(), async (was, store) => {
+      if (!granter) return;
+      const beyond = firstBeyond(target.role, was, rules, granter, await store.placement());
+      if (beyond) throw new HttpError(403, E.beyondOwn(await this.named(beyond, granter, store)));
+    });
     const change = { rooms: diff(before.rooms, rules.rooms), devices: diff(before.devices, rules.devices) };
     this.deps.changed([userId]);
     return { rules: toWire(userId, rules), change };
@@ -82,16 +106,69 @@ export class AccessService {
     return reachOf(user.role, rules, (id) => this.deps.devices.roomOf(id));
   }
 
-  /** May the caller reset the target's rules along with a role change (PATCH /api/auth/users/{id})? */
-  resetDenial(caller: UserRecord, target: UserRecord): string | undefined {
+  /**
+   * May the caller reset the target's rules along with a role change (PATCH /api/auth/users/{id})?
+   * Not a resident narrowed by rules: the new role's defaults could be more than they have.
+   */
+  async resetDenial(caller: UserRecord, target: UserRecord): Promise<string | undefined> {
     // An admin's rules are empty: resetting them along with a demotion changes nothing.
-    return target.role === 'admin' && caller.role === 'admin' ? undefined : editDenial(caller, target);
+    if (target.role === 'admin' && caller.role === 'admin') return undefined;
+    const denial = editDenial(caller, target);
+    if (denial) return denial;
+    return (await this.granter(caller)) ? E.narrowedReset : undefined;
   }
 
-  /** Deletes the account's rules (a role change that resets them): its role's defaults apply. */
-  async reset(userId: string): Promise<void> {
-    await this.deps.repository.clear(userId);
-    this.deps.changed([userId]);
+  /**
+   * Inside a role change's transaction (`db`): the target's rules for its new role. Reset, they go;
+   * kept, a caller narrowed by rules caps them at its own (docs/access.md#role-changes). Answers
+   * whether they changed.
+   */
+  async roleChanged(
+    db: Kysely<Database>,
+    caller: UserRecord,
+    target: UserRecord,
+    role: Role,
+    reset: boolean,
+  ): Promise<boolean> {
+    const store = new AccessRepository(db, this.deps.dialect);
+    await store.lock(target.id);
+    if (reset) {
+      await store.clear(target.id);
+      return true;
+    }
+    const granter = await this.granter(caller, store);
+    if (!granter || role === 'admin') return false;
+    const rules = await store.rules(target.id);
+    const capped = cappedRules(role, rules, granter, await store.placement());
+    if (sameRules(rules, capped)) return false;
+    await store.write(target.id, capped, nowIso());
+    return true;
+  }
+
+  /** These accounts' rules changed (a role change's, once stored): their open streams follow. */
+  changedRules(userIds: string[]) {
+    this.deps.changed(userIds);
+  }
+
+  /** The caller as a granter whose grants are capped: a non-admin narrowed by rules; undefined otherwise. */
+  private async granter(caller: UserRecord, store = this.deps.repository): Promise<Account | undefined> {
+    if (caller.role === 'admin') return undefined;
+    const rules = await store.rules(caller.id);
+    return controlsEverything(caller.role, rules) ? undefined : { role: caller.role, rules };
+  }
+
+  /** A refusal names the room or device by its name, or by its id when it is hidden from the granter. */
+  private async named(beyond: Beyond, granter: Account, store: AccessRepository): Promise<string> {
+    const placement = 'device' in beyond ? (this.deps.devices.roomOf(beyond.device) ?? null) : null;
+    const [what, id, level] =
+      'room' in beyond
+        ? (['room', beyond.room, levelOfRoom(granter.role, granter.rules, beyond.room)] as const)
+        : ([
+            'device',
+            beyond.device,
+            levelOf(granter.role, granter.rules, beyond.device, placement),
+          ] as const);
+    return (level !== 'none' && (await store.nameOf(what, id))) || id;
   }
 
   private async target(caller: UserRecord, userId: string): Promise<UserRecord> {

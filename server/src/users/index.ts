@@ -11,4 +11,4 @@ export {
   type UserRecord,
   UsersRepository,
 } from './users.repository.js';
-export type { AccessRulesReset, SessionRevoker } from './users.service.js';
+export type { RoleChangeRules, SessionRevoker } from './users.service.js';

@@ -59,11 +59,20 @@ export class UsersAdminRepository {
     return row ? toRecord(row) : undefined;
   }
 
-  /** Changes the role if `check` allows it, with the admin count read under a lock (no race). */
-  setRole(id: string, role: Role, check: ChangeCheck): Promise<GuardedResult> {
-    return this.guarded(id, check, false, (trx) =>
-      trx.updateTable('users').set({ role, updated_at: nowIso() }).where('id', '=', id).execute(),
-    );
+  /**
+   * Changes the role if `check` allows it, with the admin count read under a lock (no race), then
+   * runs `also` in the same transaction (the access rules the change carries), given the user as it was.
+   */
+  setRole(
+    id: string,
+    role: Role,
+    check: ChangeCheck,
+    also?: (trx: Transaction<Database>, before: UserRecord) => Promise<void>,
+  ): Promise<GuardedResult> {
+    return this.guarded(id, check, false, async (trx, before) => {
+      await trx.updateTable('users').set({ role, updated_at: nowIso() }).where('id', '=', id).execute();
+      await also?.(trx, before);
+    });
   }
 
   /** Sets or clears the administrator's lock; `check` sees the admins that aren't admin-locked. */
@@ -84,7 +93,7 @@ export class UsersAdminRepository {
     id: string,
     check: ChangeCheck,
     activeAdminsOnly: boolean,
-    change: (trx: Transaction<Database>) => Promise<unknown>,
+    change: (trx: Transaction<Database>, target: UserRecord) => Promise<unknown>,
   ): Promise<GuardedResult> {
     return this.db.transaction().execute(async (trx) => {
       // On PostgreSQL, locking every admin row serialises concurrent demotions and locks, so two
@@ -108,7 +117,7 @@ export class UsersAdminRepository {
       ).length;
       const denial = check(target, otherAdmins);
       if (denial) return { denial };
-      await change(trx);
+      await change(trx, target);
       const updated = await trx
         .selectFrom('users')
         .selectAll()

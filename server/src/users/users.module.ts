@@ -6,7 +6,7 @@ import type { Database } from '../storage/schema.js';
 import type { Guards } from './caller.js';
 import type { UsersRepository } from './users.repository.js';
 import { registerUsersRoutes } from './users.routes.js';
-import { type AccessRulesReset, type SessionRevoker, UsersService } from './users.service.js';
+import { type RoleChangeRules, type SessionRevoker, UsersService } from './users.service.js';
 import { UsersAdminRepository } from './users-admin.repository.js';
 
 export interface UsersModuleDeps {
@@ -17,8 +17,8 @@ export interface UsersModuleDeps {
   sessions: SessionRevoker;
   /** Where role changes and locks are recorded (docs/activity.md); none: not recorded. */
   activity?: ActivityLog;
-  /** `reset_access` of a role change (docs/access.md); none: refused. */
-  access?: AccessRulesReset;
+  /** The access rules of a role change (docs/access.md#role-changes); none: `reset_access` is refused. */
+  access?: RoleChangeRules;
 }
 
 /** User administration: the Users page's list, role changes, names and locks. */

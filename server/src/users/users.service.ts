@@ -1,9 +1,11 @@
 import type { User, UsersPage } from '@hearth/contracts';
+import type { Kysely } from 'kysely';
 import { HttpError } from '../http/errors.js';
+import type { Database } from '../storage/schema.js';
 import { toUserView } from './user.view.js';
 import { USER_ADMIN_ERRORS } from './users.errors.js';
 import { lockDenial, manageDenial, roleChangeDenial } from './users.policy.js';
-import type { UserRecord, UsersRepository } from './users.repository.js';
+import type { Role, UserRecord, UsersRepository } from './users.repository.js';
 import type { ListUsersQuery, UserUpdate } from './users.schemas.js';
 import type { UsersAdminRepository } from './users-admin.repository.js';
 
@@ -12,19 +14,31 @@ export interface SessionRevoker {
   revokeAllForUser(userId: string): Promise<void>;
 }
 
-/** What a role change uses of the access rules (implemented by the access domain, docs/access.md). */
-export interface AccessRulesReset {
-  /** Why the caller may not reset the target's rules (403), or undefined. */
-  denial(caller: UserRecord, target: UserRecord): string | undefined;
-  reset(userId: string): Promise<void>;
+/** What a role change does to the access rules (implemented by the access domain, docs/access.md#role-changes). */
+export interface RoleChangeRules {
+  /** Why the caller may not reset the target's rules along with the role change (403), or undefined. */
+  resetDenial(caller: UserRecord, target: UserRecord): Promise<string | undefined>;
+  /**
+   * Inside the role change's transaction (`db`): the target's rules for its new role, reset or kept
+   * (capped at the caller's own reach). Answers whether they changed.
+   */
+  roleChanged(
+    db: Kysely<Database>,
+    caller: UserRecord,
+    target: UserRecord,
+    role: Role,
+    reset: boolean,
+  ): Promise<boolean>;
+  /** Once stored: the accounts' open streams follow. */
+  changed(userIds: string[]): void;
 }
 
 export interface UsersServiceDeps {
   users: UsersRepository;
   admin: UsersAdminRepository;
   sessions: SessionRevoker;
-  /** `reset_access` of a role change; none: the flag is refused. */
-  access?: AccessRulesReset;
+  /** The access rules of a role change; none: `reset_access` is refused and rules are left alone. */
+  access?: RoleChangeRules;
 }
 
 const denied = (message: string) => new HttpError(403, message);
@@ -58,18 +72,25 @@ export class UsersService {
     if (role !== undefined) {
       const before = target.role;
       // Checked before anything changes: a refused reset leaves the role as it was too.
+      const { access } = this.deps;
       if (reset) {
-        const resetDenial = this.deps.access
-          ? this.deps.access.denial(caller, target)
-          : USER_ADMIN_ERRORS.forbidden;
+        const resetDenial = access ? await access.resetDenial(caller, target) : USER_ADMIN_ERRORS.forbidden;
         if (resetDenial) throw denied(resetDenial);
       }
+      let rulesChanged = false;
       target = this.changed(
-        await this.deps.admin.setRole(id, role, (current, otherAdmins) =>
-          roleChangeDenial(caller, current, role, otherAdmins),
+        await this.deps.admin.setRole(
+          id,
+          role,
+          (current, otherAdmins) => roleChangeDenial(caller, current, role, otherAdmins),
+          // In the same transaction: a promotion and the narrowing it carries land together.
+          async (trx, current) => {
+            if (access && (reset || current.role !== role))
+              rulesChanged = await access.roleChanged(trx, caller, current, role, Boolean(reset));
+          },
         ),
       );
-      if (reset) await this.deps.access?.reset(id);
+      if (rulesChanged) this.deps.access?.changed([id]);
       // A new role starts with a new sign-in: every session and token of the old role ends.
       if (target.role !== before) await this.deps.sessions.revokeAllForUser(id);
     }
