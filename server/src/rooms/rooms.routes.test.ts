@@ -384,6 +384,27 @@ describe.each(testDatabases())('rooms, floors and favourites on $name', ({ creat
       await call(resident, 'PUT', '/api/favourites', { device_ids: [] });
       expect((await call(resident, 'GET', '/api/favourites')).body).toEqual({ device_ids: [] });
     });
+
+    it('leaves one favourites.change entry per change, refusals too (docs/activity.md#kinds)', async () => {
+      const person = await t.user('resident');
+      const lamp = await device('Living room lamp');
+      const door = await device('Front door');
+      await call(person, 'PUT', '/api/favourites', { device_ids: [door.id, lamp.id] });
+      await call(person, 'PUT', '/api/favourites', { device_ids: [lamp.id, 'ghost'] });
+      await call(person, 'PUT', '/api/favourites', { device_ids: [] });
+      await t.hearth.activity.flush();
+      const log = (await call(admin, 'GET', `/api/activity?actor=${person.id}`)).body.entries;
+      expect(log).toMatchObject([
+        { kind: 'favourites.change', result: 'ok', detail: { device_ids: [], count: 0 } },
+        {
+          kind: 'favourites.change',
+          result: 'refused',
+          detail: { device_ids: [lamp.id, 'ghost'], count: 2, reason: 'Unknown device: ghost' },
+        },
+        { kind: 'favourites.change', result: 'ok', detail: { device_ids: [door.id, lamp.id], count: 2 } },
+      ]);
+      expect(log).toHaveLength(3);
+    });
   });
 
   describe('missing things', () => {

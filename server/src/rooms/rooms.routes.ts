@@ -151,7 +151,13 @@ export function registerRoomsRoutes(
   app.put(
     '/api/favourites',
     { onRequest: favourites, bodyLimit: BODY_LIMIT, schema: { querystring: noQuery, body: deviceIdsBody } },
-    async (request) =>
-      service.setFavourites(callerOf(request), request.body.device_ids, await reachOf(request)),
+    (request) => {
+      const ids = request.body.device_ids;
+      return logged(
+        request,
+        { kind: 'favourites.change', detail: { device_ids: ids.slice(0, 50), count: ids.length } },
+        async () => service.setFavourites(callerOf(request), ids, await reachOf(request)),
+      );
+    },
   );
 }
