@@ -7,9 +7,14 @@ import type { EdgeBroker } from './edge/edge-broker.js';
 export interface BusWatchOptions {
   bus: Bus;
   edge: EdgeBroker;
-  adapter: DeviceAdapter;
-  /** The registry's view: devices whose last state arrived before a time (ms). */
-  hub: { statesOlderThan(time: number): Device[]; heardSince(id: string, time: number): boolean };
+  /** Every source; Zigbee2MQTT's bridge state is the status's `bridge`. */
+  adapters: DeviceAdapter[];
+  /** The registry's view: devices whose last state arrived before a time (ms), and how to ask one for its state. */
+  hub: {
+    statesOlderThan(time: number): Device[];
+    heardSince(id: string, time: number): boolean;
+    requestState(device: Device): void;
+  };
   log: Logger;
   /** State requests per second after an outage (a Zigbee network is slow: keep it gentle). */
   requestsPerSecond?: number;
@@ -29,24 +34,30 @@ export class BusWatch {
   private settle: NodeJS.Timeout | undefined;
   private pacer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
-  private unsubscribeBridge: (() => void) | undefined;
+  private unsubscribeBridges: (() => void)[] = [];
 
   constructor(private readonly options: BusWatchOptions) {}
 
   start() {
     this.publish(this.status());
     this.unsubscribe = this.options.bus.onStatus((status) => this.changed(status));
-    this.unsubscribeBridge = this.options.adapter.onBridgeState?.(() => this.publish(this.status()));
+    for (const adapter of this.options.adapters) {
+      const unsubscribe = adapter.onBridgeState?.(() => this.publish(this.status()));
+      if (unsubscribe) this.unsubscribeBridges.push(unsubscribe);
+    }
   }
 
+  /** The bus, and Zigbee2MQTT's bridge (a source's own bridge state decides its own commands). */
   status(): DevicehubStatus {
     const { bus, since } = this.options.bus.status();
-    return { bus, since, bridge: this.options.adapter.bridgeState?.() ?? null };
+    const zigbee = this.options.adapters.find((adapter) => adapter.protocol === 'zigbee');
+    return { bus, since, bridge: zigbee?.bridgeState?.() ?? null };
   }
 
   stop() {
     this.unsubscribe?.();
-    this.unsubscribeBridge?.();
+    for (const unsubscribe of this.unsubscribeBridges) unsubscribe();
+    this.unsubscribeBridges = [];
     this.cancelRequests();
   }
 
@@ -81,9 +92,7 @@ export class BusWatch {
     // Skip those that have spoken up meanwhile.
     while (device && !this.stillStale(device)) device = this.queue.shift();
     if (!device || !this.options.bus.connected) return this.cancelRequests();
-    this.options.adapter.requestState(device).catch((error: unknown) => {
-      this.options.log.debug({ err: error, id: device.id }, 'state request failed');
-    });
+    this.options.hub.requestState(device);
   }
 
   private stillStale(device: Device) {

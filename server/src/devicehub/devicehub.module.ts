@@ -3,12 +3,13 @@ import type { Device, DeviceCommandRequest } from '@hearth/contracts';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { TokenReader } from '../accounts/index.js';
-import { type ActivityLog, noActivity, tracked } from '../activity/index.js';
+import { type ActivityLog, noActivity } from '../activity/index.js';
 import type { Bus } from '../bus/bus.js';
 import type { BusProbeResult } from '../bus/bus-probe.js';
 import type { Module } from '../lifecycle/module.js';
 import type { Database } from '../storage/schema.js';
 import type { Guards } from '../users/index.js';
+import type { DeviceAdapter } from './adapters/adapter.js';
 import { Zigbee2mqttAdapter } from './adapters/zigbee2mqtt/zigbee2mqtt.adapter.js';
 import { BusWatch } from './bus-watch.js';
 import { DevicesRepository } from './devicehub.repository.js';
@@ -119,6 +120,8 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
   const writer = new StateWriter(repository, log, 1000, lease);
   let presenceSync: NodeJS.Timeout | undefined;
   const adapter = new Zigbee2mqttAdapter({ bus, baseTopic, log });
+  // Every source of devices; the hub routes each device to the adapter of its protocol.
+  const adapters: DeviceAdapter[] = [adapter];
   const simulator =
     deps.simulatorDevices === undefined
       ? undefined
@@ -150,17 +153,8 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
     },
     gate: {
       visible: (reach) => hub().visibleTo(reach, hub().list()),
-      command: (reach, actor, deviceId, request, origin = {}) => {
-        const about = hub().about(deviceId);
-        const entry = {
-          actor: actorOf(actor),
-          ...origin,
-          kind: 'device.command' as const,
-          ...about,
-          detail: { ...about.detail, state: request.state },
-        };
-        return tracked(deps.activity ?? noActivity, entry, () => hub().command(deviceId, request, reach));
-      },
+      command: (reach, actor, deviceId, request, origin = {}) =>
+        hub().commandAs({ actor: actorOf(actor), origin, reach: () => reach }, deviceId, request),
       reachChanged: async (match) => {
         await edge?.reachChanged(match);
       },
@@ -183,14 +177,14 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
       });
       const hub = new DeviceHubService({
         repository,
-        adapter,
+        adapters,
         edge,
         writer,
         log,
         maxDevices: deps.maxDevices,
         activity: deps.activity ?? noActivity,
       });
-      const busWatch = new BusWatch({ bus, edge, adapter, hub, log });
+      const busWatch = new BusWatch({ bus, edge, adapters, hub, log });
       edge.onCommand((command, caller) => hub.handleEdgeCommand(command, caller));
       edge.attach({ devices: () => hub.list(), get: (id) => (hub.has(id) ? hub.get(id) : undefined) });
       registerDevicehubRoutes(
@@ -231,9 +225,13 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
       watch?.start();
       // Subscribing waits for the bus; an upstream broker that is still down must not hold up the
       // start (the bus retries and /healthz reports "devicehub" until the adapter is listening).
-      const adapterStarted = adapter
-        .start(service)
-        .catch((error) => log.error({ err: error }, 'adapter failed to start'));
+      const adapterStarted = Promise.all(
+        adapters.map((each) =>
+          each
+            .start(hub.events(each.protocol))
+            .catch((error) => log.error({ err: error, protocol: each.protocol }, 'adapter failed to start')),
+        ),
+      );
       // The simulator starts once the adapter listens: its first retained list must not race the
       // adapter's subscription.
       const simulatorStarted = adapterStarted
@@ -241,12 +239,12 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
         .catch((error) => log.error({ err: error }, 'simulator failed to start'));
       started = Promise.all([adapterStarted, simulatorStarted]);
     },
-    ready: () => adapter.ready(),
+    ready: () => adapters.every((each) => each.ready()),
     async close() {
       await Promise.race([started, new Promise((resolve) => setTimeout(resolve, 1000))]);
       await simulator?.stop();
       watch?.stop();
-      await adapter.stop();
+      await Promise.all(adapters.map((each) => each.stop()));
       service?.stop();
       await service?.settled();
       clearInterval(presenceSync);

@@ -13,7 +13,16 @@ import {
 } from '@hearth/contracts';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { type ActivityLog, type ActivityRecord, noActivity, resultOf, userActor } from '../activity/index.js';
+import {
+  type ActivityLog,
+  type ActivityOrigin,
+  type ActivityRecord,
+  noActivity,
+  resultOf,
+  tracked,
+  userActor,
+} from '../activity/index.js';
+import { hasControlCharacter } from '../http/control-characters.js';
 import { HttpError } from '../http/errors.js';
 import { nowIso } from '../storage/columns.js';
 import type { AdapterEvents, DeviceAdapter, DeviceDescription } from './adapters/adapter.js';
@@ -28,7 +37,8 @@ import type { StateWriter } from './state-writer.js';
 
 export interface DeviceHubServiceOptions {
   repository: DevicesRepository;
-  adapter: DeviceAdapter;
+  /** Every source of devices, each serving the devices of its `protocol`. */
+  adapters: DeviceAdapter[];
   edge: EdgeBroker;
   writer: StateWriter;
   log: Logger;
@@ -116,16 +126,16 @@ const metadataDiffers = (
  * The hub's model of every device: fed by the adapter, kept in the registry, published to
  * browsers through the edge broker; commands and renames go back through the adapter.
  */
-export class DeviceHubService implements AdapterEvents {
+export class DeviceHubService {
   private readonly devices = new Map<string, Device>();
   private readonly idByExternal = new Map<string, string>();
   /** State that arrived for a listed device before the registry gave it an id. */
   private readonly earlyState = new Map<
     string,
-    { state: DeviceState; lastSeen: string | null; retained: boolean }
+    { protocol: string; state: DeviceState; lastSeen: string | null; retained: boolean }
   >();
   /** Availability that arrived for a listed device before the registry gave it an id. */
-  private readonly earlyAvailability = new Map<string, boolean>();
+  private readonly earlyAvailability = new Map<string, { protocol: string; online: boolean }>();
   /** Devices whose availability the bus has reported (the others go online when they report state). */
   private readonly availabilityKnown = new Set<string>();
   /** When each device's state last arrived (ms), to ask for fresh state after a bus outage. */
@@ -138,8 +148,10 @@ export class DeviceHubService implements AdapterEvents {
   /** Devices someone assigned to a room or out of one since the start (their rows say so too). */
   private readonly placed = new Set<string>();
   private queue: Promise<void> = Promise.resolve();
-  private latestList: DeviceDescription[] | undefined;
-  private listRetry: NodeJS.Timeout | undefined;
+  /** Each source's newest complete list, and the retry of one the registry could not take. */
+  private readonly latestList = new Map<string, DeviceDescription[]>();
+  private readonly listRetry = new Map<string, NodeJS.Timeout>();
+  private readonly adapters = new Map<string, DeviceAdapter>();
   private closed = false;
   private registryFailing = false;
   private readonly once: LogOnce;
@@ -154,6 +166,28 @@ export class DeviceHubService implements AdapterEvents {
 
   constructor(private readonly options: DeviceHubServiceOptions) {
     this.once = new LogOnce(options.log);
+    for (const adapter of options.adapters) this.adapters.set(adapter.protocol, adapter);
+  }
+
+  /**
+   * How the adapter of `protocol` reports to the hub: its lists, removals, state and availability
+   * concern only its own devices (a device another source lists is left alone).
+   */
+  events(protocol: string): AdapterEvents {
+    return {
+      devicesListed: (devices, complete = true) => this.devicesListed(protocol, devices, complete),
+      deviceRemoved: (externalId) => this.deviceRemoved(protocol, externalId),
+      stateReported: (externalId, state, lastSeen, retained) =>
+        this.stateReported(protocol, externalId, state, lastSeen, retained),
+      availabilityChanged: (externalId, online) => this.availabilityChanged(protocol, externalId, online),
+    };
+  }
+
+  /** The adapter that serves this device; 503 when its source is not running. */
+  private adapterOf(device: Device): DeviceAdapter {
+    const adapter = this.adapters.get(device.protocol);
+    if (!adapter) throw new HttpError(503, DevicehubMessages.bridgeOffline);
+    return adapter;
   }
 
   /** Loads the registry: the last known state is served, every device offline until the bus (or, for an instance that does not write device state, the registry) says otherwise. */
@@ -311,9 +345,52 @@ export class DeviceHubService implements AdapterEvents {
     request: DeviceCommandRequest,
     reach?: Reach,
   ): Promise<{ device_id: string; status: 'sent' }> {
+    return (await this.send(id, request, reach)).answer;
+  }
+
+  /**
+   * docs/activity.md#kinds: a command sent for `as.actor` (`as.reach` checked first) and recorded
+   * as one `device.command` entry: `ok` with what was sent (keys the device does not take are not
+   * sent, so not recorded), or the refusal or failure with the state as asked and its reason.
+   * Over REST, the stream and a guest pass alike.
+   */
+  async commandAs(
+    as: {
+      actor: ActivityActor;
+      origin?: ActivityOrigin;
+      reach?: () => Reach | Promise<Reach>;
+      via?: 'stream';
+    },
+    id: string,
+    request: DeviceCommandRequest,
+  ): Promise<{ device_id: string; status: 'sent' }> {
+    const about = this.about(id);
+    const via = as.via ? { via: as.via } : {};
+    const entry = {
+      actor: as.actor,
+      ...as.origin,
+      kind: 'device.command' as const,
+      ...about,
+      detail: { ...about.detail, state: request.state, ...via },
+    };
+    let sent: Record<string, unknown> | undefined;
+    return tracked(
+      this.options.activity ?? noActivity,
+      entry,
+      async () => {
+        const done = await this.send(id, request, await as.reach?.());
+        sent = done.sent;
+        return done.answer;
+      },
+      () => ({ detail: { ...about.detail, state: sent ?? request.state, ...via } }),
+    );
+  }
+
+  /** Sends a command: the answer, and what was sent as the adapter tells it. */
+  private async send(id: string, request: DeviceCommandRequest, reach?: Reach) {
     const device = reach ? this.reachable(id, reach) : this.get(id);
-    await this.options.adapter.command(device, request);
-    return { device_id: device.id, status: 'sent' };
+    const sent = await this.adapterOf(device).command(device, request);
+    return { answer: { device_id: device.id, status: 'sent' as const }, sent };
   }
 
   /** Renames a device; `as`: the caller's reach and whether their role may rename (docs/access.md). */
@@ -323,7 +400,7 @@ export class DeviceHubService implements AdapterEvents {
     const trimmed = name.trim();
     if (trimmed === '') throw new HttpError(400, DevicehubMessages.emptyName);
     if (trimmed === device.name) return device;
-    const renamed = await this.options.adapter.rename(device, trimmed);
+    const renamed = await this.adapterOf(device).rename(device, trimmed);
     const now = nowIso();
     const { suggested_room } = await this.options.repository.rename(device.id, renamed, now);
     device.name = renamed;
@@ -353,7 +430,11 @@ export class DeviceHubService implements AdapterEvents {
     const { principal, reach, origin } = caller;
     const actor = actorOf(principal);
     const payload = (command.payload ?? {}) as { device_id?: unknown; state?: unknown; name?: unknown };
-    const deviceId = typeof payload.device_id === 'string' ? payload.device_id.slice(0, 200) : undefined;
+    // An entry names only a device id it can store (docs/api.md#text).
+    const deviceId =
+      typeof payload.device_id === 'string' && !hasControlCharacter(payload.device_id)
+        ? payload.device_id.slice(0, 200)
+        : undefined;
     const about = deviceId ? this.about(deviceId) : {};
     const entry: Omit<ActivityRecord, 'result'> =
       command.kind === 'device.set'
@@ -371,16 +452,19 @@ export class DeviceHubService implements AdapterEvents {
             ...about,
             detail: { ...about.detail, to: payload.name, via: 'stream' },
           };
+    /** Whether the entry is recorded already (a command that got past its shape records itself). */
+    let recorded = false;
     try {
       if (command.kind === 'device.set') {
         const { device_id, state } = deviceSetCommand.parse(command.payload);
-        await this.command(device_id, { state }, reach);
+        recorded = true;
+        await this.commandAs({ actor, origin, reach: () => reach, via: 'stream' }, device_id, { state });
       } else {
         const { device_id, name } = deviceRenameCommand.parse(command.payload);
         const manager = principal.kind === 'user' && isManager(principal.user.role);
         await this.rename(device_id, name, { reach, manager });
+        activity.record({ ...entry, result: 'ok' });
       }
-      activity.record({ ...entry, result: 'ok' });
     } catch (error) {
       const refused = error instanceof z.ZodError || resultOf(error) === 'refused';
       const reason =
@@ -389,11 +473,13 @@ export class DeviceHubService implements AdapterEvents {
           : error instanceof HttpError
             ? error.message
             : 'Internal error';
-      activity.record({
-        ...entry,
-        result: refused ? 'refused' : 'failed',
-        detail: { ...entry.detail, reason },
-      });
+      if (!recorded) {
+        activity.record({
+          ...entry,
+          result: refused ? 'refused' : 'failed',
+          detail: { ...entry.detail, reason },
+        });
+      }
       if (refused) caller.refuse({ kind: 'refused', device_id: deviceId ?? '', error: reason });
       const message =
         error instanceof z.ZodError
@@ -410,19 +496,20 @@ export class DeviceHubService implements AdapterEvents {
 
   // ── adapter events ──────────────────────────────────────────────────────────────────────────
 
-  devicesListed(listed: DeviceDescription[]) {
-    this.latestList = listed;
-    if (this.listRetry) clearTimeout(this.listRetry);
-    this.listRetry = undefined;
+  private devicesListed(protocol: string, listed: DeviceDescription[], complete: boolean) {
+    if (complete) this.latestList.set(protocol, listed);
+    clearTimeout(this.listRetry.get(protocol));
+    this.listRetry.delete(protocol);
     this.enqueue(async () => {
       try {
-        await this.applyList(listed);
+        await this.applyList(protocol, listed, complete);
       } catch (error) {
         // The database may be away for a moment: try the newest list again rather than stay
-        // empty until Zigbee2MQTT happens to publish its list again.
-        if (this.latestList === listed && !this.closed) {
-          this.listRetry = setTimeout(() => this.devicesListed(listed), LIST_RETRY_MS);
-          this.listRetry.unref();
+        // empty until the source happens to publish its list again.
+        if (complete && this.latestList.get(protocol) === listed && !this.closed) {
+          const retry = setTimeout(() => this.devicesListed(protocol, listed, true), LIST_RETRY_MS);
+          retry.unref();
+          this.listRetry.set(protocol, retry);
         }
         throw error;
       }
@@ -432,28 +519,41 @@ export class DeviceHubService implements AdapterEvents {
   /** Stops retrying; the queue settles with what it has. */
   stop() {
     this.closed = true;
-    if (this.listRetry) clearTimeout(this.listRetry);
+    for (const retry of this.listRetry.values()) clearTimeout(retry);
   }
 
-  deviceRemoved(externalId: string) {
+  /** A listed device of this source (a device another source lists is not its to report on). */
+  private deviceOf(protocol: string, externalId: string): Device | undefined {
+    const id = this.idByExternal.get(externalId);
+    const device = id === undefined ? undefined : this.devices.get(id);
+    return device?.protocol === protocol ? device : undefined;
+  }
+
+  private deviceRemoved(protocol: string, externalId: string) {
     this.enqueue(async () => {
-      const id = this.idByExternal.get(externalId);
-      const device = id ? this.devices.get(id) : undefined;
+      const device = this.deviceOf(protocol, externalId);
       if (!device) return;
       await this.options.repository.applyChanges({ upsert: [], remove: [device.id] }, nowIso());
       this.forget(device);
       this.tell((listener) => listener.deviceLeft?.(device));
-      this.options.log.info({ id: device.id, external_id: externalId }, 'device removed');
+      this.options.log.info({ id: device.id, external_id: externalId, protocol }, 'device removed');
     });
   }
 
-  stateReported(externalId: string, state: DeviceState, lastSeen: string | null, retained: boolean) {
+  private stateReported(
+    protocol: string,
+    externalId: string,
+    state: DeviceState,
+    lastSeen: string | null,
+    retained: boolean,
+  ) {
     const id = this.idByExternal.get(externalId);
     const device = id ? this.devices.get(id) : undefined;
     if (!device) {
-      this.earlyState.set(externalId, { state, lastSeen, retained });
+      this.earlyState.set(externalId, { protocol, state, lastSeen, retained });
       return;
     }
+    if (device.protocol !== protocol) return;
     const merged = mergeBounded(device.state, state);
     if (merged.trimmed.length > 0) {
       this.once.warn(
@@ -476,13 +576,14 @@ export class DeviceHubService implements AdapterEvents {
     this.markForWriter(device, json);
   }
 
-  availabilityChanged(externalId: string, online: boolean) {
+  private availabilityChanged(protocol: string, externalId: string, online: boolean) {
     const id = this.idByExternal.get(externalId);
     const device = id ? this.devices.get(id) : undefined;
     if (!device) {
-      this.earlyAvailability.set(externalId, online);
+      this.earlyAvailability.set(externalId, { protocol, online });
       return;
     }
+    if (device.protocol !== protocol) return;
     const first = !this.availabilityKnown.has(device.id);
     this.availabilityKnown.add(device.id);
     if (device.online === online) return;
@@ -570,20 +671,34 @@ export class DeviceHubService implements AdapterEvents {
   }
 
   /**
-   * Brings the registry in line with an adapter's complete list, in one transaction, within two
-   * bounds: a list never removes more than half of the adapter's known devices (those never heard
-   * from first, then the least recently heard), and never makes the hub list more than
-   * maxDevices. What a bound holds back is named in one warning; the rest of the list applies.
+   * Brings the registry in line with a source's list, in one transaction, within two bounds: a
+   * complete list never removes more than half of that source's known devices (those never heard
+   * from first, then the least recently heard), and no list makes the hub list more than
+   * maxDevices in all (devices already listed are never pushed out by another source's new ones).
+   * What a bound holds back is named in one warning; the rest of the list applies. A list that is
+   * not `complete` only adds and updates. A device another source lists is left to it (warned).
    */
-  private async applyList(listed: DeviceDescription[]) {
-    const protocol = this.options.adapter.protocol;
+  private async applyList(protocol: string, all: DeviceDescription[], complete: boolean) {
     const maxDevices = this.options.maxDevices ?? DEFAULT_MAX_DEVICES;
+    const listed = all.filter((d) => {
+      const other = this.idByExternal.get(d.external_id);
+      const owner = other === undefined ? undefined : this.devices.get(other)?.protocol;
+      if (owner === undefined || owner === protocol) return true;
+      this.once.warn(
+        `claimed:${protocol}:${d.external_id}`,
+        { protocol, external_id: d.external_id, listedBy: owner },
+        'device already listed by another source; skipped',
+      );
+      return false;
+    });
     const present = new Set(listed.map((d) => d.external_id));
     const known = this.list().filter((device) => device.protocol === protocol);
     // Never heard (last_seen null) sorts first: the least recently heard of all.
-    const leaving = known
-      .filter((device) => !present.has(device.external_id))
-      .sort((a, b) => (a.last_seen ?? '').localeCompare(b.last_seen ?? ''));
+    const leaving = complete
+      ? known
+          .filter((device) => !present.has(device.external_id))
+          .sort((a, b) => (a.last_seen ?? '').localeCompare(b.last_seen ?? ''))
+      : [];
     const bound =
       leaving.length > known.length / 2 ? Math.max(1, Math.floor(known.length / 2)) : leaving.length;
     const removing = leaving.slice(0, bound);
@@ -646,13 +761,15 @@ export class DeviceHubService implements AdapterEvents {
       }
       this.track(device);
       const early = this.earlyState.get(device.external_id);
-      const online = this.earlyAvailability.get(device.external_id);
+      const availability = this.earlyAvailability.get(device.external_id);
       this.earlyState.delete(device.external_id);
       this.earlyAvailability.delete(device.external_id);
       this.publishUpsert(device);
       if (joined) this.tell((listener) => listener.deviceJoined?.(device));
-      if (online !== undefined) this.availabilityChanged(device.external_id, online);
-      if (early) this.stateReported(device.external_id, early.state, early.lastSeen, early.retained);
+      if (availability?.protocol === protocol)
+        this.availabilityChanged(protocol, device.external_id, availability.online);
+      if (early?.protocol === protocol)
+        this.stateReported(protocol, device.external_id, early.state, early.lastSeen, early.retained);
       if (returning) this.requestState(device);
     }
     const removed = removing.length;
@@ -679,8 +796,9 @@ export class DeviceHubService implements AdapterEvents {
   }
 
   /** Asks the device's ecosystem for a fresh state report (nothing to ask for, or a failure: logged). */
-  private requestState(device: Device) {
-    this.options.adapter.requestState(device).catch((error: unknown) => {
+  requestState(device: Device) {
+    const adapter = this.adapters.get(device.protocol);
+    adapter?.requestState(device).catch((error: unknown) => {
       this.options.log.debug({ err: error, id: device.id }, 'state request failed');
     });
   }
