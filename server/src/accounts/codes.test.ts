@@ -6,7 +6,11 @@ import { testDatabases } from '../../test/databases.js';
 describe.each(testDatabases())(
   'codes, e-mail verification, 2FA and password reset on $name',
   ({ create }) => {
-    const t = useTestApp({ database: create, mail: true, env: { AUTH_RATE_LIMIT: '0', SIGNUP_RATE_LIMIT: '0' } });
+    const t = useTestApp({
+      database: create,
+      mail: true,
+      env: { AUTH_RATE_LIMIT: '0', SIGNUP_RATE_LIMIT: '0' },
+    });
     const { api, mail } = t;
 
     /** Signs up (taking the sign-up mail) and signs in. */

@@ -8,7 +8,11 @@ import { PasswordHasher } from './password-hasher.js';
 
 /** Issue 11 (security hardening), items 2–4, 6, 7, 12 and 13: each test fails on the code before it. */
 describe.each(testDatabases())('security hardening on $name', ({ create }) => {
-  const t = useTestApp({ database: create, mail: true, env: { AUTH_RATE_LIMIT: '0', SIGNUP_RATE_LIMIT: '0' } });
+  const t = useTestApp({
+    database: create,
+    mail: true,
+    env: { AUTH_RATE_LIMIT: '0', SIGNUP_RATE_LIMIT: '0' },
+  });
   const { api, mail } = t;
   const countOf = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

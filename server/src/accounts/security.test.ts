@@ -5,7 +5,11 @@ import { useTestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
 
 describe.each(testDatabases())('accounts security on $name', ({ create }) => {
-  const t = useTestApp({ database: create, mail: true, env: { AUTH_RATE_LIMIT: '0', SIGNUP_RATE_LIMIT: '0' } });
+  const t = useTestApp({
+    database: create,
+    mail: true,
+    env: { AUTH_RATE_LIMIT: '0', SIGNUP_RATE_LIMIT: '0' },
+  });
   const { api, mail } = t;
 
   it('answers a 2 MB JSON body with 413 and malformed JSON with 400, and keeps serving', async () => {

@@ -4,7 +4,10 @@ import { useTestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
 
 describe.each(testDatabases())('refresh sessions on $name', ({ create }) => {
-  const t = useTestApp({ database: create, env: { AUTH_RATE_LIMIT: '0', SIGNUP_RATE_LIMIT: '0', AUTH_SECRET: 's'.repeat(40) } });
+  const t = useTestApp({
+    database: create,
+    env: { AUTH_RATE_LIMIT: '0', SIGNUP_RATE_LIMIT: '0', AUTH_SECRET: 's'.repeat(40) },
+  });
   const { api } = t;
 
   const refresh = (token: string) => api.post('/refresh', { refresh_token: token });

@@ -4,7 +4,11 @@ import { useTestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
 
 describe.each(testDatabases())('sign-up and sign-in on $name', ({ create }) => {
-  const t = useTestApp({ database: create, mail: true, env: { AUTH_RATE_LIMIT: '0', SIGNUP_RATE_LIMIT: '0' } });
+  const t = useTestApp({
+    database: create,
+    mail: true,
+    env: { AUTH_RATE_LIMIT: '0', SIGNUP_RATE_LIMIT: '0' },
+  });
   const { api, mail } = t;
 
   it('makes the first account admin, later ones user, and mails a verification code', async () => {
