@@ -1,7 +1,12 @@
 import type { Server } from 'node:http';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import Provider from 'oidc-provider';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUBJECTS } from '../server/test/mail-catcher.js';
 import { freePort } from './support/server.js';
+import { type Account, apiCall, logIn, openSignedIn, SettingsPage, signUp } from './support/settings.page.js';
 import { useE2e } from './support/suite.js';
 
 const CLIENT_ID = 'hearth-e2e';
@@ -58,6 +63,7 @@ describe('sign-in through an OpenID provider in Chromium', () => {
     await idp?.stop();
   });
   const suite = useE2e({
+    mail: true,
     env: () => ({
       PORT: String(port),
       OIDC_ISSUER: idp.issuer,
@@ -112,5 +118,91 @@ describe('sign-in through an OpenID provider in Chromium', () => {
     await page.waitForURL(`${suite.server.url}/map`);
     await expect.poll(() => logged).toContain('Testidp login was cancelled');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).not.toContain('cancelled');
+  });
+
+  /** The provider's own development screens: any login, then consent. */
+  async function atTheProvider(page: Page, login: string) {
+    await page.waitForURL(new RegExp(`^${idp.issuer}/interaction/`));
+    await page.locator('input[name=login]').fill(login);
+    await page.locator('input[name=password]').fill('anything');
+    await page.locator('button[type=submit]').click();
+    await page.locator('button[type=submit]', { hasText: /continue/i }).click();
+  }
+  const identitiesOf = async (account: Account, password = account.password) => {
+    const { accessToken } = await logIn(suite.server.url, account.email, password);
+    const { data } = await apiCall<{ identities: { provider: string }[] }>(
+      suite.server.url,
+      'GET',
+      '/api/auth/identities',
+      undefined,
+      accessToken,
+    );
+    return data.identities.map((identity) => identity.provider);
+  };
+  /**
+   * Stands in for the clock: the person's sessions signed in `minutes` ago (the server keeps the
+   * time of the last sign-in in its SQLite database, in DATA_DIR).
+   */
+  function signedInAgo(account: Account, minutes: number) {
+    const database = new Database(path.join(suite.server.dataDir, 'hearth.db'));
+    try {
+      database.pragma('busy_timeout = 5000');
+      database
+        .prepare('update auth_sessions set authenticated_at = ? where user_id = ?')
+        .run(new Date(Date.now() - minutes * 60_000).toISOString(), account.id);
+    } finally {
+      database.close();
+    }
+  }
+
+  // Issue 32 item 12: linking a provider needs the password within the last 5 minutes, and a
+  // password reset disconnects providers unless asked to keep them.
+  let grace: Account;
+
+  it('asks for the password before "Connect Testidp" once the sign-in is 5 minutes old, then connects', async () => {
+    grace = await signUp(suite.server.url, { first_name: 'Grace', last_name: 'Hopper', user_name: 'grace' });
+    const { page } = await openSignedIn(suite.browser, suite.server.url, grace);
+    signedInAgo(grace, 6);
+    const settings = new SettingsPage(page, grace.user_name);
+    await settings.open();
+    await settings.button('Connect Testidp').click();
+
+    const confirm = page.getByRole('dialog', { name: 'Confirm your password' });
+    await confirm.getByText('Enter your password to connect Testidp').waitFor();
+    await confirm.getByLabel('Password', { exact: true }).fill('not her password');
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    await confirm.getByRole('alert').filter({ hasText: 'Current password is incorrect' }).waitFor();
+    await confirm.getByLabel('Password', { exact: true }).fill(grace.password);
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+
+    await atTheProvider(page, 'grace-at-the-provider');
+    await page.waitForURL(`${suite.server.url}/`);
+    await page.locator('.toast', { hasText: 'Testidp connected' }).waitFor();
+    expect(await identitiesOf(grace)).toEqual(['testidp']);
+    await page.context().close();
+  });
+
+  it('disconnects Testidp at a password reset unless "Keep Testidp connected" is ticked, and mails why', async () => {
+    const page = await suite.page();
+    await page.goto(suite.server.url);
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await page.getByRole('button', { name: 'Forgot password?' }).click();
+    const forgot = page.getByRole('dialog', { name: 'Forgot Password' });
+    await forgot.getByLabel('Email').fill(grace.email);
+    const mark = suite.mail.mark();
+    await forgot.getByRole('button', { name: 'Send Code' }).click();
+    const reset = page.getByRole('dialog', { name: 'Reset Password' });
+    const code = await suite.mail.code(grace.email, SUBJECTS.passwordReset, { after: mark });
+    await reset.getByLabel('Verification Code').fill(code);
+    await reset.getByLabel('New Password').fill('Grace-after-the-reset-7');
+    await reset.getByLabel('Confirm Password').fill('Grace-after-the-reset-7');
+    const keep = reset.getByRole('checkbox', { name: 'Keep Testidp connected' });
+    expect(await keep.isChecked()).toBe(false);
+    await reset.getByRole('button', { name: 'Reset Password' }).click();
+    await page.locator('.toast', { hasText: 'Password reset successful!' }).waitFor();
+
+    expect(await identitiesOf(grace, 'Grace-after-the-reset-7')).toEqual([]);
+    const notice = await suite.mail.next(grace.email, /password was reset/, { after: mark });
+    expect(notice.raw).toContain('Testidp was disconnected');
   });
 });

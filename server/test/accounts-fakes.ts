@@ -104,6 +104,10 @@ export class FakeSessions {
   async revokeAllForUser(userId: string) {
     this.revokedUsers.push(userId);
   }
+  readonly authenticated: string[] = [];
+  async markAuthenticated(sessionId: string) {
+    this.authenticated.push(sessionId);
+  }
 }
 
 /** Codes that are whatever the test says they are. */

@@ -27,6 +27,7 @@ export const MESSAGES = {
   samePassword: 'New password must be different from current password',
   mailFailed: 'Failed to send email, please try again later',
   notFromHearth: 'Request refused: it did not come from Hearth’s own page',
+  keepProvidersNotBoolean: 'keep_providers must be true or false',
 } as const;
 
 export const cooldownMessage = (seconds: number) => `Please wait ${seconds}s before requesting another code`;

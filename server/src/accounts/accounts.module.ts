@@ -20,6 +20,7 @@ import { startHousekeeping } from './housekeeping.js';
 import { LiveSessions } from './live-sessions.js';
 import { LoginLockout } from './lockout.js';
 import { LockoutRepository } from './lockout.repository.js';
+import { IdentitiesRepository } from './oidc/identities.repository.js';
 import { PasswordHasher } from './password-hasher.js';
 import { RefreshSessions } from './refresh-sessions.js';
 import { SessionEvents } from './session-events.js';
@@ -88,6 +89,7 @@ export function accountsModule(deps: AccountsModuleDeps): AccountsModule {
     lockout,
     signIn,
     log,
+    identities: new IdentitiesRepository(db),
     ...(deps.signups ? { signups: deps.signups } : {}),
   });
   let stopHousekeeping: (() => void) | undefined;

@@ -12,6 +12,7 @@ import {
   ownCodeBody,
   passwordChangeBody,
   pendingUserBody,
+  reauthBody,
   refreshTokenBody,
   resetConfirmBody,
   resetRequestBody,
@@ -143,6 +144,11 @@ export function registerAccountsRoutes(
     { ...signedIn, config: passwordChecks, schema: post(passwordChangeBody) },
     async (request, reply) =>
       withCookie(reply, await accounts.changePassword(callerOf(request), request.body, clientOf(request))),
+  );
+
+  // The password again, for a call that needs a recent sign-in (Settings → Connect {provider}).
+  app.post('/api/auth/reauth', { ...signedIn, config: passwordChecks, schema: post(reauthBody) }, (request) =>
+    accounts.reauthenticate(callerOf(request), auth.sessionOf(request), request.body),
   );
 
   // Settings → Sessions: the caller's own sign-in sessions, and signing them out.

@@ -111,10 +111,16 @@ export const resetConfirmBody = body(
     email: filled(MESSAGES.allFieldsRequired),
     code: code(MESSAGES.allFieldsRequired).pipe(z.string().min(1, { error: MESSAGES.allFieldsRequired })),
     new_password: secret(MESSAGES.allFieldsRequired),
+    /** Keep the connected identity providers (default: disconnect them, issue 32 item 12). */
+    keep_providers: z.boolean({ error: MESSAGES.keepProvidersNotBoolean }).default(false),
   },
   MESSAGES.allFieldsRequired,
 );
 export type ResetConfirmInput = z.output<typeof resetConfirmBody>;
+
+/** /reauth: the password, confirmed again. */
+export const reauthBody = body({ password: secret(MESSAGES.passwordRequired) }, MESSAGES.passwordRequired);
+export type ReauthInput = z.output<typeof reauthBody>;
 
 export const passwordChangeBody = body(
   {

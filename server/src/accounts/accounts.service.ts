@@ -10,14 +10,17 @@ import type {
   OwnAccountInput,
   OwnCodeInput,
   PasswordChangeInput,
+  ReauthInput,
   ResetConfirmInput,
   ResetRequestInput,
   SignupInput,
 } from './accounts.schemas.js';
 import type { CodePurpose } from './accounts.tables.js';
-import { type CodeMail, SIGNUP_ATTEMPT_NOTICE } from './code-mail.js';
+import { type CodeMail, providersDisconnectedNotice, SIGNUP_ATTEMPT_NOTICE } from './code-mail.js';
 import type { OneTimeCodes } from './codes.js';
 import type { LoginLockout } from './lockout.js';
+import type { IdentitiesRepository } from './oidc/identities.repository.js';
+import { providerName } from './oidc/provider-name.js';
 import type { PasswordHasher } from './password-hasher.js';
 import { passwordProblem } from './password-rules.js';
 import type { RefreshSessions } from './refresh-sessions.js';
@@ -42,7 +45,7 @@ export interface AccountsDeps {
     | 'setPasswordHash'
     | 'setTwoFactorEnabled'
   >;
-  sessions: Pick<RefreshSessions, 'issue' | 'revokeAllForUser'>;
+  sessions: Pick<RefreshSessions, 'issue' | 'revokeAllForUser' | 'markAuthenticated'>;
   hasher: Pick<PasswordHasher, 'hash' | 'verify' | 'verifyDummy'>;
   codes: Pick<OneTimeCodes, 'check' | 'pending' | 'cancelAll'>;
   codeMail: Pick<CodeMail, 'send' | 'sendInBackground' | 'notify'>;
@@ -50,6 +53,8 @@ export interface AccountsDeps {
   signIn: Pick<SignInService, 'loginFinish'>;
   /** Sign-ups per client address (SIGNUP_RATE_LIMIT); none: not limited. */
   signups?: Pick<AddressBudget, 'spend'>;
+  /** Identity providers linked to accounts (a password reset disconnects them). */
+  identities?: Pick<IdentitiesRepository, 'unlinkAll'>;
   log: Logger;
 }
 
@@ -203,8 +208,11 @@ export class AccountsService {
    * the code was burned (issue 11 item 6), and reset-code failures never lock sign-in: the code
    * itself burns after 5 wrong tries, and its owner can ask for a new one.
    */
-  async confirmPasswordReset({ email, code, new_password }: ResetConfirmInput): Promise<{ message: string }> {
+  async confirmPasswordReset(
+    input: Omit<ResetConfirmInput, 'keep_providers'> & Partial<Pick<ResetConfirmInput, 'keep_providers'>>,
+  ): Promise<{ message: string }> {
     const { users, hasher, sessions, lockout, codes } = this.deps;
+    const { email, code, new_password } = input;
     await assertPassword(new_password);
     const user = await users.findByEmail(email);
     const result = user ? await codes.check(user.id, 'password_reset', code) : 'none';
@@ -214,7 +222,35 @@ export class AccountsService {
     await sessions.revokeAllForUser(user.id);
     await codes.cancelAll(user.id);
     await lockout.reset(user.email);
+    if (!input.keep_providers) await this.disconnectProviders(user);
     return { message: 'Password reset successful' };
+  }
+
+  /**
+   * A reset is how someone who lost control of the account takes it back: an identity provider
+   * linked meanwhile would outlive it, so the reset disconnects them unless asked to keep them
+   * (issue 32 item 12), and tells the owner which.
+   */
+  private async disconnectProviders(user: UserRecord): Promise<void> {
+    const removed = (await this.deps.identities?.unlinkAll(user.id)) ?? [];
+    if (removed.length > 0) {
+      this.deps.codeMail.notify(user.email, providersDisconnectedNotice(removed.map(providerName)));
+    }
+  }
+
+  /**
+   * POST /reauth: the password confirmed again, for the calls that need a recent sign-in
+   * (connecting an identity provider). Checked like the current password everywhere (lockout,
+   * the shared per-user limit); the session counts as freshly signed in from now.
+   */
+  async reauthenticate(
+    caller: UserRecord,
+    sessionId: string | undefined,
+    { password }: ReauthInput,
+  ): Promise<{ message: string }> {
+    await this.checkCurrentPassword(caller, password);
+    if (sessionId) await this.deps.sessions.markAuthenticated(sessionId);
+    return { message: 'Password confirmed' };
   }
 
   async changePassword(

@@ -49,6 +49,11 @@ export interface AuthSessionsTable {
   /** The family's absolute end (30 days after sign-in). */
   expires_at: string;
   revoked_at: string | null;
+  /**
+   * When it last proved who is behind it: its sign-in, or the password confirmed again
+   * (POST /api/auth/reauth). Null for sessions from before migration 0016.
+   */
+  authenticated_at: string | null;
 }
 
 /** Attempts in the running 15-minute window by normalised e-mail, and the lock if any (migration 0007). */
@@ -59,7 +64,7 @@ export interface LoginAttemptsTable {
   locked_until: string | null;
 }
 
-/** Tables of the accounts domain (migrations 0002 and 0007). */
+/** Tables of the accounts domain (migrations 0002, 0007 and 0016). */
 export interface AccountsTables {
   refresh_tokens: RefreshTokensTable;
   one_time_codes: OneTimeCodesTable;

@@ -21,6 +21,22 @@ export class AuthSessionsRepository {
       .executeTakeFirst();
   }
 
+  /** When the user's live session last proved who is behind it (epoch ms); undefined if never. */
+  async authenticatedAt(id: string, userId: string): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('auth_sessions')
+      .select('authenticated_at')
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return row?.authenticated_at ? Date.parse(row.authenticated_at) : undefined;
+  }
+
+  async markAuthenticated(id: string, at: string): Promise<void> {
+    await this.db.updateTable('auth_sessions').set({ authenticated_at: at }).where('id', '=', id).execute();
+  }
+
   /** Which of these sessions are still live (not revoked). */
   async live(ids: string[]): Promise<Set<string>> {
     const live = new Set<string>();

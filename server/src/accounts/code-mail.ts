@@ -51,6 +51,19 @@ export const identityLinkedNotice = (provider: string, email: string | null): No
   ],
 });
 
+/** A password reset disconnected the account's identity providers (issue 32 item 12). */
+export const providersDisconnectedNotice = (providers: string[]): NoticeMailWording => {
+  const names = providers.join(' and ');
+  return {
+    subject: 'Your Hearth password was reset',
+    paragraphs: [
+      `Your Hearth password was just reset, and ${names} was disconnected from your account: it no longer signs you in.`,
+      `If it was you, sign in with the new password and connect ${names} again under Settings → Sign-in methods.`,
+      'If it was not you, someone can read your email: secure your email account, then use “Forgot password?” on the sign-in page.',
+    ],
+  };
+};
+
 /** Issues a code of a kind and mails it to the user. */
 export class CodeMail {
   constructor(

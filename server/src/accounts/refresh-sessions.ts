@@ -17,6 +17,8 @@ export const REFRESH_ABSOLUTE_MS = 30 * DAY_MS;
 export const REFRESH_IDLE_MS = 7 * DAY_MS;
 /** Two tabs refreshing at once: the second presentation of a parent within this window is no reuse. */
 export const REFRESH_GRACE_MS = 5000;
+/** How recent a sign-in (or confirmed password) must be to connect an identity provider. */
+export const RECENT_SIGN_IN_MS = 5 * 60_000;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
 
@@ -57,6 +59,8 @@ export class RefreshSessions implements SessionTokens {
           created_at: nowIso(now),
           last_used_at: nowIso(now),
           expires_at: familyExpires,
+          // Every session starts with a sign-in: a password, a second factor or a provider.
+          authenticated_at: nowIso(now),
         },
         trx,
       );
@@ -165,6 +169,20 @@ export class RefreshSessions implements SessionTokens {
     const ended = await this.sessions.revokeForUser(userId);
     this.events.ended({ userId });
     if (ended.length > 0) this.events.ended({ sessionIds: ended });
+  }
+
+  /**
+   * Whether the user's live session proved who is behind it within RECENT_SIGN_IN_MS: signed in,
+   * or the password confirmed again, that recently (connecting an identity provider needs it).
+   */
+  async recentlyAuthenticated(sessionId: string, userId: string, now = Date.now()): Promise<boolean> {
+    const at = await this.sessions.authenticatedAt(sessionId, userId);
+    return at !== undefined && now - at <= RECENT_SIGN_IN_MS;
+  }
+
+  /** The session proved who is behind it again (the password, confirmed). */
+  markAuthenticated(sessionId: string): Promise<void> {
+    return this.sessions.markAuthenticated(sessionId, nowIso());
   }
 
   /** "Sign out of all other sessions": every session of the user but `keep`. */

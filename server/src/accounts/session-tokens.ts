@@ -31,4 +31,9 @@ export interface SessionTokens {
    * (password change/reset, administrator's lock, role change, sign out everywhere).
    */
   revokeAllForUser(userId: string): Promise<void>;
+  /**
+   * Whether the user's session signed in, or confirmed the password again, within the last
+   * 5 minutes (connecting an identity provider needs it).
+   */
+  recentlyAuthenticated(sessionId: string, userId: string): Promise<boolean>;
 }

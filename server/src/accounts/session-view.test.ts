@@ -10,6 +10,7 @@ const row = (user_agent: string | null) => ({
   last_used_at: '2026-01-02T00:00:00.000Z',
   expires_at: '2026-02-01T00:00:00.000Z',
   revoked_at: null,
+  authenticated_at: null,
 });
 
 describe('session view', () => {

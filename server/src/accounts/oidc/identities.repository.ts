@@ -70,6 +70,16 @@ export class IdentitiesRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
+  /** Unlinks every provider of the user (a password reset); answers the providers it unlinked. */
+  async unlinkAll(userId: string): Promise<string[]> {
+    const rows = await this.db
+      .deleteFrom('user_identities')
+      .where('user_id', '=', userId)
+      .returning('provider')
+      .execute();
+    return rows.map((row) => row.provider);
+  }
+
   async savePending(login: PendingLogin, ttlSeconds: number): Promise<void> {
     const now = Date.now();
     await this.db.deleteFrom('oidc_login_states').where('expires_at', '<', nowIso(now)).execute();

@@ -8,10 +8,11 @@ import type { Guards, UsersRepository } from '../../users/index.js';
 import { identityLinkedNotice } from '../code-mail.js';
 import type { SessionTokens } from '../session-tokens.js';
 import { IdentitiesRepository } from './identities.repository.js';
-import { COOKIE_PATH, providerName, registerOidcRoutes } from './oidc.routes.js';
+import { COOKIE_PATH, registerOidcRoutes } from './oidc.routes.js';
 import { OidcClient, type OidcSettings } from './oidc-client.js';
 import { OidcFlow } from './oidc-flow.service.js';
 import { OidcSignIn } from './oidc-sign-in.service.js';
+import { providerName } from './provider-name.js';
 
 export interface OidcModuleDeps {
   /** OIDC_*; unset: no provider is offered and every provider path answers 404. */
@@ -55,6 +56,7 @@ export function oidcModule(deps: OidcModuleDeps): Module {
         limit: deps.limit,
         guards: deps.guards,
         identities,
+        sessions,
       }),
   };
 }

@@ -3,8 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { decodeJwt } from 'jose';
 import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { person } from '../../../test/accounts-client.js';
 import { startTestApp, type TestApp, useTestApp } from '../../../test/app.js';
 import { testDatabases } from '../../../test/databases.js';
+import { SUBJECTS } from '../../../test/mail-catcher.js';
 
 const PUBLIC_URL = 'http://hearth.test';
 const PROVIDER = 'testidp';
@@ -123,7 +125,7 @@ describe.each(testDatabases())('OpenID Connect sign-in on $name', ({ create }) =
   const t = useTestApp({
     database: create,
     mail: true,
-    env: () => ({ ...oidcEnv(), AUTH_RATE_LIMIT: '1000' }),
+    env: () => ({ ...oidcEnv(), AUTH_RATE_LIMIT: '1000', SIGNUP_RATE_LIMIT: '0' }),
   });
 
   /** Starts at Hearth's login URL, goes through the provider, and lands on Hearth's callback. */
@@ -426,6 +428,154 @@ describe.each(testDatabases())('OpenID Connect sign-in on $name', ({ create }) =
     } finally {
       t.hearth.sessions.issue = issue;
     }
+  });
+
+  // Issue 32 item 12: "Connect {provider}" worked with any valid access token, so a token stolen
+  // for 15 minutes could attach an identity that outlived a password change. Linking now needs the
+  // password (or a sign-in) within the last 5 minutes, and a password reset disconnects providers
+  // unless the person asks to keep them.
+
+  /** A person signed up and signed in with a real password; `session` is the sign-in's id. */
+  async function signedUp() {
+    const who = await t.api.signup(person());
+    const { access_token: token } = await t.api.login(who);
+    return { who, token, session: decodeJwt(token).sid as string };
+  }
+  /** Moves the session's last proof of identity `minutes` into the past. */
+  const provedAgo = (session: string, minutes: number) =>
+    t.hearth.storage.db
+      .updateTable('auth_sessions')
+      .set({ authenticated_at: new Date(Date.now() - minutes * 60_000).toISOString() })
+      .where('id', '=', session)
+      .execute();
+  const startConnect = (token: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/auth/oauth/${PROVIDER}/connect`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+  /** The whole connect: start, the provider as `sub`, the callback in the same browser. */
+  async function connect(token: string, sub: string) {
+    const start = await startConnect(token);
+    expect(start.statusCode, start.body).toBe(200);
+    const stateCookie = start.cookies.find((c) => c.name === 'hearth_oidc_state')?.value;
+    const back = await new ProviderBrowser().authorize(start.json().url, sub);
+    const done = await t.app.inject({
+      method: 'GET',
+      url: `${back.pathname}${back.search}`,
+      ...(stateCookie ? { cookies: { hearth_oidc_state: stateCookie } } : {}),
+    });
+    expect(done.headers.location).toBe(`/?connected=${PROVIDER}`);
+  }
+  const identitiesOf = async (token: string) =>
+    (
+      await t.app.inject({
+        method: 'GET',
+        url: '/api/auth/identities',
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json().identities;
+  const reauth = (token: string, password: unknown) => t.api.post('/reauth', { password }, token);
+
+  it('refuses to connect a provider from a session whose password is more than 5 minutes old, until it is confirmed', async () => {
+    const { who, token, session } = await signedUp();
+    await provedAgo(session, 4);
+    expect((await startConnect(token)).statusCode).toBe(200);
+
+    await provedAgo(session, 6);
+    const refused = await startConnect(token);
+    expect([refused.statusCode, refused.json()]).toEqual([
+      403,
+      { error: 'Enter your password to connect Testidp', reauth: 'password' },
+    ]);
+    expect(refused.cookies.find((c) => c.name === 'hearth_oidc_state')).toBeUndefined();
+
+    const wrong = await reauth(token, 'not the password');
+    expect([wrong.statusCode, wrong.json()]).toEqual([400, { error: 'Current password is incorrect' }]);
+    expect((await reauth(token, '')).json()).toEqual({ error: 'Password is required' });
+    expect((await startConnect(token)).statusCode).toBe(403);
+
+    const confirmed = await reauth(token, who.password);
+    expect([confirmed.statusCode, confirmed.json()]).toEqual([200, { message: 'Password confirmed' }]);
+    people.set('sub-fresh', { email: 'fresh.elsewhere@example.com', email_verified: true });
+    await connect(token, 'sub-fresh');
+    expect(await identitiesOf(token)).toEqual([
+      expect.objectContaining({ provider: PROVIDER, email: 'fresh.elsewhere@example.com' }),
+    ]);
+    // Signed out, nobody confirms a password.
+    expect((await t.api.post('/reauth', { password: who.password })).statusCode).toBe(401);
+  });
+
+  it('counts a sign-in with the provider as fresh for an account without a password, then asks to sign in again', async () => {
+    people.set('sub-nopassword', { email: 'nopassword@example.com', email_verified: true });
+    const signedIn = await signIn('sub-nopassword');
+    const { access_token: token } = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        payload: { refresh_token: signedIn.get('refresh_token') },
+      })
+    ).json();
+    // Fresh: the connect may start (this provider account is the one already linked, so the
+    // callback would answer email_conflict; the start is what is checked).
+    expect((await startConnect(token)).statusCode).toBe(200);
+    await provedAgo(decodeJwt(token).sid as string, 6);
+    const refused = await startConnect(token);
+    expect([refused.statusCode, refused.json()]).toEqual([
+      403,
+      { error: 'Sign in again to connect Testidp', reauth: 'sign_in' },
+    ]);
+    expect((await reauth(token, 'anything at all')).statusCode).toBe(400);
+    expect((await startConnect(token)).statusCode).toBe(403);
+  });
+
+  /** A person with a provider connected from Settings, and their password reset with the mailed code. */
+  async function connectedThenReset(sub: string, extra: Record<string, unknown> = {}) {
+    const { who, token } = await signedUp();
+    people.set(sub, { email: `${sub}.elsewhere@example.com`, email_verified: true });
+    await connect(token, sub);
+    const after = t.mail.mark();
+    await t.api.post('/password/reset/request', { email: who.email });
+    const code = await t.mail.code(who.email, SUBJECTS.passwordReset, { after });
+    const body = { email: who.email, code, new_password: 'the password after the reset' };
+    expect((await t.api.post('/password/reset/confirm', { ...body, keep_providers: 'yes' })).json()).toEqual({
+      error: 'keep_providers must be true or false',
+    });
+    const reset = await t.api.post('/password/reset/confirm', { ...body, ...extra });
+    expect(reset.statusCode).toBe(200);
+    const { access_token: fresh } = await t.api.login({ email: who.email, password: body.new_password });
+    return { who, after, fresh };
+  }
+
+  it('disconnects the providers at a password reset and mails the owner which', async () => {
+    const { who, after, fresh } = await connectedThenReset('sub-reset');
+    expect(await identitiesOf(fresh)).toEqual([]);
+    const notice = await t.mail.next(who.email, /password was reset/, { after });
+    expect(notice.raw).toContain('Testidp was disconnected');
+    // The provider account no longer opens the owner's account.
+    const viaProvider = await signIn('sub-reset');
+    expect((await me(viaProvider.get('access_token') as string))?.email).not.toBe(who.email);
+  });
+
+  it('keeps the providers at a password reset when asked to, without a notice', async () => {
+    const { who, after, fresh } = await connectedThenReset('sub-kept', { keep_providers: true });
+    expect(await identitiesOf(fresh)).toEqual([expect.objectContaining({ provider: PROVIDER })]);
+    const viaProvider = await signIn('sub-kept');
+    expect((await me(viaProvider.get('access_token') as string))?.email).toBe(who.email);
+    expect(t.mail.mails.slice(after).filter((mail) => /password was reset/.test(mail.subject))).toEqual([]);
+  });
+
+  it('keeps the providers at a password change: the person is signed in, beside the list that disconnects them', async () => {
+    const { who, token } = await signedUp();
+    people.set('sub-change', { email: 'change.elsewhere@example.com', email_verified: true });
+    await connect(token, 'sub-change');
+    const changed = await t.api.post(
+      '/password/change',
+      { current_password: who.password, new_password: 'a changed password here' },
+      token,
+    );
+    expect(changed.statusCode).toBe(200);
+    expect(await identitiesOf(changed.json().access_token)).toHaveLength(1);
   });
 
   /**

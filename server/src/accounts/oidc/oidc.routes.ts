@@ -5,27 +5,17 @@ import type { HttpApp } from '../../http/http-app.js';
 import { noBody, noQuery } from '../../http/validation.js';
 import type { Guards } from '../../users/index.js';
 import { callerOf } from '../../users/index.js';
+import type { SessionTokens } from '../session-tokens.js';
 import type { IdentitiesRepository } from './identities.repository.js';
 import { callbackQuery, loginQuery, providerParams } from './oidc.schemas.js';
 import type { OidcSettings } from './oidc-client.js';
 import { LOGIN_TTL_SECONDS, type OidcFlow } from './oidc-flow.service.js';
 import type { OidcErrorCode } from './oidc-sign-in.service.js';
+import { providerName } from './provider-name.js';
 
 /** Binds a sign-in to the browser that started it (no logging a victim into an attacker's account). */
 export const STATE_COOKIE = 'hearth_oidc_state';
 export const COOKIE_PATH = '/api/auth/oauth';
-
-const KNOWN_NAMES: Record<string, string> = {
-  google: 'Google',
-  github: 'GitHub',
-  gitlab: 'GitLab',
-  microsoft: 'Microsoft',
-  authentik: 'Authentik',
-  keycloak: 'Keycloak',
-  authelia: 'Authelia',
-};
-export const providerName = (id: string): string =>
-  KNOWN_NAMES[id] ?? id.charAt(0).toUpperCase() + id.slice(1);
 
 export interface OidcRoutesDeps {
   settings: OidcSettings | undefined;
@@ -36,18 +26,26 @@ export interface OidcRoutesDeps {
   limit: FastifyContextConfig;
   guards: Guards;
   identities: IdentitiesRepository;
+  sessions: Pick<SessionTokens, 'recentlyAuthenticated'>;
 }
 
 /** Settings → Sign-in methods: refusing to remove the last way in. */
 export const NEEDS_PASSWORD = (provider: string) =>
   `Set a password before disconnecting ${provider}: use “Forgot password?” on the sign-in page`;
 
+/**
+ * Settings → "Connect {provider}" from a session that has not proved who is behind it within the
+ * last 5 minutes (issue 32 item 12): `reauth` tells the web app what to ask for.
+ */
+export const CONFIRM_PASSWORD_TO_CONNECT = (provider: string) => `Enter your password to connect ${provider}`;
+export const SIGN_IN_AGAIN_TO_CONNECT = (provider: string) => `Sign in again to connect ${provider}`;
+
 const unknownProvider = () => new HttpError(404, 'Unknown identity provider');
 
 /** GET /api/auth/oauth/providers, …/:provider/login and its callback. */
 export function registerOidcRoutes(
   app: HttpApp,
-  { settings, flow, secureCookie, log, limit, guards, identities }: OidcRoutesDeps,
+  { settings, flow, secureCookie, log, limit, guards, identities, sessions }: OidcRoutesDeps,
 ) {
   const provider = settings?.provider;
   // Unauthenticated, and each login start writes a row: the same per-IP limit as the other auth calls.
@@ -88,8 +86,8 @@ export function registerOidcRoutes(
     },
   );
 
-  // Settings → "Connect {provider}": a signed-in user (Bearer, so no other site can start it)
-  // gets the provider's address; the callback links the identity to them.
+  // Settings → "Connect {provider}": a signed-in user who signed in, or confirmed the password,
+  // within the last 5 minutes gets the provider's address; the callback links the identity to them.
   app.post(
     '/api/auth/oauth/:provider/connect',
     {
@@ -98,7 +96,16 @@ export function registerOidcRoutes(
       schema: { params: providerParams, querystring: noQuery, body: noBody },
     },
     async (request, reply) => {
-      const started = await flowFor(request.params.provider).start({ linkUserId: callerOf(request).id });
+      const caller = callerOf(request);
+      const linking = flowFor(request.params.provider);
+      const fresh = request.sessionId && (await sessions.recentlyAuthenticated(request.sessionId, caller.id));
+      if (!fresh) {
+        const name = providerName(request.params.provider);
+        throw caller.passwordHash
+          ? new HttpError(403, CONFIRM_PASSWORD_TO_CONNECT(name), { reauth: 'password' })
+          : new HttpError(403, SIGN_IN_AGAIN_TO_CONNECT(name), { reauth: 'sign_in' });
+      }
+      const started = await linking.start({ linkUserId: caller.id });
       if (!started.ok) throw new HttpError(502, `${providerName(request.params.provider)} is not reachable`);
       setStateCookie(reply, started.value.state);
       reply.header('cache-control', 'no-store');

@@ -14,6 +14,7 @@ import { migration as m0012 } from './0012_history.js';
 import { migration as m0013 } from './0013_activity.js';
 import { migration as m0014 } from './0014_access_rules.js';
 import { migration as m0015 } from './0015_passes.js';
+import { migration as m0016 } from './0016_session_authenticated_at.js';
 
 /**
  * Every migration, in order. Names are zero-padded so they sort; never rename or edit one that
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '0013_activity': m0013,
   '0014_access_rules': m0014,
   '0015_passes': m0015,
+  '0016_session_authenticated_at': m0016,
 };

@@ -96,7 +96,13 @@ export default function AuthModal() {
           </LoginForm>
         )}
       </div>
-      {forgotOpen && <ForgotPassword initialEmail={forgotEmail} onClose={() => setForgotOpen(false)} />}
+      {forgotOpen && (
+        <ForgotPassword
+          initialEmail={forgotEmail}
+          providers={providers}
+          onClose={() => setForgotOpen(false)}
+        />
+      )}
     </Dialog>
   );
 }

@@ -2,18 +2,34 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { useToast } from '../../shared/toast/toast-context.js';
 import { Dialog } from '../../shared/ui/Dialog.js';
 import { Field } from '../../shared/ui/Field.js';
-import { authApi } from './auth.api.js';
+import { authApi, type OAuthProvider } from './auth.api.js';
 import { FormMessage } from './FormMessage.js';
 import { validateResetConfirm, validateResetRequest } from './validation.js';
 
-/** docs/screens.md#auth-modal / docs/screens.md#forgot-password: the forgot-password overlay, step 1 (send code) and step 2 (reset). */
-export function ForgotPassword({ initialEmail, onClose }: { initialEmail: string; onClose(): void }) {
+/** The reset's question about connected providers (issue 32 item 12); unticked, they are disconnected. */
+export const keepProvidersLabel = (providers: OAuthProvider[]) =>
+  `Keep ${providers.map((provider) => provider.name).join(' and ')} connected`;
+
+/**
+ * docs/screens.md#auth-modal / docs/screens.md#forgot-password: the forgot-password overlay, step 1 (send code) and step 2 (reset).
+ * With identity providers configured, step 2 asks whether to keep them connected (default: no).
+ */
+export function ForgotPassword({
+  initialEmail,
+  providers = [],
+  onClose,
+}: {
+  initialEmail: string;
+  providers?: OAuthProvider[];
+  onClose(): void;
+}) {
   const { showToast } = useToast();
   const [step, setStep] = useState<1 | 2>(1);
   const [email, setEmail] = useState(initialEmail);
   const [code, setCode] = useState('');
   const [newPassword, setNewPassword] = useState('');
   const [confirmPassword, setConfirmPassword] = useState('');
+  const [keepProviders, setKeepProviders] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
@@ -41,7 +57,7 @@ export function ForgotPassword({ initialEmail, onClose }: { initialEmail: string
     setError(invalid);
     if (invalid) return;
     setBusy(true);
-    const result = await authApi.confirmPasswordReset(email.trim(), code.trim(), newPassword);
+    const result = await authApi.confirmPasswordReset(email.trim(), code.trim(), newPassword, keepProviders);
     setBusy(false);
     if (!result.success) {
       setError(result.error || 'Password reset failed');
@@ -97,6 +113,16 @@ export function ForgotPassword({ initialEmail, onClose }: { initialEmail: string
             value={confirmPassword}
             onChange={(e) => setConfirmPassword(e.target.value)}
           />
+          {providers.length > 0 && (
+            <label className="auth-check">
+              <input
+                type="checkbox"
+                checked={keepProviders}
+                onChange={(e) => setKeepProviders(e.target.checked)}
+              />
+              {keepProvidersLabel(providers)}
+            </label>
+          )}
           <FormMessage text={error} />
           <button type="submit" className="button button--primary button--block" disabled={busy}>
             Reset Password

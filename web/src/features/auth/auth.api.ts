@@ -48,8 +48,13 @@ export const authApi = {
       password: input.password,
     }),
   requestPasswordReset: (email: string) => api.post('/api/auth/password/reset/request', { email }),
-  confirmPasswordReset: (email: string, code: string, newPassword: string) =>
-    api.post('/api/auth/password/reset/confirm', { email, code, new_password: newPassword }),
+  confirmPasswordReset: (email: string, code: string, newPassword: string, keepProviders = false) =>
+    api.post('/api/auth/password/reset/confirm', {
+      email,
+      code,
+      new_password: newPassword,
+      keep_providers: keepProviders,
+    }),
   providers: () => api.get<{ providers?: OAuthProvider[] }>('/api/auth/oauth/providers'),
 };
 

@@ -1,15 +1,21 @@
 import type { IdentityView } from '@hearth/contracts';
 import { useCallback, useEffect, useState } from 'react';
+import { ConfirmPasswordDialog } from './ConfirmPasswordDialog.js';
 import { settingsApi } from './settings.api.js';
 import type { AccountAction } from './use-account-action.js';
+
+type Provider = { id: string; name: string };
 
 /**
  * Settings → Sign-in methods (issue 11 item 5): the identity providers linked to this account,
  * "Connect {provider}" (only here, after a full sign-in; never by e-mail) and "Disconnect".
+ * Connecting needs a sign-in within the last 5 minutes (issue 32 item 12): when the server asks
+ * for the password, a dialog asks for it and the connect goes on.
  */
 export function SignInMethods({ action }: { action: AccountAction }) {
-  const [providers, setProviders] = useState<{ id: string; name: string }[]>([]);
+  const [providers, setProviders] = useState<Provider[]>([]);
   const [linked, setLinked] = useState<IdentityView[]>([]);
+  const [confirming, setConfirming] = useState<{ provider: Provider; reason: string } | null>(null);
   const load = useCallback(async () => {
     const [offered, mine] = await Promise.all([settingsApi.providers(), settingsApi.identities()]);
     setProviders(offered.success ? (offered.data?.providers ?? []) : []);
@@ -21,10 +27,15 @@ export function SignInMethods({ action }: { action: AccountAction }) {
 
   if (providers.length === 0 && linked.length === 0) return null;
 
-  const connect = async (provider: { id: string; name: string }) => {
+  const connect = async (provider: Provider) => {
     const result = await settingsApi.connect(provider.id);
-    if (result.success && result.data?.url) window.location.assign(result.data.url);
-    else action.setStatus({ text: result.error ?? `Failed to connect ${provider.name}`, tone: 'error' });
+    if (result.success && result.data?.url) return window.location.assign(result.data.url);
+    const reauth = (result.data as { reauth?: unknown } | null)?.reauth;
+    if (result.status === 403 && reauth === 'password') {
+      setConfirming({ provider, reason: result.error ?? `Enter your password to connect ${provider.name}` });
+      return;
+    }
+    action.setStatus({ text: result.error ?? `Failed to connect ${provider.name}`, tone: 'error' });
   };
   const disconnect = async (identity: IdentityView) => {
     const result = await settingsApi.disconnect(identity.provider);
@@ -73,6 +84,16 @@ export function SignInMethods({ action }: { action: AccountAction }) {
           </div>
         </div>
       ))}
+      {confirming && (
+        <ConfirmPasswordDialog
+          reason={confirming.reason}
+          onCancel={() => setConfirming(null)}
+          onConfirmed={() => {
+            setConfirming(null);
+            void connect(confirming.provider);
+          }}
+        />
+      )}
     </section>
   );
 }

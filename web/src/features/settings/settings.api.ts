@@ -25,6 +25,8 @@ export const settingsApi = {
   connect: (provider: string) =>
     api.post<{ url: string }>(`/api/auth/oauth/${encodeURIComponent(provider)}/connect`),
   disconnect: (provider: string) => api.delete(`/api/auth/identities/${encodeURIComponent(provider)}`),
+  /** The password again, for a call that needs a recent sign-in (connecting a provider). */
+  reauth: (password: string) => api.post('/api/auth/reauth', { password }),
   generateAvatar: () => api.post('/api/auth/profile/generate-avatar', {}),
   uploadPicture: (file: File) => {
     const form = new FormData();
