@@ -128,19 +128,13 @@ export function registerDevicehubRoutes(
       schema: { params: idParams, querystring: noQuery, body: deviceCommandBody },
     },
     async (request) => {
-      const about = service.about(request.params.id);
-      const entry = {
-        actor: userActor(callerOf(request)),
-        ...originOf(request),
-        kind: 'device.command' as const,
-        ...about,
-        detail: { ...about.detail, state: request.body.state },
+      const caller = callerOf(request);
+      const as = {
+        actor: userActor(caller),
+        origin: originOf(request),
+        reach: () => reaches.reachOf(caller),
       };
-      return ok(
-        await tracked(activity, entry, async () =>
-          service.command(request.params.id, request.body, await reaches.reachOf(callerOf(request))),
-        ),
-      );
+      return ok(await service.commandAs(as, request.params.id, request.body));
     },
   );
 }

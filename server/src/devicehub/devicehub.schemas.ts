@@ -5,6 +5,7 @@ import type {
   DeviceSetCommand,
 } from '@hearth/contracts';
 import { z } from 'zod';
+import { withoutControlCharacters } from '../http/validation.js';
 import { DevicehubMessages as M } from './devicehub.errors.js';
 
 const missingOrInvalid = (issue: { input?: unknown }) =>
@@ -66,14 +67,18 @@ export const deviceRenameBody = z.object(
   { error: M.emptyName },
 ) satisfies z.ZodType<DeviceRenameRequest, unknown>;
 
-/** `commands/device.set` from a browser (docs/devicehub.md#stream). */
-export const deviceSetCommand = z.object({
-  device_id: z.string({ error: M.missingDeviceId }),
-  state: z.record(z.string(), z.unknown(), { error: M.invalidCommand }),
-}) satisfies z.ZodType<DeviceSetCommand, unknown>;
+/** `commands/device.set` from a browser (docs/devicehub.md#stream); no control characters, as over REST. */
+export const deviceSetCommand = withoutControlCharacters(
+  z.object({
+    device_id: z.string({ error: M.missingDeviceId }),
+    state: z.record(z.string(), z.unknown(), { error: M.invalidCommand }),
+  }),
+) satisfies z.ZodType<DeviceSetCommand, unknown>;
 
-/** `commands/device.rename` from a browser (docs/devicehub.md#stream). */
-export const deviceRenameCommand = z.object({
-  device_id: z.string({ error: M.missingDeviceId }),
-  name: z.string({ error: M.emptyName }),
-}) satisfies z.ZodType<DeviceRenameCommand, unknown>;
+/** `commands/device.rename` from a browser (docs/devicehub.md#stream); no control characters, as over REST. */
+export const deviceRenameCommand = withoutControlCharacters(
+  z.object({
+    device_id: z.string({ error: M.missingDeviceId }),
+    name: z.string({ error: M.emptyName }),
+  }),
+) satisfies z.ZodType<DeviceRenameCommand, unknown>;

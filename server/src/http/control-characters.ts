@@ -20,6 +20,9 @@ function refusedIn(text: string, rule: Rule): boolean {
   return false;
 }
 
+/** Whether `text` holds any control character (for ids and names that come another way than HTTP). */
+export const hasControlCharacter = (text: string): boolean => refusedIn(text, 'strict');
+
 /** A field named in the answer: a schema's own name, never an echo of arbitrary input. */
 const NAMEABLE = /^[A-Za-z0-9_.-]{1,64}$/;
 

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { controlCharacterField } from './control-characters.js';
+import { CONTROL_CHARACTERS } from './errors.js';
 
 /**
  * Building blocks for route schemas. A route words its failures with the domain's own messages
@@ -49,6 +51,16 @@ export const idParams = z.object({ id: z.string() });
 export const queryText = (name: string) =>
   z.string({
     error: (issue) => (Array.isArray(issue.input) ? `${name} must be given once` : `${name} must be text`),
+  });
+
+/**
+ * `schema`, refusing control characters as every HTTP route does before its schema
+ * (docs/api.md#text), for input that comes another way: the device stream's commands.
+ */
+export const withoutControlCharacters = <T extends z.ZodType>(schema: T) =>
+  schema.superRefine((value, ctx) => {
+    const field = controlCharacterField(value, 'payload');
+    if (field !== undefined) ctx.addIssue({ code: 'custom', message: CONTROL_CHARACTERS(field) });
   });
 
 /** A time as a query gives it: epoch ms, or ISO-8601 with a date; NaN for anything else. */

@@ -134,12 +134,24 @@ function powerCapability(capabilities: Capability[], endpoint: unknown): Capabil
   );
 }
 
+/** A command as it goes out: the `/set` payload, and what of the command it sends, in the command's terms. */
+export interface SetCommand {
+  payload: Record<string, unknown>;
+  /** The input's value under its id, then each key of `state` the device takes (docs/activity.md#kinds records it). */
+  sent: Record<string, unknown>;
+}
+
 /**
  * A REST command (`{input: {id, value}, state?: {on?, [property]?}}`, docs/api.md#devices) or a stream
  * command's `{state}` (7.3) as the payload of `<friendly_name>/set`, e.g. a brightness slider
  * `{brightness: 128, state: "ON"}`, using the device's own value_on/value_off.
  */
 export function buildSetPayload(capabilities: Capability[], request: unknown): Record<string, unknown> {
+  return buildSetCommand(capabilities, request).payload;
+}
+
+/** buildSetPayload, with what of the command it sends. */
+export function buildSetCommand(capabilities: Capability[], request: unknown): SetCommand {
   if (request === undefined || request === null) throw missing();
   if (!isObject(request)) throw invalid();
   const { input, state } = request;
@@ -147,26 +159,32 @@ export function buildSetPayload(capabilities: Capability[], request: unknown): R
   if ((input !== undefined && !isObject(input)) || (state !== undefined && !isObject(state))) throw invalid();
 
   const payload: Record<string, unknown> = {};
+  const sent: Record<string, unknown> = {};
   let endpoint: unknown;
   if (input) {
     if (typeof input.id !== 'string' || !('value' in input)) throw invalid();
     const capability = findWritable(capabilities, input.id);
     if (!capability) throw invalid();
     payload[capability.property] = convert(capability, input.value, capability.property);
+    sent[input.id] = input.value;
     endpoint = capability.metadata?.endpoint;
   }
   for (const [key, value] of Object.entries(state ?? {})) {
     if (key === 'on') {
       const power = powerCapability(capabilities, endpoint);
       if (!power) continue;
-      if (!(power.property in payload)) payload[power.property] = convert(power, value, power.property);
+      if (!(power.property in payload)) {
+        payload[power.property] = convert(power, value, power.property);
+        sent.on = value;
+      }
       continue;
     }
     const capability = findWritable(capabilities, key);
     // Keys the device can't take (read-only or unknown) are left out rather than sent.
     if (!capability || capability.property in payload) continue;
     payload[capability.property] = convert(capability, value, capability.property);
+    sent[key] = value;
   }
   if (Object.keys(payload).length === 0) throw invalid();
-  return payload;
+  return { payload, sent };
 }

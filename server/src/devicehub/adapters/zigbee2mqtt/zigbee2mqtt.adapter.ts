@@ -7,7 +7,7 @@ import { DevicehubMessages } from '../../devicehub.errors.js';
 import { LogOnce } from '../../log-once.js';
 import type { AdapterEvents, DeviceAdapter } from '../adapter.js';
 import { parseBridgeDevices, usableFriendlyName } from './bridge-devices.js';
-import { buildSetPayload } from './commands.js';
+import { buildSetCommand } from './commands.js';
 import { PendingMessages } from './pending-messages.js';
 import type { RenameRequest } from './z2m.types.js';
 
@@ -297,7 +297,7 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
   }
 
   async command(device: Device, request: DeviceCommandRequest) {
-    const payload = buildSetPayload(device.capabilities, request);
+    const { payload, sent } = buildSetCommand(device.capabilities, request);
     if (!this.options.bus.connected) throw new HttpError(503, DevicehubMessages.busDown);
     // Nobody would act on it: say so rather than answer "sent".
     if (this.bridge === 'offline') throw new HttpError(503, DevicehubMessages.bridgeOffline);
@@ -305,6 +305,7 @@ export class Zigbee2mqttAdapter implements DeviceAdapter {
       `${this.options.baseTopic}/${this.friendlyName(device)}/set`,
       JSON.stringify(payload),
     );
+    return sent;
   }
 
   /** `<friendly_name>/get` with every gettable property (`{"state": "", "brightness": ""}`). */
