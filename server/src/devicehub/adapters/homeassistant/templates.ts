@@ -1,0 +1,757 @@
+import { Environment, Interpreter, parse, tokenize } from '@huggingface/jinja';
+
+/**
+ * The Jinja of Home Assistant's MQTT templates (`value_template`, `command_template`, …), through
+ * @huggingface/jinja: an interpreter over its own values (no JavaScript object is reachable from a
+ * template, unlike compiled engines), with what Home Assistant adds (`float`, `int` and `round` as
+ * HA has them, `multiply`, `is_defined`, `to_json`, `timestamp_local`, `unpack`, `now()`,
+ * `as_timestamp()`, `iif()`, dicts with number and None keys) and Python's way of printing values
+ * (`True`, `None`). Each evaluation is capped in time and steps, and no value it builds may grow
+ * past MAX_TEXT characters or MAX_ITEMS items; a template that fails says why and never throws.
+ */
+
+/** Longest template source taken (real ones are under 3 KB; Zigbee2MQTT's event program the largest). */
+export const MAX_TEMPLATE_SOURCE = 16 * 1024;
+/** Longest string, and most items of a list or dict, any step of an evaluation may make. */
+export const MAX_TEXT = 512 * 1024;
+export const MAX_ITEMS = 10_000;
+/** Time and interpreter steps one evaluation may take. */
+export const TEMPLATE_TIMEOUT_MS = 25;
+const MAX_STEPS = 200_000;
+/** A template that ran out of time this often is not run again (it would cost the cap each message). */
+const TIMEOUTS_BEFORE_DISABLED = 3;
+
+export type TemplateResult = { ok: true; text: string } | { ok: false; error: string };
+
+type Runtime = { type: string; value: unknown; toString(): string; __bool__(): { value: boolean } };
+type Node = { type: string; [key: string]: unknown };
+
+// The runtime value classes are not exported: taken from values the library makes itself.
+const probe = new Environment();
+const make = <T>(name: string, value: unknown) => probe.set(name, value).constructor as T;
+type Ctor<V> = new (value: V) => Runtime;
+const IntegerValue = make<Ctor<number>>('i', 1);
+const FloatValue = make<Ctor<number>>('f', 1.5);
+const StringValue = make<Ctor<string>>('s', '');
+const BooleanValue = make<Ctor<boolean>>('b', true);
+const NullValue = make<Ctor<null>>('n', null);
+const ArrayValue = make<Ctor<Runtime[]>>('a', []);
+const ObjectValue = make<Ctor<Map<string, Runtime>>>('o', {});
+const FunctionValue = make<Ctor<(args: Runtime[], env: Environment) => Runtime>>('fn', () => 0);
+const UndefinedValue = probe.lookupVariable('nothing').constructor as Ctor<undefined>;
+
+class TemplateError extends Error {}
+
+const is = (value: Runtime, ctor: Ctor<never>) => value instanceof (ctor as unknown as typeof Object);
+const isNumber = (value: Runtime) =>
+  is(value, IntegerValue as Ctor<never>) || is(value, FloatValue as Ctor<never>);
+const isString = (value: Runtime) => is(value, StringValue as Ctor<never>);
+const isUndefined = (value: Runtime) => is(value, UndefinedValue as Ctor<never>);
+const isObject = (value: Runtime) => is(value, ObjectValue as Ctor<never>);
+const isArray = (value: Runtime) => is(value, ArrayValue as Ctor<never>);
+
+const number = (value: number): Runtime =>
+  Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER
+    ? new IntegerValue(value)
+    : new FloatValue(value);
+
+/** A JavaScript value (JSON's kinds) as a runtime value. */
+export function toRuntime(value: unknown, depth = 0): Runtime {
+  if (depth > 64) throw new TemplateError('value nested too deeply');
+  if (value === undefined) return new UndefinedValue(undefined);
+  if (value === null) return new NullValue(null);
+  if (typeof value === 'boolean') return new BooleanValue(value);
+  if (typeof value === 'number')
+    return Number.isInteger(value) ? new IntegerValue(value) : new FloatValue(value);
+  if (typeof value === 'string') return new StringValue(value);
+  if (Array.isArray(value)) return new ArrayValue(value.map((item) => toRuntime(item, depth + 1)));
+  if (typeof value === 'object')
+    return new ObjectValue(
+      new Map(Object.entries(value as object).map(([k, v]) => [k, toRuntime(v, depth + 1)])),
+    );
+  return new UndefinedValue(undefined);
+}
+
+/** Python's repr of a float: `1.0`, `0.1`, `1e+16`. */
+const pyFloat = (value: number): string => {
+  if (Number.isNaN(value)) return 'nan';
+  if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
+  if (Number.isInteger(value) && Math.abs(value) < 1e16) return value.toFixed(1);
+  return String(value);
+};
+
+const pyQuote = (text: string) =>
+  `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
+
+/** How Python (and so Home Assistant) prints a value: `True`, `None`, `[1, 'a']`, `{'a': 1}`. */
+export function pyStr(value: Runtime, nested = false): string {
+  switch (value.type) {
+    case 'UndefinedValue':
+      return '';
+    case 'NullValue':
+      return 'None';
+    case 'BooleanValue':
+      return value.value ? 'True' : 'False';
+    case 'FloatValue':
+      return pyFloat(value.value as number);
+    case 'IntegerValue':
+      return String(value.value);
+    case 'StringValue':
+      return nested ? pyQuote(value.value as string) : (value.value as string);
+    case 'ArrayValue':
+    case 'TupleValue':
+      return `[${(value.value as Runtime[]).map((item) => pyStr(item, true)).join(', ')}]`;
+    case 'ObjectValue':
+    case 'KeywordArgumentsValue':
+      return `{${[...(value.value as Map<string, Runtime>)].map(([k, v]) => `${pyQuote(k)}: ${pyStr(v, true)}`).join(', ')}}`;
+    default:
+      return value.toString();
+  }
+}
+
+/** A Python-like text form of a runtime value, for `str()` and payload comparisons. */
+const text = (value: Runtime) => pyStr(value);
+
+/** Python's float(): whitespace, sign, digits, exponent, inf and nan; anything else is not a number. */
+function parseFloatStrict(raw: string): number | undefined {
+  const trimmed = raw.trim().toLowerCase();
+  if (/^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/.test(trimmed)) return Number(trimmed);
+  if (/^[+-]?(inf|infinity)$/.test(trimmed)) return trimmed.startsWith('-') ? -Infinity : Infinity;
+  if (/^[+-]?nan$/.test(trimmed)) return Number.NaN;
+  return undefined;
+}
+
+function toFloat(value: Runtime): number | undefined {
+  if (isNumber(value)) return value.value as number;
+  if (value.type === 'BooleanValue') return value.value ? 1 : 0;
+  if (isString(value)) return parseFloatStrict(value.value as string);
+  return undefined;
+}
+
+/** Jinja's int(): a whole number, else the integer part of a float; in `base` for text. */
+function toInt(value: Runtime, base = 10): number | undefined {
+  if (isNumber(value)) return Math.trunc(value.value as number);
+  if (value.type === 'BooleanValue') return value.value ? 1 : 0;
+  if (!isString(value)) return undefined;
+  const raw = (value.value as string).trim();
+  const whole = base === 10 ? /^[+-]?\d+$/ : base === 16 ? /^[+-]?(0x)?[0-9a-f]+$/i : /^[+-]?[0-9a-z]+$/i;
+  if (whole.test(raw)) {
+    const parsed = Number.parseInt(raw, base);
+    return Number.isNaN(parsed) ? undefined : parsed;
+  }
+  const float = parseFloatStrict(raw);
+  return float === undefined || !Number.isFinite(float) ? undefined : Math.trunc(float);
+}
+
+/** Python's round(): half to even. */
+function pyRound(value: number, digits: number): number {
+  const factor = 10 ** digits;
+  const scaled = value * factor;
+  const floor = Math.floor(scaled);
+  const diff = scaled - floor;
+  const rounded = Math.abs(diff - 0.5) < 1e-9 ? (floor % 2 === 0 ? floor : floor + 1) : Math.round(scaled);
+  return rounded / factor;
+}
+
+/** Python's isoformat of a time in this server's zone: `2026-01-05T10:30:00+01:00`. */
+function isoLocal(ms: number): string {
+  const date = new Date(ms);
+  const offset = -date.getTimezoneOffset();
+  const pad = (n: number) => String(Math.trunc(Math.abs(n))).padStart(2, '0');
+  const sign = offset >= 0 ? '+' : '-';
+  const local = new Date(ms + offset * 60_000).toISOString().slice(0, 19);
+  return `${local}${sign}${pad(offset / 60)}:${pad(offset % 60)}`;
+}
+
+/** A time object for now() and utcnow(): `as_timestamp(now())`, `now().strftime('%H:%M')`, `now().isoformat()`. */
+function timeValue(ms: number): Runtime {
+  const members = new Map<string, Runtime>([
+    ['__timestamp__', new FloatValue(ms / 1000)],
+    ['timestamp', new FunctionValue(() => new FloatValue(ms / 1000))],
+    ['isoformat', new FunctionValue(() => new StringValue(isoLocal(ms)))],
+    [
+      'strftime',
+      new FunctionValue(([format]) => {
+        if (!format || !isString(format)) throw new TemplateError('strftime takes a format');
+        return new StringValue(strftime(new Date(ms), format.value as string));
+      }),
+    ],
+  ]);
+  return new ObjectValue(members);
+}
+
+function strftime(date: Date, format: string): string {
+  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+  return format.replace(/%[YmdHMSfyjpIaAbBz%]/g, (token) => {
+    switch (token) {
+      case '%Y':
+        return String(date.getFullYear());
+      case '%y':
+        return pad(date.getFullYear() % 100);
+      case '%m':
+        return pad(date.getMonth() + 1);
+      case '%d':
+        return pad(date.getDate());
+      case '%H':
+        return pad(date.getHours());
+      case '%I':
+        return pad(date.getHours() % 12 || 12);
+      case '%p':
+        return date.getHours() < 12 ? 'AM' : 'PM';
+      case '%M':
+        return pad(date.getMinutes());
+      case '%S':
+        return pad(date.getSeconds());
+      case '%f':
+        return pad(date.getMilliseconds() * 1000, 6);
+      case '%j':
+        return pad(
+          Math.floor((date.getTime() - new Date(date.getFullYear(), 0, 1).getTime()) / 86_400_000) + 1,
+          3,
+        );
+      case '%a':
+        return date.toLocaleString('en-US', { weekday: 'short' });
+      case '%A':
+        return date.toLocaleString('en-US', { weekday: 'long' });
+      case '%b':
+        return date.toLocaleString('en-US', { month: 'short' });
+      case '%B':
+        return date.toLocaleString('en-US', { month: 'long' });
+      case '%z': {
+        const offset = -date.getTimezoneOffset();
+        return `${offset >= 0 ? '+' : '-'}${pad(Math.trunc(Math.abs(offset) / 60))}${pad(Math.abs(offset) % 60)}`;
+      }
+      default:
+        return '%';
+    }
+  });
+}
+
+/** struct.unpack of the first value of a format, on bytes given as a latin1 string (`encoding: ""`). */
+function unpack(bytes: string, format: string, offset: number): number {
+  const buffer = Buffer.from(bytes, 'latin1');
+  const little = !format.startsWith('>') && !format.startsWith('!');
+  const code = format.replace(/^[<>!=@]/, '');
+  const read: Record<string, [number, (at: number) => number]> = {
+    b: [1, (at) => buffer.readInt8(at)],
+    B: [1, (at) => buffer.readUInt8(at)],
+    h: [2, (at) => (little ? buffer.readInt16LE(at) : buffer.readInt16BE(at))],
+    H: [2, (at) => (little ? buffer.readUInt16LE(at) : buffer.readUInt16BE(at))],
+    i: [4, (at) => (little ? buffer.readInt32LE(at) : buffer.readInt32BE(at))],
+    I: [4, (at) => (little ? buffer.readUInt32LE(at) : buffer.readUInt32BE(at))],
+    f: [4, (at) => (little ? buffer.readFloatLE(at) : buffer.readFloatBE(at))],
+    d: [8, (at) => (little ? buffer.readDoubleLE(at) : buffer.readDoubleBE(at))],
+  };
+  const entry = read[code];
+  if (!entry) throw new TemplateError(`unpack: format ${format} is not supported`);
+  if (offset < 0 || offset + entry[0] > buffer.length) throw new TemplateError('unpack: not enough bytes');
+  return entry[1](offset);
+}
+
+/** A dict key as the interpreter stores it: text as is, other keys (`0`, `None`, `True`) as Python prints them. */
+const dictKey = (key: Runtime): string => (isString(key) ? (key.value as string) : pyStr(key));
+
+// What the interpreter has and the typings hide: the hooks this evaluator takes over.
+interface InterpreterHooks {
+  evaluate(statement: Node | undefined, environment: Environment): Runtime;
+  evaluateBlock(statements: Node[], environment: Environment): Runtime;
+  evaluateMemberExpression(expr: Node, environment: Environment): Runtime;
+  evaluateCallExpression(expr: Node, environment: Environment): Runtime;
+  evaluateBinaryExpression(node: Node, environment: Environment): Runtime;
+  evaluateArguments(args: Node[], environment: Environment): [Runtime[], Map<string, Runtime>];
+  applyFilter(operand: Runtime, filterNode: Node, environment: Environment): Runtime;
+}
+const Base = Interpreter as unknown as new (env: Environment) => InterpreterHooks;
+
+/** Node types that print nothing themselves. */
+const SILENT = new Set(['Set', 'Comment', 'Macro']);
+
+class BoundedInterpreter extends Base {
+  private steps = 0;
+
+  constructor(
+    env: Environment,
+    private readonly deadline: number,
+  ) {
+    super(env);
+  }
+
+  private step() {
+    this.steps++;
+    if ((this.steps & 255) === 0) {
+      if (this.steps > MAX_STEPS) throw new TemplateError('template took too many steps');
+      if (performance.now() > this.deadline) throw new TemplateTimeout('template took too long');
+    }
+  }
+
+  override evaluate(statement: Node | undefined, environment: Environment): Runtime {
+    this.step();
+    if (statement?.type === 'ObjectLiteral') return this.objectLiteral(statement, environment);
+    if (statement?.type === 'Macro' || statement?.type === 'CallStatement')
+      throw new TemplateError('macros are not supported');
+    const result = super.evaluate(statement, environment);
+    if (isString(result) && (result.value as string).length > MAX_TEXT)
+      throw new TemplateError('template result too large');
+    if (
+      (isArray(result) && (result.value as Runtime[]).length > MAX_ITEMS) ||
+      (isObject(result) && (result.value as Map<string, Runtime>).size > MAX_ITEMS)
+    )
+      throw new TemplateError('template value too large');
+    return result;
+  }
+
+  /** Python prints True, False and None; the library would print true, false and nothing. */
+  override evaluateBlock(statements: Node[], environment: Environment): Runtime {
+    // A loop runs its body through here, also an empty one: each run is a step.
+    this.step();
+    let out = '';
+    for (const statement of statements) {
+      const value = this.evaluate(statement, environment);
+      if (SILENT.has(statement.type)) continue;
+      out += pyStr(value);
+      if (out.length > MAX_TEXT) throw new TemplateError('template result too large');
+    }
+    return new StringValue(out);
+  }
+
+  /** Dict literals may have number, boolean and None keys (`{0: 'off', None: None}`). */
+  private objectLiteral(statement: Node, environment: Environment): Runtime {
+    const mapping = new Map<string, Runtime>();
+    for (const [key, value] of statement.value as [Node, Node][]) {
+      mapping.set(dictKey(this.evaluate(key, environment)), this.evaluate(value, environment));
+    }
+    return new ObjectValue(mapping);
+  }
+
+  /** `values[key]` with a number or None key; `value_json.a.0`. */
+  override evaluateMemberExpression(expr: Node, environment: Environment): Runtime {
+    if (expr.computed && (expr.property as Node).type !== 'SliceExpression') {
+      const object = this.evaluate(expr.object as Node, environment);
+      const property = this.evaluate(expr.property as Node, environment);
+      if (isObject(object)) {
+        const map = object.value as Map<string, Runtime>;
+        return map.get(dictKey(property)) ?? new UndefinedValue(undefined);
+      }
+      if ((isArray(object) || isString(object)) && isNumber(property)) {
+        const index = property.value as number;
+        if (isString(object)) {
+          const character = (object.value as string).at(index);
+          return character === undefined ? new UndefinedValue(undefined) : new StringValue(character);
+        }
+        return (object.value as Runtime[]).at(index) ?? new UndefinedValue(undefined);
+      }
+      if (isUndefined(object)) return new UndefinedValue(undefined);
+      return super.evaluateMemberExpression(
+        { ...expr, object: { type: 'Literal', value: object } as Node, computed: true },
+        environment,
+      );
+    }
+    const object = this.evaluate(expr.object as Node, environment);
+    // Jinja: an attribute of something undefined is undefined (HA's templates test `is defined` after).
+    if (isUndefined(object)) return new UndefinedValue(undefined);
+    if (isArray(object) && (expr.property as Node).type === 'IntegerLiteral') {
+      return (
+        (object.value as Runtime[]).at((expr.property as Node).value as number) ??
+        new UndefinedValue(undefined)
+      );
+    }
+    return super.evaluateMemberExpression(
+      { ...expr, object: { type: 'Literal', value: object } as Node },
+      environment,
+    );
+  }
+
+  /** `text.replace(a, b)` is bounded before it runs (it is the one method that multiplies text). */
+  override evaluateCallExpression(expr: Node, environment: Environment): Runtime {
+    const callee = expr.callee as Node;
+    if (
+      callee.type === 'MemberExpression' &&
+      !callee.computed &&
+      (callee.property as Node).value === 'replace'
+    ) {
+      const object = this.evaluate(callee.object as Node, environment);
+      const [args] = this.evaluateArguments(expr.args as Node[], environment);
+      if (isString(object)) return replaceBounded(object, args);
+    }
+    return super.evaluateCallExpression(expr, environment);
+  }
+
+  override applyFilter(operand: Runtime, filterNode: Node, environment: Environment): Runtime {
+    const name =
+      filterNode.type === 'Identifier'
+        ? (filterNode.value as string)
+        : ((filterNode.callee as Node)?.value as string);
+    const args =
+      filterNode.type === 'CallExpression'
+        ? this.evaluateArguments(filterNode.args as Node[], environment)
+        : ([[], new Map()] as [Runtime[], Map<string, Runtime>]);
+    const custom = FILTERS[name];
+    if (custom) return custom(operand, args[0], args[1]);
+    return super.applyFilter(operand, filterNode, environment);
+  }
+}
+
+/** evaluate() first evaluates `Literal` nodes it does not know: a node that holds a value already. */
+const literalAware = BoundedInterpreter.prototype.evaluate;
+BoundedInterpreter.prototype.evaluate = function (this: BoundedInterpreter, statement, environment) {
+  if (statement?.type === 'Literal') return statement.value as Runtime;
+  return literalAware.call(this, statement, environment);
+};
+
+class TemplateTimeout extends TemplateError {}
+
+function replaceBounded(object: Runtime, args: Runtime[]): Runtime {
+  const [from, to, count] = args;
+  if (!from || !to || !isString(from) || !isString(to)) throw new TemplateError('replace takes two strings');
+  const source = object.value as string;
+  const needle = from.value as string;
+  const insert = to.value as string;
+  const limit = count && isNumber(count) ? (count.value as number) : -1;
+  const occurrences = needle === '' ? source.length + 1 : source.split(needle).length - 1;
+  const times = limit < 0 ? occurrences : Math.min(limit, occurrences);
+  if (source.length + times * (insert.length - needle.length) > MAX_TEXT)
+    throw new TemplateError('template result too large');
+  if (needle === '') {
+    let out = '';
+    let done = 0;
+    for (const character of [...source, '']) {
+      if (done < times) {
+        out += insert;
+        done++;
+      }
+      out += character;
+    }
+    return new StringValue(out);
+  }
+  let out = source;
+  if (limit < 0) out = source.split(needle).join(insert);
+  else for (let i = 0; i < times; i++) out = out.replace(needle, insert);
+  return new StringValue(out);
+}
+
+type Filter = (operand: Runtime, args: Runtime[], kwargs: Map<string, Runtime>) => Runtime;
+
+const noDefault = (name: string, value: Runtime) =>
+  new TemplateError(`${name} got invalid input '${pyStr(value)}' and no default was given`);
+
+/** Home Assistant's filters, and Jinja's where the library lacks them or differs. */
+const FILTERS: Record<string, Filter> = {
+  float: (operand, [fallback], kwargs) => {
+    const parsed = toFloat(operand);
+    if (parsed !== undefined) return new FloatValue(parsed);
+    const given = fallback ?? kwargs.get('default');
+    if (given) return given;
+    throw noDefault('float', operand);
+  },
+  int: (operand, [fallback, base], kwargs) => {
+    const parsed = toInt(operand, base && isNumber(base) ? (base.value as number) : 10);
+    if (parsed !== undefined) return new IntegerValue(parsed);
+    const given = fallback ?? kwargs.get('default');
+    if (given) return given;
+    throw noDefault('int', operand);
+  },
+  round: (operand, [precision, method], kwargs) => {
+    const value = toFloat(operand);
+    if (value === undefined) {
+      const given = kwargs.get('default');
+      if (given) return given;
+      throw noDefault('round', operand);
+    }
+    const digits = precision && isNumber(precision) ? (precision.value as number) : 0;
+    const how = method && isString(method) ? (method.value as string) : 'common';
+    const factor = 10 ** digits;
+    const rounded =
+      how === 'ceil'
+        ? Math.ceil(value * factor) / factor
+        : how === 'floor'
+          ? Math.floor(value * factor) / factor
+          : how === 'half'
+            ? Math.round(value * 2) / 2
+            : pyRound(value, digits);
+    // Home Assistant's round gives a whole number when rounding to 0 digits.
+    return digits === 0 ? new IntegerValue(Math.trunc(rounded)) : new FloatValue(rounded);
+  },
+  multiply: (operand, [factor], kwargs) => {
+    const value = toFloat(operand);
+    const by = factor ? toFloat(factor) : undefined;
+    if (value === undefined || by === undefined) {
+      const given = kwargs.get('default');
+      if (given) return given;
+      throw noDefault('multiply', operand);
+    }
+    return number(value * by);
+  },
+  is_defined: (operand) => {
+    if (isUndefined(operand)) throw new TemplateError('value is undefined');
+    return operand;
+  },
+  to_json: (operand) => new StringValue(JSON.stringify(toJs(operand))),
+  from_json: (operand) => {
+    if (!isString(operand)) throw new TemplateError('from_json takes text');
+    try {
+      return toRuntime(JSON.parse(operand.value as string));
+    } catch {
+      throw new TemplateError('from_json: not JSON');
+    }
+  },
+  lower: (operand) => new StringValue(text(operand).toLowerCase()),
+  upper: (operand) => new StringValue(text(operand).toUpperCase()),
+  string: (operand) => new StringValue(text(operand)),
+  bool: (operand, [fallback]) => {
+    const raw = text(operand).trim().toLowerCase();
+    if (['true', 'yes', 'on', 'enable', '1'].includes(raw)) return new BooleanValue(true);
+    if (['false', 'no', 'off', 'disable', '0'].includes(raw)) return new BooleanValue(false);
+    if (fallback) return fallback;
+    throw noDefault('bool', operand);
+  },
+  timestamp_local: (operand, [fallback]) => {
+    const value = toFloat(operand);
+    if (value === undefined || !Number.isFinite(value)) {
+      if (fallback) return fallback;
+      throw noDefault('timestamp_local', operand);
+    }
+    return new StringValue(isoLocal(value * 1000));
+  },
+  timestamp_utc: (operand, [fallback]) => {
+    const value = toFloat(operand);
+    if (value === undefined || !Number.isFinite(value)) {
+      if (fallback) return fallback;
+      throw noDefault('timestamp_utc', operand);
+    }
+    return new StringValue(new Date(value * 1000).toISOString().replace('Z', '+00:00').replace('.000', ''));
+  },
+  unpack: (operand, [format, offset]) => {
+    if (!isString(operand) || !format || !isString(format))
+      throw new TemplateError('unpack takes bytes and a format');
+    return number(
+      unpack(
+        operand.value as string,
+        format.value as string,
+        offset && isNumber(offset) ? (offset.value as number) : 0,
+      ),
+    );
+  },
+  join: (operand, [separator], kwargs) => {
+    const items = isArray(operand)
+      ? (operand.value as Runtime[]).map((item) => text(item))
+      : isString(operand)
+        ? [...(operand.value as string)]
+        : undefined;
+    if (!items) throw new TemplateError(`join takes a list, not ${operand.type}`);
+    const between = separator ?? kwargs.get('d');
+    const glue = between ? text(between) : '';
+    const length = items.reduce((sum, item) => sum + item.length, 0) + glue.length * items.length;
+    if (length > MAX_TEXT) throw new TemplateError('template result too large');
+    return new StringValue(items.join(glue));
+  },
+  replace: (operand, args) => replaceBounded(new StringValue(text(operand)), args),
+  abs: (operand) => {
+    const value = toFloat(operand);
+    if (value === undefined) throw new TemplateError('abs takes a number');
+    return is(operand, IntegerValue as Ctor<never>)
+      ? new IntegerValue(Math.abs(value))
+      : new FloatValue(Math.abs(value));
+  },
+  max: (operand) => extreme(operand, 1),
+  min: (operand) => extreme(operand, -1),
+};
+FILTERS.tojson = (operand, args, kwargs) =>
+  kwargs.size > 0 || args.length > 0
+    ? (() => {
+        throw new TemplateError('tojson options are not supported');
+      })()
+    : new StringValue(pyJson(operand));
+
+function extreme(operand: Runtime, sign: 1 | -1): Runtime {
+  if (!isArray(operand) || (operand.value as Runtime[]).length === 0)
+    throw new TemplateError('max/min take a list');
+  let best: Runtime | undefined;
+  for (const item of operand.value as Runtime[]) {
+    const value = toFloat(item);
+    if (value === undefined) throw new TemplateError('max/min take numbers');
+    if (!best || (value - (toFloat(best) as number)) * sign > 0) best = item;
+  }
+  return best as Runtime;
+}
+
+/** Jinja's tojson (Python's json.dumps: `{"a": 1, "b": [1, 2]}`). */
+function pyJson(value: Runtime): string {
+  switch (value.type) {
+    case 'NullValue':
+    case 'UndefinedValue':
+      return 'null';
+    case 'BooleanValue':
+      return value.value ? 'true' : 'false';
+    case 'FloatValue':
+      return pyFloat(value.value as number);
+    case 'IntegerValue':
+      return String(value.value);
+    case 'StringValue':
+      return JSON.stringify(value.value);
+    case 'ArrayValue':
+    case 'TupleValue':
+      return `[${(value.value as Runtime[]).map(pyJson).join(', ')}]`;
+    case 'ObjectValue':
+      return `{${[...(value.value as Map<string, Runtime>)].map(([k, v]) => `${JSON.stringify(k)}: ${pyJson(v)}`).join(', ')}}`;
+    default:
+      throw new TemplateError(`cannot serialise ${value.type}`);
+  }
+}
+
+/** A runtime value as plain JSON data. */
+export function toJs(value: Runtime): unknown {
+  switch (value.type) {
+    case 'NullValue':
+    case 'UndefinedValue':
+      return null;
+    case 'ArrayValue':
+    case 'TupleValue':
+      return (value.value as Runtime[]).map(toJs);
+    case 'ObjectValue':
+      return Object.fromEntries([...(value.value as Map<string, Runtime>)].map(([k, v]) => [k, toJs(v)]));
+    case 'FunctionValue':
+      return null;
+    default:
+      return value.value;
+  }
+}
+
+/** Functions every template may call. */
+function setGlobals(env: Environment) {
+  const fn = (name: string, body: (args: Runtime[]) => Runtime) =>
+    env.variables.set(name, new FunctionValue(body));
+  env.variables.set('true', new BooleanValue(true));
+  env.variables.set('false', new BooleanValue(false));
+  env.variables.set('True', new BooleanValue(true));
+  env.variables.set('False', new BooleanValue(false));
+  env.variables.set('none', new NullValue(null));
+  env.variables.set('None', new NullValue(null));
+  fn('float', ([value, fallback]) =>
+    value ? FILTERS.float!(value, fallback ? [fallback] : [], new Map()) : new FloatValue(0),
+  );
+  fn('int', ([value, fallback]) =>
+    value ? FILTERS.int!(value, fallback ? [fallback] : [], new Map()) : new IntegerValue(0),
+  );
+  fn('bool', ([value, fallback]) =>
+    FILTERS.bool!(value ?? new UndefinedValue(undefined), fallback ? [fallback] : [], new Map()),
+  );
+  fn('max', (args) => extreme(args.length === 1 ? (args[0] as Runtime) : new ArrayValue(args), 1));
+  fn('min', (args) => extreme(args.length === 1 ? (args[0] as Runtime) : new ArrayValue(args), -1));
+  fn('now', () => timeValue(Date.now()));
+  fn('utcnow', () => timeValue(Date.now()));
+  fn('as_timestamp', ([value, fallback]) => {
+    if (value && isObject(value)) {
+      const stamp = (value.value as Map<string, Runtime>).get('__timestamp__');
+      if (stamp) return stamp;
+    }
+    const numeric = value ? toFloat(value) : undefined;
+    if (numeric !== undefined) return new FloatValue(numeric);
+    const parsed = value && isString(value) ? Date.parse(value.value as string) : Number.NaN;
+    if (Number.isFinite(parsed)) return new FloatValue(parsed / 1000);
+    if (fallback) return fallback;
+    throw noDefault('as_timestamp', value ?? new UndefinedValue(undefined));
+  });
+  fn('iif', ([condition, ifTrue, ifFalse, ifNone]) => {
+    if (!condition || condition.type === 'NullValue') return ifNone ?? ifFalse ?? new BooleanValue(false);
+    return condition.__bool__().value
+      ? (ifTrue ?? new BooleanValue(true))
+      : (ifFalse ?? new BooleanValue(false));
+  });
+  fn('range', ([start, stop, step]) => {
+    const [from, to] = stop
+      ? [toInt(start as Runtime) ?? 0, toInt(stop) ?? 0]
+      : [0, toInt(start as Runtime) ?? 0];
+    const by = step ? (toInt(step) ?? 1) : 1;
+    if (by === 0) throw new TemplateError('range() step must not be zero');
+    if (Math.ceil((to - from) / by) > MAX_ITEMS) throw new TemplateError('range too large');
+    const out: Runtime[] = [];
+    for (let i = from; by > 0 ? i < to : i > to; i += by) out.push(new IntegerValue(i));
+    return new ArrayValue(out);
+  });
+}
+
+/** A value converted once for several templates (the same message feeds every entity on its topic). */
+export class Prepared {
+  constructor(readonly runtime: Runtime) {}
+}
+
+/** Converts a JavaScript value once, for several renders. */
+export function prepare(value: unknown): Prepared {
+  return new Prepared(toRuntime(value));
+}
+
+const globals = new Environment();
+setGlobals(globals);
+
+/** A parsed template, or why it can't be used. */
+interface Compiled {
+  program?: unknown;
+  error?: string;
+  timeouts: number;
+}
+
+/** Parses and runs templates; keeps the most recently used parsed ones (a few thousand). */
+export class TemplateEngine {
+  private readonly cache = new Map<string, Compiled>();
+
+  constructor(private readonly options: { timeoutMs?: number; cacheSize?: number } = {}) {}
+
+  /** Why a template can't be used (too long, not Jinja), or undefined when it can. */
+  check(source: string): string | undefined {
+    return this.compile(source).error;
+  }
+
+  /**
+   * Renders `source` with `variables` (JavaScript values; `value` as text); the result is the
+   * printed text, stripped as Home Assistant strips it.
+   */
+  render(source: string, variables: Record<string, unknown>): TemplateResult {
+    const compiled = this.compile(source);
+    if (compiled.error) return { ok: false, error: compiled.error };
+    if (compiled.timeouts >= TIMEOUTS_BEFORE_DISABLED)
+      return { ok: false, error: 'template disabled: it took too long repeatedly' };
+    const env = new Environment(globals);
+    try {
+      for (const [name, value] of Object.entries(variables))
+        env.variables.set(name, value instanceof Prepared ? value.runtime : toRuntime(value));
+      const interpreter = new BoundedInterpreter(
+        env,
+        performance.now() + (this.options.timeoutMs ?? TEMPLATE_TIMEOUT_MS),
+      );
+      const result = interpreter.evaluate(compiled.program as Node, env);
+      return { ok: true, text: pyStr(result).trim() };
+    } catch (error) {
+      if (error instanceof TemplateTimeout) compiled.timeouts++;
+      const message = error instanceof Error ? error.message : String(error);
+      // A stack overflow (deep recursion) is a RangeError: the template failed, nothing more.
+      return { ok: false, error: message.slice(0, 300) };
+    }
+  }
+
+  private compile(source: string): Compiled {
+    let compiled = this.cache.get(source);
+    if (compiled) {
+      // Most recently used last: the first entries are the ones to drop.
+      this.cache.delete(source);
+      this.cache.set(source, compiled);
+      return compiled;
+    }
+    compiled = { timeouts: 0 };
+    if (source.length > MAX_TEMPLATE_SOURCE)
+      compiled.error = `template longer than ${MAX_TEMPLATE_SOURCE} characters`;
+    else {
+      try {
+        compiled.program = parse(tokenize(source, { lstrip_blocks: false, trim_blocks: false }));
+      } catch (error) {
+        compiled.error = `template error: ${error instanceof Error ? error.message : String(error)}`.slice(
+          0,
+          300,
+        );
+      }
+    }
+    this.cache.set(source, compiled);
+    if (this.cache.size > (this.options.cacheSize ?? 5000))
+      this.cache.delete(this.cache.keys().next().value!);
+    return compiled;
+  }
+}
