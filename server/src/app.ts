@@ -179,12 +179,21 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     log,
     retentionDays: config.activityRetentionDays,
     signedIn: (request) => accounts.auth.user(request),
-    // docs/activity.md#who-sees-what: residents and admins read the entries about devices they may
-    // view (all of them without rules), a `user` their own.
+    // docs/activity.md#who-sees-what: residents and admins read the entries about what they may see
+    // (everything without rules), a `user` their own; what an entry names is cut to the same.
     scope: async (viewer) => {
-      if (!isManager(viewer.role)) return { actorId: viewer.id };
+      const own = isManager(viewer.role) ? {} : { actorId: viewer.id };
       const reach = await access.reach.reachOf(viewer);
-      return reach.everything ? {} : { deviceIds: deviceHub.gate.visible(reach).map((device) => device.id) };
+      if (reach.everything) return own;
+      const sight = await rooms.sight(viewer, reach);
+      const deviceIds = deviceHub.gate.visible(reach).map((device) => device.id);
+      return {
+        ...own,
+        viewerId: viewer.id,
+        deviceIds,
+        roomIds: [...sight.rooms],
+        floorIds: [...sight.floors],
+      };
     },
   });
   const accounts = accountsModule({
@@ -255,6 +264,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     activity: activity.log,
     lookups: limits.windows,
   });
+  const rooms = roomsModule({
+    db,
+    dialect: storage.dialect,
+    log,
+    guards,
+    devices: deviceHub.devices,
+    bus,
+    topicPrefix: config.devicehubTopicPrefix,
+    activity: activity.log,
+    reach: access.reach,
+    rules: access.roomRules,
+  });
   const features: Module[] = [
     activity,
     { name: 'mail', close: () => mailer.close() },
@@ -283,18 +304,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }),
     deviceHub,
     access,
-    roomsModule({
-      db,
-      dialect: storage.dialect,
-      log,
-      guards,
-      devices: deviceHub.devices,
-      bus,
-      topicPrefix: config.devicehubTopicPrefix,
-      activity: activity.log,
-      reach: access.reach,
-      rules: access.roomRules,
-    }),
+    rooms,
     passes,
     { name: 'bus-probe', start: () => busProbe.start(), close: () => busProbe.close() },
     historyModule({

@@ -26,6 +26,10 @@ export interface ActivityFilter {
   to?: string | undefined;
   /** Only entries about these devices, or about no device (a viewer's scope). */
   deviceIds?: readonly string[] | undefined;
+  /** Only entries about these rooms, or about no room (a viewer's scope). */
+  roomIds?: readonly string[] | undefined;
+  /** Entries by this actor pass `deviceIds` and `roomIds` whatever they are about (a viewer's own). */
+  exceptActor?: string | undefined;
 }
 
 export type ActivityRow = Selectable<ActivityTable>;
@@ -84,13 +88,19 @@ export class ActivityRepository {
     if (filter.kind !== undefined) query = query.where('kind', '=', filter.kind);
     if (filter.from !== undefined) query = query.where('at', '>=', filter.from);
     if (filter.to !== undefined) query = query.where('at', '<', filter.to);
-    const { deviceIds } = filter;
-    if (deviceIds !== undefined) {
-      query = query.where((eb) =>
-        deviceIds.length === 0
-          ? eb('device_id', 'is', null)
-          : eb.or([eb('device_id', 'is', null), eb('device_id', 'in', [...deviceIds])]),
-      );
+    const { deviceIds, roomIds, exceptActor } = filter;
+    if (deviceIds !== undefined || roomIds !== undefined) {
+      query = query.where((eb) => {
+        const about = (column: 'device_id' | 'room_id', ids: readonly string[]) =>
+          ids.length === 0
+            ? eb(column, 'is', null)
+            : eb.or([eb(column, 'is', null), eb(column, 'in', [...ids])]);
+        const within = eb.and([
+          ...(deviceIds !== undefined ? [about('device_id', deviceIds)] : []),
+          ...(roomIds !== undefined ? [about('room_id', roomIds)] : []),
+        ]);
+        return exceptActor === undefined ? within : eb.or([eb('actor_id', '=', exceptActor), within]);
+      });
     }
     if (after) {
       // A row-value comparison: both databases walk the (…, at, id) index from there.

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { type ActivityLog, noActivity } from '../activity/index.js';
 import type { Bus } from '../bus/bus.js';
 import { instanceChanges } from '../bus/instance-changes.js';
-import { type DeviceDirectory, type ReachSource, roleReach } from '../devicehub/index.js';
+import { type DeviceDirectory, type Reach, type ReachSource, roleReach } from '../devicehub/index.js';
 import type { Module } from '../lifecycle/module.js';
 import type { Dialect } from '../storage/database.js';
 import type { Database } from '../storage/schema.js';
@@ -33,8 +33,8 @@ export interface RoomsModuleDeps {
 }
 
 export interface RoomsModule extends Module {
-  /** The rooms and floors an account sees (the activity log hides entries about the others). */
-  sight(user: Pick<UserRecord, 'id' | 'role'>): Promise<Sight>;
+  /** The rooms and floors an account with this reach sees (the activity log hides entries about the others). */
+  sight(user: Pick<UserRecord, 'role'>, reach: Reach): Promise<Sight>;
 }
 
 /** Rooms, floors, device assignment and favourites (docs/rooms.md). */
@@ -63,7 +63,7 @@ export function roomsModule(deps: RoomsModuleDeps): RoomsModule {
   return {
     name: 'rooms',
     register: (app) => registerRoomsRoutes(app, deps.guards, service, deps.activity ?? noActivity, reach),
-    sight: async (user) => service.sight(user, await reach.reachOf(user)),
+    sight: (user, reach) => service.sight(user, reach),
     start: () => instances.start(),
     close: () => instances.close(),
   };
