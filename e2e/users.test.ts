@@ -69,15 +69,38 @@ describe('Users page in Chromium', () => {
     await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1);
     expect(await users.row('uma').count()).toBe(1);
 
+    // Uma has no access rules: nothing to keep, so the role changes at once (issue 33).
     await users.changeRole('uma', 'resident');
     await users.snackbar('Role updated').waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
     await page.waitForFunction(
       () =>
         (document.querySelector('[aria-label="Role for uma"]') as HTMLSelectElement | null)?.value ===
         'resident',
     );
+    // With a rule set for her, the change asks first.
+    const den = await apiCall<{ id: string }>(
+      suite.server.url,
+      'POST',
+      '/api/rooms',
+      { name: 'Den' },
+      admin.accessToken,
+    );
+    const rule = { user_id: plain.id, rooms: { [den.data.id]: 'view' }, devices: {} };
+    expect(
+      (await apiCall(suite.server.url, 'PUT', `/api/access/${plain.id}`, rule, admin.accessToken)).status,
+    ).toBe(200);
+    await users.snackbar('Role updated').waitFor({ state: 'detached', timeout: 4000 });
     await users.changeRole('uma', 'user', 'Reset rules');
     await users.snackbar('Role updated').waitFor();
+    const rules = await apiCall<{ rooms: object }>(
+      suite.server.url,
+      'GET',
+      `/api/access/${plain.id}`,
+      undefined,
+      admin.accessToken,
+    );
+    expect(rules.data.rooms).toEqual({});
 
     await users.lockButton('uma').click();
     await users.snackbar('User locked').waitFor();

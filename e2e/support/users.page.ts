@@ -20,9 +20,13 @@ export class UsersPage {
     return this.page.getByLabel(`Role for ${userName}`, { exact: true });
   }
 
-  /** Picks a role and answers the question about the person's access rules (docs/screens.md#role-and-lock-changes). */
-  async changeRole(userName: string, role: string, rules: 'Keep rules' | 'Reset rules' = 'Keep rules') {
+  /**
+   * Picks a role and, for a person with access rules, answers the question about them
+   * (docs/screens.md#role-and-lock-changes); a person without rules is asked nothing.
+   */
+  async changeRole(userName: string, role: string, rules?: 'Keep rules' | 'Reset rules') {
     await this.roleSelect(userName).selectOption(role);
+    if (!rules) return;
     await this.page
       .getByRole('dialog', { name: `Make ${userName} a ${role}?` })
       .getByRole('button', { name: rules })

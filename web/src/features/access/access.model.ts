@@ -33,6 +33,10 @@ export const seesAnything = (rules: AccessRules | null | undefined): boolean =>
   !!rules &&
   [...Object.values(rules.rooms), ...Object.values(rules.devices)].some((level) => level !== 'none');
 
+/** Whether the person has any access rule (a role change asks whether to keep them only then). */
+export const hasRules = (rules: AccessRules | null | undefined): boolean =>
+  !!rules && Object.keys(rules.rooms ?? {}).length + Object.keys(rules.devices ?? {}).length > 0;
+
 /**
  * docs/access.md#who-may-change-whose-rules: an admin sets the rules of residents and users (an
  * admin always controls everything), a resident only those of `user` accounts; nobody else any.

@@ -12,6 +12,7 @@ const plain = testUser('uma', 'user');
 
 let calls: FetchCall[];
 let listReply: () => { status: number; body: unknown };
+let rulesReply: () => { status: number; body: unknown };
 let hold: Promise<void> | null;
 
 beforeEach(() => {
@@ -20,9 +21,13 @@ beforeEach(() => {
     status: 200,
     body: { users: [admin, resident, plain], page: 1, page_size: 20, total: 45, total_pages: 3 },
   });
+  // Uma has an access rule: a role change asks whether to keep it.
+  rulesReply = () => ({ status: 200, body: { user_id: 'uma', rooms: { den: 'view' }, devices: {} } });
   calls = stubFetch(async ({ path }) => {
     if (hold) await hold;
-    return path === '/api/auth/users' ? listReply() : { body: {} };
+    if (path === '/api/auth/users') return listReply();
+    if (path === '/api/access/uma') return rulesReply();
+    return { body: {} };
   });
 });
 afterEach(() => {
@@ -109,7 +114,7 @@ describe('Users page', () => {
     const before = listCalls().length;
     vi.useFakeTimers({ shouldAdvanceTime: true });
     fireEvent.change(screen.getByLabelText('Role for uma'), { target: { value: 'resident' } });
-    const dialog = screen.getByRole('dialog', { name: 'Make uma a resident?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Make uma a resident?' });
     expect(calls.some((call) => call.method === 'PATCH')).toBe(false);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Reset rules' }));
     await waitFor(() => expect(screen.getByText('Role updated')).toBeTruthy());
@@ -127,11 +132,11 @@ describe('Users page', () => {
     renderPage(admin);
     await waitFor(() => screen.getByText('@uma'));
     fireEvent.change(screen.getByLabelText('Role for uma'), { target: { value: 'admin' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect((screen.getByLabelText('Role for uma') as HTMLSelectElement).value).toBe('user');
     fireEvent.change(screen.getByLabelText('Role for uma'), { target: { value: 'resident' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Keep rules' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Keep rules' }));
     await waitFor(() =>
       expect(calls.find((call) => call.method === 'PATCH')?.body).toEqual({
         role: 'resident',
@@ -139,6 +144,27 @@ describe('Users page', () => {
       }),
     );
     expect(calls.filter((call) => call.method === 'PATCH')).toHaveLength(1);
+  });
+
+  it('changes the role at once, with "Role updated", for a person without access rules (nothing to keep)', async () => {
+    rulesReply = () => ({ status: 200, body: { user_id: 'uma', rooms: {}, devices: {} } });
+    renderPage(admin);
+    await waitFor(() => screen.getByText('@uma'));
+    fireEvent.change(screen.getByLabelText('Role for uma'), { target: { value: 'resident' } });
+    await waitFor(() => expect(screen.getByText('Role updated')).toBeTruthy());
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(calls.filter((call) => call.method === 'PATCH')).toEqual([
+      { method: 'PATCH', path: '/api/auth/users/uma', body: { role: 'resident', reset_access: false } },
+    ]);
+  });
+
+  it('asks as before when the rules cannot be read', async () => {
+    rulesReply = () => ({ status: 500, body: { error: 'boom' } });
+    renderPage(admin);
+    await waitFor(() => screen.getByText('@uma'));
+    fireEvent.change(screen.getByLabelText('Role for uma'), { target: { value: 'resident' } });
+    await screen.findByRole('dialog', { name: 'Make uma a resident?' });
+    expect(calls.some((call) => call.method === 'PATCH')).toBe(false);
   });
 
   it('links to the access rules', async () => {

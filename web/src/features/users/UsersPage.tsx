@@ -3,6 +3,8 @@ import { ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useSession } from '../../shared/session/session-context.js';
+import { fetchRules } from '../access/access.api.js';
+import { hasRules } from '../access/access.model.js';
 import { Pagination } from './Pagination.js';
 import { RoleChangeDialog } from './RoleChangeDialog.js';
 import { SkeletonRow, UserRow } from './UserRow.js';
@@ -19,6 +21,16 @@ export default function UsersPage() {
   const allowed = canViewUsers(user?.role);
   const directory = useUsersDirectory(allowed);
   const [roleChange, setRoleChange] = useState<{ user: User; role: Role } | null>(null);
+  /**
+   * docs/screens.md#role-and-lock-changes: a new role asks whether to keep the person's access rules
+   * only when they have some (or when they cannot be read); otherwise it is changed at once.
+   */
+  const chooseRole = async (person: User, role: Role) => {
+    if (role === person.role) return;
+    const rules = await fetchRules(person.id);
+    if (rules.success && !hasRules(rules.data)) await directory.changeRole(person, role, false);
+    else setRoleChange({ user: person, role });
+  };
   if (loading && !user) return <section className="users-page" aria-busy="true" />;
   if (!user || !allowed) {
     return (
@@ -79,7 +91,7 @@ export default function UsersPage() {
                 user={row}
                 viewer={user}
                 saving={saving}
-                onRole={(person, role) => role !== person.role && setRoleChange({ user: person, role })}
+                onRole={(person, role) => void chooseRole(person, role)}
                 onToggleLock={directory.toggleLock}
               />
             ))}
