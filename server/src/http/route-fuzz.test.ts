@@ -222,7 +222,8 @@ describe.each(testDatabases())('control characters in every route on $name', ({ 
         }
         expect(wrong).toEqual([]);
       }),
-      { numRuns: 3 },
+      // NUL in every place first, then random control characters at random places.
+      { numRuns: 3, examples: [['\u0000', '\u0000']] },
     );
 
     expect(await health()).toEqual(['http']);
