@@ -115,7 +115,7 @@ export function firstBeyond(
 }
 
 /**
- * docs/access.md#role-changes: the target's rules for its new `role`, capped at the granter's: on
+ * docs/access.md#granting: the target's rules for its new `role`, capped at the granter's: on
  * every room and device the lower of what the target would have with its rules kept and what the
  * granter has, so a promotion by a narrowed resident carries the narrowing. Entries the target had
  * stay (lowered); others are added only where they narrow. The granter is a resident (a `user`

@@ -120,7 +120,7 @@ export class AccessService {
 
   /**
    * Inside a role change's transaction (`db`): the target's rules for its new role. Reset, they go;
-   * kept, a caller narrowed by rules caps them at its own (docs/access.md#role-changes). Answers
+   * kept, a caller narrowed by rules caps them at its own (docs/access.md#granting). Answers
    * whether they changed.
    */
   async roleChanged(

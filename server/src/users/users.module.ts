@@ -17,7 +17,7 @@ export interface UsersModuleDeps {
   sessions: SessionRevoker;
   /** Where role changes and locks are recorded (docs/activity.md); none: not recorded. */
   activity?: ActivityLog;
-  /** The access rules of a role change (docs/access.md#role-changes); none: `reset_access` is refused. */
+  /** The access rules of a role change (docs/access.md#granting); none: `reset_access` is refused. */
   access?: RoleChangeRules;
 }
 

@@ -14,7 +14,7 @@ export interface SessionRevoker {
   revokeAllForUser(userId: string): Promise<void>;
 }
 
-/** What a role change does to the access rules (implemented by the access domain, docs/access.md#role-changes). */
+/** What a role change does to the access rules (implemented by the access domain, docs/access.md#granting). */
 export interface RoleChangeRules {
   /** Why the caller may not reset the target's rules along with the role change (403), or undefined. */
   resetDenial(caller: UserRecord, target: UserRecord): Promise<string | undefined>;
