@@ -66,6 +66,11 @@ describe.each(testDatabases())('rooms under access rules on $name', ({ create })
     expect(await t.call(nres, 'DELETE', `/api/rooms/${office.id}`)).toEqual(notFound);
     expect(await t.call(nres, 'PATCH', `/api/rooms/${office.id}`, { name: 'Mine now' })).toEqual(notFound);
     expect(await t.call(nres, 'PATCH', `/api/rooms/${office.id}`, { floor_id: null })).toEqual(notFound);
+    expect(
+      await t.call(nres, 'PUT', `/api/rooms/${office.id}/devices`, {
+        device_ids: [named('Hallway lamp').id],
+      }),
+    ).toEqual(notFound);
     expect(await t.call(nres, 'POST', `/api/devicehub/devices/${lock.id}/commands`, UNLOCK)).toMatchObject({
       status: 404,
       body: { error: ACCESS_MESSAGES.deviceNotFound },

@@ -244,14 +244,17 @@ export class RoomsService {
    * dismissed, gets a `device.upsert`.
    */
   assign(
-    _caller: UserRecord,
+    caller: UserRecord,
     roomId: string | null,
     deviceIds: string[],
     reach: Reach,
   ): Promise<AssignDevicesResponse> {
     return this.write(async (store) => {
-      if (roomId !== null && !(await store.rooms()).some((room) => room.id === roomId)) {
-        throw new HttpError(404, E.roomNotFound);
+      if (roomId !== null) {
+        const exists = (await store.rooms()).some((room) => room.id === roomId);
+        // A room the caller does not see is not found either.
+        if (!exists || !seesRoom(await this.sightIn(store, caller, reach), roomId))
+          throw new HttpError(404, E.roomNotFound);
       }
       // docs/access.md: a device out of reach is as unknown; each moved device and the room need control.
       const unknown = deviceIds.find(
