@@ -78,6 +78,19 @@ describe('writing a batch in halves', () => {
     );
   });
 
+  it('tries once more, after the others, a row that failed while its table was away', async () => {
+    let calls = 0;
+    const stored: number[] = [];
+    const outcome = await writeSplitting([1, 2, 3, 4], async (part) => {
+      calls++;
+      // The whole batch, [1, 2] and [1] fail; then the table is back.
+      if (calls <= 3) throw refused('42P01');
+      stored.push(...part);
+    });
+    expect(outcome).toMatchObject({ written: 4, setAside: [], retry: [] });
+    expect(stored).toEqual([2, 3, 4, 1]);
+  });
+
   it('leaves the rest to retry, in order, when the database cannot write now', async () => {
     let calls = 0;
     const outcome = await writeSplitting([1, 2, 3, 4, 5, 6], async (part) => {

@@ -67,8 +67,9 @@ const SPLIT_STATEMENTS = 48;
  * the database being unable to write now (`cannotWriteNow`: the rest is left to retry), the batch
  * is written in halves, down to single rows, so that a bad row never holds back the others. A row
  * that still fails on its own is set aside when other rows were written or its error is about its
- * own data (`rowAtFault`); otherwise (a table that takes no row: gone, no permission) it is left
- * to retry with the rest. A split costs at most SPLIT_STATEMENTS statements: a broken table costs
+ * own data (`rowAtFault`; another error: once it has been tried again after the others, in case
+ * the table came back meanwhile); otherwise (a table that takes no row: gone, no permission) it
+ * is left to retry with the rest. A split costs at most SPLIT_STATEMENTS statements: a broken table costs
  * a few dozen a batch, not one per row, and what the split has not reached is left to retry.
  */
 export async function writeSplitting<T>(
@@ -105,6 +106,13 @@ export async function writeSplitting<T>(
     }
   };
   if (rows.length > 0) await attempt(0, rows.length);
+  // Rows were written after a row failed for a reason that may have been the table's (it may have
+  // come back meanwhile): such a row is tried once more before it is set aside.
+  const doubtful = written > 0 ? failed.filter((leaf) => !rowAtFault(leaf.error)) : [];
+  if (doubtful.length > 0) {
+    failed.splice(0, failed.length, ...failed.filter((leaf) => rowAtFault(leaf.error)));
+    for (const { index } of doubtful) await attempt(index, index + 1);
+  }
   const setAside: T[] = [];
   for (const { index, error: failure } of failed) {
     if (written > 0 || rowAtFault(failure)) setAside.push(rows[index]!);
