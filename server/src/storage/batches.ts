@@ -69,8 +69,9 @@ const SPLIT_STATEMENTS = 48;
  * that still fails on its own is set aside when other rows were written or its error is about its
  * own data (`rowAtFault`; another error: once it has been tried again after the others, in case
  * the table came back meanwhile); otherwise (a table that takes no row: gone, no permission) it
- * is left to retry with the rest. A split costs at most SPLIT_STATEMENTS statements: a broken table costs
- * a few dozen a batch, not one per row, and what the split has not reached is left to retry.
+ * is left to retry with the rest. A split costs at most SPLIT_STATEMENTS statements: a broken
+ * table costs a few dozen a batch, not one per row, and what the split has not reached is left
+ * to retry.
  */
 export async function writeSplitting<T>(
   rows: readonly T[],
