@@ -45,6 +45,11 @@ export interface Capability {
   item?: Capability;
   /** `list`: how many items it takes. */
   length?: LengthRange;
+  /**
+   * Why the capability's last value could not be read (e.g. a Home Assistant template that failed):
+   * shown to admins on the tile's details; absent while it reads fine.
+   */
+  error?: string;
 }
 
 export interface LengthRange {

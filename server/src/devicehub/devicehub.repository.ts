@@ -8,7 +8,14 @@ import type { DevicesTable } from './devicehub.tables.js';
 /** What the registry keeps of a device besides its columns (the adapter's last description). */
 type Metadata = Pick<
   DeviceDescription,
-  'manufacturer' | 'model' | 'type' | 'description' | 'firmware' | 'capabilities' | 'inputs'
+  | 'manufacturer'
+  | 'model'
+  | 'type'
+  | 'description'
+  | 'firmware'
+  | 'capabilities'
+  | 'inputs'
+  | 'suggested_room'
 >;
 
 const parseObject = <T>(json: string, fallback: T): T => {
@@ -50,7 +57,11 @@ export function toDevice(
     inputs: Array.isArray(metadata.inputs) ? metadata.inputs : [],
     room_id: roomId,
     // docs/rooms.md#suggestions: only while unassigned and never assigned.
-    suggested_room: roomId === null && !row.room_assigned ? roomFromDeviceName(row.name) : null,
+    // An ecosystem's own suggestion (Home Assistant's suggested_area) before the name's.
+    suggested_room:
+      roomId === null && !row.room_assigned
+        ? (metadata.suggested_room ?? roomFromDeviceName(row.name))
+        : null,
   };
 }
 
@@ -66,13 +77,17 @@ const metadataOf = (d: DeviceDescription, json: (value: object) => string): stri
     type: d.type,
     description: d.description,
     firmware: d.firmware,
+    ...(d.suggested_room ? { suggested_room: d.suggested_room } : {}),
   } satisfies Omit<Metadata, 'capabilities' | 'inputs'>);
   return `${head.slice(0, -1)},"capabilities":${json(d.capabilities)},"inputs":${json(d.inputs)}}`;
 };
 
 /** A row just written from a description: its metadata is the description's, not parsed back. */
 const savedDevice = (row: Omit<Selectable<DevicesTable>, 'metadata'>, d: DeviceDescription): Device => ({
-  ...toDevice({ ...row, metadata: '{}' }),
+  ...toDevice({
+    ...row,
+    metadata: d.suggested_room ? JSON.stringify({ suggested_room: d.suggested_room }) : '{}',
+  }),
   manufacturer: d.manufacturer,
   model: d.model,
   type: d.type,

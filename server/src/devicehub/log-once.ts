@@ -12,9 +12,18 @@ export class LogOnce {
   ) {}
 
   warn(key: string, details: Record<string, unknown>, message: string) {
-    if (this.seen.has(key)) return;
+    if (this.first(key)) this.log.warn(details, message);
+  }
+
+  /** The same for what is worth a line but is no problem (a config left to another source). */
+  info(key: string, details: Record<string, unknown>, message: string) {
+    if (this.first(key)) this.log.info(details, message);
+  }
+
+  private first(key: string): boolean {
+    if (this.seen.has(key)) return false;
     if (this.seen.size >= this.limit) this.seen.clear();
     this.seen.add(key);
-    this.log.warn(details, message);
+    return true;
   }
 }

@@ -12,6 +12,8 @@ export interface DeviceDescription {
   firmware: string | null;
   capabilities: Capability[];
   inputs: Input[];
+  /** The room its ecosystem suggests (Home Assistant's `suggested_area`; docs/rooms.md#suggestions). */
+  suggested_room?: string | null;
 }
 
 /** How an adapter reports what happens in its ecosystem to the hub. */

@@ -70,7 +70,7 @@ function convertList(capability: Capability, value: unknown, path: string): unkn
  * One value in the form Zigbee2MQTT's `/set` expects for this capability; throws a 400 naming
  * the value (`path`) when the expose's type, range or values don't allow it.
  */
-function convert(capability: Capability, value: unknown, path: string): unknown {
+export function convert(capability: Capability, value: unknown, path: string): unknown {
   const meta = capability.metadata ?? {};
   switch (capability.kind) {
     case 'binary': {

@@ -188,7 +188,8 @@ function toCapability(
   }
 }
 
-function toInput(capability: Capability): Input | undefined {
+/** The control of a writable capability (docs/devicehub.md#input), or undefined for a read-only one. */
+export function toInput(capability: Capability): Input | undefined {
   if (capability.access.readOnly) return undefined;
   const common = {
     id: capability.id,
