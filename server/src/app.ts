@@ -36,6 +36,7 @@ import { openStorage, type Storage } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
 import { loadOrCreateSecret, loadOrCreateSharedSecret } from './storage/secrets.js';
 import { waitForDatabase } from './storage/wait-for-database.js';
+import { apiTokensModule } from './tokens/index.js';
 import { UsersRepository, usersModule } from './users/index.js';
 
 export interface Hearth {
@@ -91,8 +92,7 @@ function embeddedBusSettings(config: Config, log: Logger): BusOptions['embedded'
       port,
       tls: tls && { port: tls.port, cert: fs.readFileSync(tls.certFile), key: fs.readFileSync(tls.keyFile) },
       credentials: { username, password },
-      // Zigbee2MQTT's base topic, and Home Assistant discovery's prefix while that source is on.
-      topicRoots: [config.zigbee2mqttBaseTopic, ...(config.haDiscoveryPrefix ? [config.haDiscoveryPrefix] : [])],
+      topicRoots: [config.zigbee2mqttBaseTopic, 'homeassistant'],
     },
   };
 }
@@ -184,10 +184,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // (everything without rules), a `user` their own; what an entry names is cut to the same.
     scope: async (viewer) => {
       const own = isManager(viewer.role) ? {} : { actorId: viewer.id };
-      const reach = await access.reach.reachOf(viewer);
-      if (reach.everything) return own;
-      const sight = await rooms.sight(viewer, reach);
-      const deviceIds = deviceHub.gate.visible(reach).map((device) => device.id);
+      const sees = await reach.reachOf(viewer);
+      if (sees.everything) return own;
+      const sight = await rooms.sight(viewer, sees);
+      const deviceIds = deviceHub.gate.visible(sees).map((device) => device.id);
       return {
         ...own,
         viewerId: viewer.id,
@@ -208,6 +208,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     admin: { email: config.adminEmail, password: config.adminPassword },
     limit: limits.auth,
     signups: limits.signups,
+    // Late-bound: API tokens need the hub and the access rules (docs/api.md#api-tokens).
+    apiTokens: {
+      guard: (token, request) => tokens.guard(token, request),
+      revokeAllOf: (userId) => tokens.revokeAllOf(userId),
+    },
   });
   const guards = accounts.auth;
   // docs/api.md#health: Hearth's own round trip over the bus, on a topic only this process uses.
@@ -224,7 +229,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     auth: accounts.auth,
     publicUrl: config.publicUrl,
     zigbee2mqttBaseTopic: config.zigbee2mqttBaseTopic,
-    haDiscoveryPrefix: config.haDiscoveryPrefix,
     devicehubTopicPrefix: config.devicehubTopicPrefix,
     maxDevices: config.devicehubMaxDevices,
     simulatorDevices: config.simulator ? config.simulatorDevices : undefined,
@@ -235,11 +239,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     activity: activity.log,
     // Late-bound: the access rules read where devices are from the hub.
     reach: {
-      reachOf: (user) => access.reach.reachOf(user),
+      reachOf: (user) => reach.reachOf(user),
       onChange: (listener) => access.reach.onChange(listener),
     },
-    // Late-bound too: a guest pass's page on the stream (docs/passes.md#stream).
+    // Late-bound too: a guest pass's page on the stream (docs/passes.md#stream), and a script's token.
     passes: (token, from) => passes.authenticate(token, from),
+    apiTokens: (token, from) => tokens.stream(token, from),
     clientAddress: clientAddressOf(proxyTrust(config.trustProxy)),
   });
   const access = accessModule({
@@ -253,6 +258,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     topicPrefix: config.devicehubTopicPrefix,
     activity: activity.log,
   });
+  const tokens = apiTokensModule({
+    db,
+    log,
+    guards,
+    users,
+    reach: access.reach,
+    devices: deviceHub.devices,
+    gate: deviceHub.gate,
+    activity: activity.log,
+    limit: { windows: limits.windows, perMinute: config.apiTokenRateLimit },
+  });
+  // Every caller's reach: a person's access rules; an API token's call, its owner's narrowed by the token.
+  const reach: typeof access.reach = {
+    reachOf: async (user) => tokens.narrow(user, await access.reach.reachOf(user)),
+    onChange: (listener) => access.reach.onChange(listener),
+  };
   const passes = passesModule({
     db,
     log,
@@ -275,11 +296,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     bus,
     topicPrefix: config.devicehubTopicPrefix,
     activity: activity.log,
-    reach: access.reach,
+    reach,
     rules: access.roomRules,
   });
   const features: Module[] = [
     activity,
+    // Its hooks see every request: a token in the address, on the accounts API, and each token call's entry.
+    tokens,
     { name: 'mail', close: () => mailer.close() },
     clientConfigModule({ devicehub_topic_prefix: config.devicehubTopicPrefix }),
     accounts,
@@ -303,6 +326,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       sessions: accounts.sessions,
       activity: activity.log,
       access: access.reset,
+      revokeApiTokens: (userId) => tokens.revokeAllOf(userId),
     }),
     deviceHub,
     access,
@@ -316,7 +340,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       devices: deviceHub.feed,
       heartbeatMs: config.historyHeartbeatMs,
       retention: config.historyRetention,
-      reach: access.reach,
+      reach,
       ...(storage.sqliteFile ? { sqliteFile: storage.sqliteFile } : {}),
     }),
     // Device events: the hub's listeners exist once it is registered.

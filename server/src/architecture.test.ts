@@ -20,6 +20,7 @@ const DOMAINS = [
   'history',
   'activity',
   'passes',
+  'tokens',
 ];
 
 interface Edge {

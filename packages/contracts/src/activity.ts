@@ -9,6 +9,8 @@ export interface ActivityActor {
   id?: string;
   /** What the page shows: the person's name, the pass's label, … (as it was at the time). */
   label: string;
+  /** An API token's owner (type `api`): the person it acts for, their name as it was then. */
+  owner?: { id: string; label: string };
 }
 
 export const ACTIVITY_RESULTS = ['ok', 'refused', 'failed'] as const;
@@ -40,6 +42,9 @@ export const ACTIVITY_KINDS = [
   'pass.use',
   'favourites.change',
   'history.exclusions',
+  'token.create',
+  'token.revoke',
+  'api.call',
   'device.joined',
   'device.left',
   'device.offline',

@@ -12,3 +12,4 @@ export * from './history.js';
 export * from './passes.js';
 export * from './roles.js';
 export * from './rooms.js';
+export * from './tokens.js';

@@ -12,7 +12,7 @@ import { registerAccountsRoutes } from './accounts.routes.js';
 import { AccountsService } from './accounts.service.js';
 import { seedAdmin } from './admin-seed.js';
 import { AuthSessionsRepository } from './auth-sessions.repository.js';
-import { Authenticator } from './authenticate.js';
+import { type ApiTokenGuard, Authenticator } from './authenticate.js';
 import { CodeMail } from './code-mail.js';
 import { OneTimeCodes } from './codes.js';
 import { CodesRepository } from './codes.repository.js';
@@ -42,6 +42,8 @@ export interface AccountsModuleDeps {
   signups?: AddressBudget | undefined;
   /** Where sign-ins are recorded (docs/activity.md); none: not recorded. */
   activity?: ActivityLog;
+  /** API tokens (docs/api.md#api-tokens): their calls, and revoking an owner's at a reset or sign-out everywhere. */
+  apiTokens?: { guard: ApiTokenGuard; revokeAllOf(userId: string): Promise<void> };
 }
 
 /** What the accounts module offers the others: who is calling, and sign-in sessions. */
@@ -66,6 +68,7 @@ export function accountsModule(deps: AccountsModuleDeps): AccountsModule {
     new LiveSessions(new AuthSessionsRepository(db), events),
     events,
     deps.publicUrl,
+    deps.apiTokens?.guard,
   );
   const hasher = new PasswordHasher();
   const codes = new OneTimeCodes(new CodesRepository(db), tokens);
@@ -91,6 +94,7 @@ export function accountsModule(deps: AccountsModuleDeps): AccountsModule {
     log,
     identities: new IdentitiesRepository(db),
     ...(deps.signups ? { signups: deps.signups } : {}),
+    ...(deps.apiTokens ? { revokeApiTokens: (id: string) => deps.apiTokens!.revokeAllOf(id) } : {}),
   });
   let stopHousekeeping: (() => void) | undefined;
 
@@ -107,6 +111,7 @@ export function accountsModule(deps: AccountsModuleDeps): AccountsModule {
         sessions,
         limit: deps.limit,
         secureCookie: deps.publicUrl.startsWith('https:'),
+        ...(deps.apiTokens ? { revokeApiTokens: (id: string) => deps.apiTokens!.revokeAllOf(id) } : {}),
       }),
     async start() {
       void hasher.warmUp();

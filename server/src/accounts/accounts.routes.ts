@@ -34,6 +34,8 @@ export interface AccountsRoutesDeps {
   limit: FastifyContextConfig;
   /** PUBLIC_URL is https: the auth_token cookie is Secure. */
   secureCookie: boolean;
+  /** "Sign out of all other sessions" revokes the caller's API tokens too (docs/api.md#api-tokens). */
+  revokeApiTokens?: (userId: string) => Promise<void>;
 }
 
 /** Calls that check the current password: 10 per user per 15 minutes, on top of the lockout. */
@@ -55,7 +57,7 @@ const clientOf = (request: FastifyRequest): ClientInfo => ({
 /** docs/api.md#accounts: every /api/auth call of sign-up, sign-in, sessions, codes and passwords. */
 export function registerAccountsRoutes(
   app: HttpApp,
-  { accounts, signIn, auth, sessions, limit, secureCookie }: AccountsRoutesDeps,
+  { accounts, signIn, auth, sessions, limit, secureCookie, revokeApiTokens }: AccountsRoutesDeps,
 ) {
   const open = { config: limit };
   const signedIn = { onRequest: auth.user };
@@ -163,6 +165,7 @@ export function registerAccountsRoutes(
     async (request) => {
       const current = auth.sessionOf(request);
       if (current) await sessions.revokeOthers(callerOf(request).id, current);
+      await revokeApiTokens?.(callerOf(request).id);
       return { message: 'Signed out of all other sessions' };
     },
   );

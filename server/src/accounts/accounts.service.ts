@@ -55,6 +55,8 @@ export interface AccountsDeps {
   signups?: Pick<AddressBudget, 'spend'>;
   /** Identity providers linked to accounts (a password reset disconnects them). */
   identities?: Pick<IdentitiesRepository, 'unlinkAll'>;
+  /** Revokes the account's API tokens (a password reset does; docs/api.md#api-tokens). */
+  revokeApiTokens?: (userId: string) => Promise<void>;
   log: Logger;
 }
 
@@ -220,6 +222,7 @@ export class AccountsService {
     await users.setPasswordHash(user.id, await hasher.hash(new_password));
     await users.setEmailConfirmed(user.id, true);
     await sessions.revokeAllForUser(user.id);
+    await this.deps.revokeApiTokens?.(user.id);
     await codes.cancelAll(user.id);
     await lockout.reset(user.email);
     if (!input.keep_providers) await this.disconnectProviders(user);

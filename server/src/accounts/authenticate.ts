@@ -1,3 +1,4 @@
+import { API_TOKEN_PREFIX } from '@hearth/contracts';
 import type { FastifyRequest } from 'fastify';
 import { decodeJwt } from 'jose';
 import { HttpError } from '../http/errors.js';
@@ -39,6 +40,12 @@ export const issuedBeforeCutoff = (user: UserRecord, issuedAt: number): boolean 
 const signedOut = () => new HttpError(401, 'Authentication required');
 
 /**
+ * An API token's call (docs/api.md#api-tokens, implemented by the tokens domain): the caller it acts
+ * as, or the HttpError refusing it (401, 403 for a call tokens may not make, 429).
+ */
+export type ApiTokenGuard = (token: string, request: FastifyRequest) => Promise<UserRecord>;
+
+/**
  * Resolves who is calling: the Bearer access token, else the `auth_token` cookie. The user is
  * read from the database on every call, so role changes, locks and deletions apply at once.
  */
@@ -53,6 +60,8 @@ export class Authenticator implements Guards, TokenReader {
     private readonly events: SessionEvents,
     /** PUBLIC_URL: a page of its origin may use the cookie for calls that change something. */
     publicUrl: string,
+    /** Bearer tokens starting `hearth_` go here; none: they are no valid token. */
+    private readonly apiTokens?: ApiTokenGuard,
   ) {
     this.publicOrigin = new URL(publicUrl).origin;
   }
@@ -125,7 +134,9 @@ export class Authenticator implements Guards, TokenReader {
 
   /** The caller, if signed in (for calls that also work signed out). */
   async caller(request: FastifyRequest): Promise<UserRecord | undefined> {
-    const found = await this.identify(this.tokenFromRequest(request));
+    const token = this.tokenFromRequest(request);
+    if (this.apiTokens && token?.startsWith(API_TOKEN_PREFIX)) return this.apiTokens(token, request);
+    const found = await this.identify(token);
     if (found) request.sessionId = found.claims.sessionId;
     return found?.user;
   }

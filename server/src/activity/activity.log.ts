@@ -44,8 +44,19 @@ export interface ActorPerson {
   lastName: string;
 }
 
-/** A signed-in person as an actor: their name (or e-mail address) as it is now. */
+/** Callers that act for someone else: an API token's caller is its owner's record, named as the token. */
+const acting = new WeakMap<ActorPerson, ActivityActor>();
+
+/** From now on, entries naming `person` (this very object) name `actor` instead (docs/api.md#api-tokens). */
+export function actAs<T extends ActorPerson>(person: T, actor: ActivityActor): T {
+  acting.set(person, actor);
+  return person;
+}
+
+/** A signed-in person as an actor: their name (or e-mail address) as it is now; an API token as itself. */
 export function userActor(person: ActorPerson): ActivityActor {
+  const as = acting.get(person);
+  if (as) return as;
   const name = `${person.firstName} ${person.lastName}`.trim();
   return { type: 'user', id: person.id, label: name || person.email };
 }

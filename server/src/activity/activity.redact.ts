@@ -44,7 +44,9 @@ const size = (list: unknown) =>
  * device's id or name).
  */
 export function redact(row: ActivityRow, sees: Sees): ActivityRow | undefined {
-  const own = row.actor_type === 'user' && row.actor_id === sees.viewerId;
+  // Their own: as themselves, or through one of their API tokens.
+  const own =
+    (row.actor_type === 'user' && row.actor_id === sees.viewerId) || row.actor_owner_id === sees.viewerId;
   let detail: Detail;
   try {
     detail = JSON.parse(row.detail) as Detail;

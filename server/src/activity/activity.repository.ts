@@ -1,5 +1,5 @@
 import type { ActivityEntry, ActivityKind, ActivityResult } from '@hearth/contracts';
-import type { Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import { chunks, yieldToEventLoop } from '../storage/batches.js';
 import type { Database } from '../storage/schema.js';
 import type { ActivityTable } from './activity.tables.js';
@@ -48,6 +48,9 @@ export function toEntry(row: ActivityRow): ActivityEntry {
       type: row.actor_type as ActivityEntry['actor']['type'],
       ...(row.actor_id !== null ? { id: row.actor_id } : {}),
       label: row.actor_label,
+      ...(row.actor_owner_id !== null
+        ? { owner: { id: row.actor_owner_id, label: row.actor_owner_label ?? '' } }
+        : {}),
     },
     ...(row.ip !== null ? { ip: row.ip } : {}),
     ...(row.client !== null ? { client: row.client } : {}),
@@ -81,7 +84,11 @@ export class ActivityRepository {
     limit: number,
   ): Promise<ActivityRow[]> {
     let query = this.db.selectFrom('activity').selectAll();
-    if (filter.actorId !== undefined) query = query.where('actor_id', '=', filter.actorId);
+    // A person's entries include those of their API tokens (docs/activity.md#who-sees-what).
+    const byActor = (eb: ExpressionBuilder<Database, 'activity'>, id: string) =>
+      eb.or([eb('actor_id', '=', id), eb('actor_owner_id', '=', id)]);
+    const { actorId } = filter;
+    if (actorId !== undefined) query = query.where((eb) => byActor(eb, actorId));
     if (filter.actorType !== undefined) query = query.where('actor_type', '=', filter.actorType);
     if (filter.deviceId !== undefined) query = query.where('device_id', '=', filter.deviceId);
     if (filter.roomId !== undefined) query = query.where('room_id', '=', filter.roomId);
@@ -99,7 +106,7 @@ export class ActivityRepository {
           ...(deviceIds !== undefined ? [about('device_id', deviceIds)] : []),
           ...(roomIds !== undefined ? [about('room_id', roomIds)] : []),
         ]);
-        return exceptActor === undefined ? within : eb.or([eb('actor_id', '=', exceptActor), within]);
+        return exceptActor === undefined ? within : eb.or([byActor(eb, exceptActor), within]);
       });
     }
     if (after) {

@@ -9,6 +9,9 @@ export interface ActivityTable {
   actor_type: string;
   actor_id: string | null;
   actor_label: string;
+  /** An `api` actor's owner: the person the token acts for (migration 0027). */
+  actor_owner_id: string | null;
+  actor_owner_label: string | null;
   ip: string | null;
   /** The caller's user agent. */
   client: string | null;

@@ -46,6 +46,8 @@ export function toRow(entry: ActivityRecord, now: number): ActivityRow {
     actor_type: entry.actor.type,
     actor_id: storable(entry.actor.id),
     actor_label: storableText(entry.actor.label.slice(0, MAX_TEXT)),
+    actor_owner_id: storable(entry.actor.owner?.id),
+    actor_owner_label: entry.actor.owner ? storableText(entry.actor.owner.label.slice(0, MAX_TEXT)) : null,
     ip: cut(entry.ip),
     client: cut(entry.client),
     kind: entry.kind,

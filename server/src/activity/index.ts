@@ -5,6 +5,7 @@ export {
   type ActivityOrigin,
   type ActivityRecord,
   type ActorPerson,
+  actAs,
   noActivity,
   originOf,
   resultOf,

@@ -40,8 +40,6 @@ export interface Config {
   /** MQTT over TLS for it (PEM files). */
   mqttListenTls: { port: number; certFile: string; keyFile: string } | undefined;
   zigbee2mqttBaseTopic: string;
-  /** HA_DISCOVERY_PREFIX: Home Assistant MQTT discovery's prefix on the bus; undefined when `off`. */
-  haDiscoveryPrefix: string | undefined;
   devicehubTopicPrefix: string;
   simulator: boolean;
   simulatorDevices: number;
@@ -50,6 +48,8 @@ export interface Config {
   authRateLimit: number;
   /** SIGNUP_RATE_LIMIT: sign-ups per client address per hour (0: no limit). */
   signupRateLimit: number;
+  /** API_TOKEN_RATE_LIMIT: calls per API token per minute (0: no limit). */
+  apiTokenRateLimit: number;
   trustProxy: string | undefined;
   /** HISTORY_HEARTBEAT: a repeated value is recorded at most once per this many ms. */
   historyHeartbeatMs: number;
@@ -116,7 +116,6 @@ const schemas = {
   MQTT_LISTEN_TLS_KEY: z.string().min(1).describe('a readable PEM private key file'),
   MQTT_LISTEN_TLS_PORT: integer(1, 65535),
   ZIGBEE2MQTT_BASE_TOPIC: topic,
-  HA_DISCOVERY_PREFIX: topic.describe('an MQTT topic without wildcards, spaces or a leading/trailing "/", or "off"'),
   DEVICEHUB_TOPIC_PREFIX: topic,
   SIMULATOR: z.enum(['on', 'off']).describe('"on" or "off"'),
   SIMULATOR_DEVICES: integer(1, 100000),
@@ -130,6 +129,7 @@ const schemas = {
     .describe('a short lower-case name such as "google" (letters, digits, "-", "_")'),
   AUTH_RATE_LIMIT: integer(0, 1000000),
   SIGNUP_RATE_LIMIT: integer(0, 1000000),
+  API_TOKEN_RATE_LIMIT: integer(0, 1000000),
   TRUST_PROXY: z
     .string()
     .regex(/^[0-9a-fA-F.:/,\s]+$|^(true|loopback|linklocal|uniquelocal)$/)
@@ -226,8 +226,6 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
         }
       : undefined,
     zigbee2mqttBaseTopic: values.ZIGBEE2MQTT_BASE_TOPIC ?? 'zigbee2mqtt',
-    haDiscoveryPrefix:
-      values.HA_DISCOVERY_PREFIX === 'off' ? undefined : (values.HA_DISCOVERY_PREFIX ?? 'homeassistant'),
     devicehubTopicPrefix: values.DEVICEHUB_TOPIC_PREFIX ?? 'hearth',
     simulator: (values.SIMULATOR ?? (values.MQTT_URL ? 'off' : 'on')) === 'on',
     simulatorDevices: values.SIMULATOR_DEVICES ?? 24,
@@ -243,6 +241,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
         : undefined,
     authRateLimit: values.AUTH_RATE_LIMIT ?? 60,
     signupRateLimit: values.SIGNUP_RATE_LIMIT ?? 5,
+    apiTokenRateLimit: values.API_TOKEN_RATE_LIMIT ?? 600,
     trustProxy: values.TRUST_PROXY,
     historyHeartbeatMs: (values.HISTORY_HEARTBEAT ?? 10) * 60_000,
     historyRetention: {

@@ -10,14 +10,13 @@ import type { Module } from '../lifecycle/module.js';
 import type { Database } from '../storage/schema.js';
 import type { Guards } from '../users/index.js';
 import type { DeviceAdapter } from './adapters/adapter.js';
-import { HomeAssistantAdapter, PROTOCOL as HOME_ASSISTANT } from './adapters/homeassistant/homeassistant.adapter.js';
 import { Zigbee2mqttAdapter } from './adapters/zigbee2mqtt/zigbee2mqtt.adapter.js';
 import { BusWatch } from './bus-watch.js';
 import { DevicesRepository } from './devicehub.repository.js';
 import { registerDevicehubRoutes } from './devicehub.routes.js';
 import { actorOf, DeviceHubService, type DeviceListener } from './devicehub.service.js';
 import { createEdgeBroker, type EdgeBroker } from './edge/edge-broker.js';
-import type { PassAuthenticator } from './edge/edge-connect.js';
+import type { ApiTokenAuthenticator, PassAuthenticator } from './edge/edge-connect.js';
 import { type Principal, type Reach, type ReachSource, roleReach } from './reach.js';
 import { Zigbee2mqttSimulator } from './simulator/simulator.js';
 import { StateWriter } from './state-writer.js';
@@ -32,8 +31,6 @@ export interface DeviceHubModuleDeps {
   auth: TokenReader;
   publicUrl: string;
   zigbee2mqttBaseTopic: string;
-  /** HA_DISCOVERY_PREFIX: Home Assistant MQTT discovery's prefix; undefined: that source is off. */
-  haDiscoveryPrefix?: string | undefined;
   devicehubTopicPrefix: string;
   /** Most devices the registry lists at once (DEVICEHUB_MAX_DEVICES). */
   maxDevices: number;
@@ -56,6 +53,8 @@ export interface DeviceHubModuleDeps {
   reach?: ReachSource;
   /** Guest passes' stream connections (username `pass`, the token as password); none: refused. */
   passes?: PassAuthenticator;
+  /** Scripts' stream connections (an API token as the password); none: refused. */
+  apiTokens?: ApiTokenAuthenticator;
   /** A stream upgrade's client address (TRUST_PROXY applied); none: the socket's peer. */
   clientAddress?: (request: IncomingMessage) => string;
 }
@@ -125,16 +124,6 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
   const adapter = new Zigbee2mqttAdapter({ bus, baseTopic, log });
   // Every source of devices; the hub routes each device to the adapter of its protocol.
   const adapters: DeviceAdapter[] = [adapter];
-  if (deps.haDiscoveryPrefix !== undefined)
-    adapters.push(
-      new HomeAssistantAdapter({
-        bus,
-        prefix: deps.haDiscoveryPrefix,
-        log,
-        zigbee2mqttBaseTopic: baseTopic,
-        storedNames: () => repository.namesByExternalId(HOME_ASSISTANT),
-      }),
-    );
   const simulator =
     deps.simulatorDevices === undefined
       ? undefined
@@ -186,6 +175,7 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
         log,
         reach,
         ...(deps.passes ? { passes: deps.passes } : {}),
+        ...(deps.apiTokens ? { apiTokens: deps.apiTokens } : {}),
         ...(deps.clientAddress ? { clientAddress: deps.clientAddress } : {}),
       });
       const hub = new DeviceHubService({

@@ -96,11 +96,13 @@ export interface DeviceListener {
   deviceLeft?(device: Device): void;
 }
 
-/** Who an activity entry names for a principal: the person, or the pass's label. */
+/** Who an activity entry names for a principal: the person, the pass's label, or the API token and its owner. */
 export const actorOf = (principal: Principal): ActivityActor =>
   principal.kind === 'user'
     ? userActor(principal.user)
-    : { type: 'pass', id: principal.passId, label: principal.label };
+    : principal.kind === 'pass'
+      ? { type: 'pass', id: principal.passId, label: principal.label }
+      : { type: 'api', id: principal.tokenId, label: principal.label, owner: principal.owner };
 
 /**
  * JSON.stringify that serialises each object once: devices of one model share their capabilities

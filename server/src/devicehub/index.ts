@@ -12,7 +12,7 @@ export {
 } from './devicehub.module.js';
 export { deviceCommandBody } from './devicehub.schemas.js';
 export type { DeviceListener } from './devicehub.service.js';
-export type { PassAuthenticator } from './edge/edge-connect.js';
+export type { ApiTokenAuthenticator, PassAuthenticator } from './edge/edge-connect.js';
 export {
   EVERYTHING,
   mayManageDevices,

@@ -23,8 +23,11 @@ export interface Reach {
   readonly tag: string;
 }
 
-/** Who is behind a stream connection or a call. */
-export type Principal = { kind: 'user'; user: UserRecord } | { kind: 'pass'; passId: string; label: string };
+/** Who is behind a stream connection or a call: a person, a guest pass, or an API token acting for its owner. */
+export type Principal =
+  | { kind: 'user'; user: UserRecord }
+  | { kind: 'pass'; passId: string; label: string }
+  | { kind: 'api'; tokenId: string; label: string; owner: { id: string; label: string } };
 
 /** Where the hub gets a signed-in account's reach, and hears that some accounts' reach changed. */
 export interface ReachSource {

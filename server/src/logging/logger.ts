@@ -38,8 +38,14 @@ const SECRET_QUERY = /([?&](?:access_token|refresh_token|code|state|token|id_tok
 /** A guest pass's token is a path segment (docs/passes.md#tokens): `/pass/{token}`, `/api/pass/{token}/…`. */
 const PASS_TOKEN = /(\/pass\/)[^/?#]+/gi;
 
+/** An API token anywhere in an address (docs/api.md#api-tokens: refused there, and never logged). */
+const API_TOKEN = /hearth_[A-Za-z0-9]{40}/g;
+
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_QUERY, '$1[Redacted]').replace(PASS_TOKEN, '$1[Redacted]');
+  return url
+    .replace(SECRET_QUERY, '$1[Redacted]')
+    .replace(PASS_TOKEN, '$1[Redacted]')
+    .replace(API_TOKEN, 'hearth_[Redacted]');
 }
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {

@@ -9,6 +9,7 @@ import type { HistoryTables } from '../history/history.tables.js';
 import type { RateLimitTables } from '../http/rate-limit.tables.js';
 import type { PassesTables } from '../passes/passes.tables.js';
 import type { RoomsTables } from '../rooms/rooms.tables.js';
+import type { ApiTokensTables } from '../tokens/tokens.tables.js';
 import type { SecretsTables } from './secrets.tables.js';
 
 /**
@@ -52,3 +53,6 @@ export interface Database
     PassesTables {
   users: UsersTable;
 }
+
+/** API tokens (migration 0026). */
+export interface Database extends ApiTokensTables {}

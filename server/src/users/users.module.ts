@@ -19,6 +19,8 @@ export interface UsersModuleDeps {
   activity?: ActivityLog;
   /** The access rules of a role change (docs/access.md#granting); none: `reset_access` is refused. */
   access?: RoleChangeRules;
+  /** Revokes an account's API tokens at its lock; none: tokens are left alone. */
+  revokeApiTokens?: (userId: string) => Promise<void>;
 }
 
 /** User administration: the Users page's list, role changes, names and locks. */
@@ -28,6 +30,7 @@ export function usersModule(deps: UsersModuleDeps): Module {
     admin: new UsersAdminRepository(deps.db, deps.dialect),
     sessions: deps.sessions,
     ...(deps.access ? { access: deps.access } : {}),
+    ...(deps.revokeApiTokens ? { revokeApiTokens: deps.revokeApiTokens } : {}),
   });
   return {
     name: 'users',

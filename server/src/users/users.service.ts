@@ -39,6 +39,8 @@ export interface UsersServiceDeps {
   sessions: SessionRevoker;
   /** The access rules of a role change; none: `reset_access` is refused and rules are left alone. */
   access?: RoleChangeRules;
+  /** Revokes an account's API tokens (a lock does; docs/api.md#api-tokens). */
+  revokeApiTokens?: (userId: string) => Promise<void>;
 }
 
 const denied = (message: string) => new HttpError(403, message);
@@ -113,7 +115,10 @@ export class UsersService {
         lockDenial(caller, target, lock, otherActiveAdmins),
       ),
     );
-    if (lock) await this.deps.sessions.revokeAllForUser(user.id);
+    if (lock) {
+      await this.deps.sessions.revokeAllForUser(user.id);
+      await this.deps.revokeApiTokens?.(user.id);
+    }
     return toUserView(user);
   }
 

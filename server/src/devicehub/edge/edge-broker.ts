@@ -10,7 +10,7 @@ import type { Database } from '../../storage/schema.js';
 import { type Principal, type Reach, type ReachSource, roleReach } from '../reach.js';
 import { aclHooks } from './edge-acl.js';
 import { checkUpgrade } from './edge-auth.js';
-import { connectHooks, type PassAuthenticator } from './edge-connect.js';
+import { type ApiTokenAuthenticator, connectHooks, type PassAuthenticator } from './edge-connect.js';
 import { DEFAULT_EDGE_LIMITS, type EdgeLimits } from './edge-limits.js';
 import { EdgeTopics } from './edge-topics.js';
 import { listenForUpgrades } from './edge-upgrade.js';
@@ -68,6 +68,8 @@ export interface EdgeBrokerDeps {
   reach?: ReachSource;
   /** Guest passes' pages (username `pass`, the token as password); none: refused. */
   passes?: PassAuthenticator;
+  /** Scripts with an API token as the password (docs/api.md#api-tokens); none: refused. */
+  apiTokens?: ApiTokenAuthenticator;
   /** An upgrade's client address (TRUST_PROXY applied); none: the socket's peer. */
   clientAddress?: (request: IncomingMessage) => string;
 }
@@ -172,7 +174,15 @@ export async function createEdgeBroker(
     connectTimeout: settings.connectTimeoutMs,
     maxTopicLevels: settings.maxTopicLevels,
     drainTimeout: settings.drainTimeoutMs,
-    ...connectHooks({ auth: deps.auth, reach: reachSource, passes: deps.passes, topics, visibleOf, log }),
+    ...connectHooks({
+      auth: deps.auth,
+      reach: reachSource,
+      passes: deps.passes,
+      apiTokens: deps.apiTokens,
+      topics,
+      visibleOf,
+      log,
+    }),
     ...aclHooks({ topics, log, onCommand: dispatch }),
   });
   aedes.on('clientError', (client, error) =>

@@ -1,3 +1,4 @@
+import { API_TOKEN_PREFIX } from '@hearth/contracts';
 import type { AuthenticateError, Client, ConnectPacket } from 'aedes';
 import type { Logger } from 'pino';
 import type { TokenReader } from '../../accounts/index.js';
@@ -23,6 +24,16 @@ export type PassAuthenticator = (
 ) => Promise<{ principal: Principal & { kind: 'pass' }; reach: Reach } | 'rate-limited' | undefined>;
 
 /**
+ * An API token as the password (docs/api.md#api-tokens): its principal and reach now, or undefined.
+ * A CONNECT names its client (`from`) and counts towards the token's rate limit ('rate-limited');
+ * reading an open connection's token again does not.
+ */
+export type ApiTokenAuthenticator = (
+  token: string,
+  from?: { address: string; client?: string },
+) => Promise<{ principal: Principal & { kind: 'api' }; reach: Reach } | 'rate-limited' | undefined>;
+
+/**
  * The CONNECT checks: protocol level 4 only, no will message, an account that may view some device
  * (or a guest pass), own client ids. The connection keeps its principal and reach.
  */
@@ -30,6 +41,7 @@ export function connectHooks(options: {
   auth: TokenReader;
   reach: ReachSource;
   passes?: PassAuthenticator | undefined;
+  apiTokens?: ApiTokenAuthenticator | undefined;
   topics: EdgeTopics;
   /** The connection's devices, from its reach (undefined: the fast path). */
   visibleOf: (reach: Reach) => Map<string, 'view' | 'control'> | undefined;
@@ -67,6 +79,26 @@ export function connectHooks(options: {
     return undefined;
   };
 
+  /** A script with an API token as the password; its token is read again each time its reach is. */
+  const asApiToken = async (client: Client, token: string) => {
+    const session = (client.conn as unknown as WebSocketTransport).session;
+    const from = { address: session.address, ...(session.userAgent ? { client: session.userAgent } : {}) };
+    const found = options.apiTokens ? await options.apiTokens(token, from) : undefined;
+    if (found === 'rate-limited') return refusal('too many calls with this API token', 3);
+    if (!found) return refusal('invalid API token', 4);
+    if (!found.reach.any) return refusal('role may not use the device hub', 5);
+    session.principal = found.principal;
+    session.reach = found.reach;
+    session.visible = options.visibleOf(found.reach);
+    session.loadReach = async () => {
+      const again = await options.apiTokens?.(token);
+      return again === 'rate-limited' ? undefined : again?.reach;
+    };
+    session.replyTopic = options.topics.replyTopicOf(client.id);
+    (client as { id: string }).id = `api-${found.principal.tokenId}:${client.id}`;
+    return undefined;
+  };
+
   const authenticate = (
     client: Client,
     username: Readonly<string | undefined>,
@@ -81,6 +113,14 @@ export function connectHooks(options: {
         .then((refused) => (refused ? callback(refused, null) : callback(null, true)))
         .catch((error: unknown) => {
           options.log.error({ err: error }, 'edge broker pass authentication failed');
+          callback(refusal('authentication failed', 5), null);
+        });
+    }
+    if (options.apiTokens && password?.toString('utf8').startsWith(API_TOKEN_PREFIX)) {
+      return void asApiToken(client, password.toString('utf8'))
+        .then((refused) => (refused ? callback(refused, null) : callback(null, true)))
+        .catch((error: unknown) => {
+          options.log.error({ err: error }, 'edge broker API token authentication failed');
           callback(refusal('authentication failed', 5), null);
         });
     }
