@@ -53,4 +53,21 @@ describe.each(testDatabases())('a deleted room on a narrowed stream on $name', (
     expect(told).toEqual([]);
     expect([...view.devices.keys()].filter((id) => hidden.includes(id))).toEqual([]);
   });
+
+  it('tells the narrowed resident of the rooms it sees, the empty ones it creates included, and not of the hidden one', async () => {
+    const vault: Room = (await t.call(admin, 'POST', '/api/rooms', { name: 'Vault' })).body;
+    const nres = await t.user('resident');
+    await t.call(admin, 'PUT', `/api/access/${nres.id}`, { rooms: { [vault.id]: 'none' } });
+    const view = await openStream(origin, prefix, await t.tokenFor(nres));
+    streams.push(view);
+    await eventually(() => view.devices.size > 0);
+    const mark = view.messages.length;
+    const upsert = `${prefix}/devicehub/${roomTopics.upsert}`;
+    await t.call(admin, 'PATCH', `/api/rooms/${vault.id}`, { icon: 'archive' });
+    const garage: Room = (await t.call(nres, 'POST', '/api/rooms', { name: 'Garage' })).body;
+    await eventually(() =>
+      view.messages.slice(mark).some((m) => m.topic === upsert && m.payload.includes(garage.id)),
+    );
+    expect(view.messages.slice(mark).filter((m) => m.payload.includes(vault.id))).toEqual([]);
+  });
 });

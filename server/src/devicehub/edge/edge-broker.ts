@@ -370,7 +370,12 @@ export async function createEdgeBroker(
           transport.writePacket(shared());
         return;
       case 'room':
-        if (seesRoom(visible, about.roomId) && transport.subscribedTo(absolute))
+        // The rooms it sees (docs/access.md#where-it-is-enforced): its level on it, or a device in it.
+        if (
+          ((transport.session.reach?.levelOfRoom(about.roomId) ?? 'none') !== 'none' ||
+            seesRoom(visible, about.roomId)) &&
+          transport.subscribedTo(absolute)
+        )
           transport.writePacket(shared());
         return;
       case 'favourites': {
