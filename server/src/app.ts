@@ -92,7 +92,8 @@ function embeddedBusSettings(config: Config, log: Logger): BusOptions['embedded'
       port,
       tls: tls && { port: tls.port, cert: fs.readFileSync(tls.certFile), key: fs.readFileSync(tls.keyFile) },
       credentials: { username, password },
-      topicRoots: [config.zigbee2mqttBaseTopic, 'homeassistant'],
+      // Zigbee2MQTT's base topic, and Home Assistant discovery's prefix while that source is on.
+      topicRoots: [config.zigbee2mqttBaseTopic, ...(config.haDiscoveryPrefix ? [config.haDiscoveryPrefix] : [])],
     },
   };
 }
@@ -229,6 +230,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     auth: accounts.auth,
     publicUrl: config.publicUrl,
     zigbee2mqttBaseTopic: config.zigbee2mqttBaseTopic,
+    haDiscoveryPrefix: config.haDiscoveryPrefix,
     devicehubTopicPrefix: config.devicehubTopicPrefix,
     maxDevices: config.devicehubMaxDevices,
     simulatorDevices: config.simulator ? config.simulatorDevices : undefined,

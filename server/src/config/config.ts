@@ -40,6 +40,8 @@ export interface Config {
   /** MQTT over TLS for it (PEM files). */
   mqttListenTls: { port: number; certFile: string; keyFile: string } | undefined;
   zigbee2mqttBaseTopic: string;
+  /** HA_DISCOVERY_PREFIX: Home Assistant MQTT discovery's prefix on the bus; undefined when `off`. */
+  haDiscoveryPrefix: string | undefined;
   devicehubTopicPrefix: string;
   simulator: boolean;
   simulatorDevices: number;
@@ -116,6 +118,7 @@ const schemas = {
   MQTT_LISTEN_TLS_KEY: z.string().min(1).describe('a readable PEM private key file'),
   MQTT_LISTEN_TLS_PORT: integer(1, 65535),
   ZIGBEE2MQTT_BASE_TOPIC: topic,
+  HA_DISCOVERY_PREFIX: topic.describe('an MQTT topic without wildcards, spaces or a leading/trailing "/", or "off"'),
   DEVICEHUB_TOPIC_PREFIX: topic,
   SIMULATOR: z.enum(['on', 'off']).describe('"on" or "off"'),
   SIMULATOR_DEVICES: integer(1, 100000),
@@ -226,6 +229,8 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
         }
       : undefined,
     zigbee2mqttBaseTopic: values.ZIGBEE2MQTT_BASE_TOPIC ?? 'zigbee2mqtt',
+    haDiscoveryPrefix:
+      values.HA_DISCOVERY_PREFIX === 'off' ? undefined : (values.HA_DISCOVERY_PREFIX ?? 'homeassistant'),
     devicehubTopicPrefix: values.DEVICEHUB_TOPIC_PREFIX ?? 'hearth',
     simulator: (values.SIMULATOR ?? (values.MQTT_URL ? 'off' : 'on')) === 'on',
     simulatorDevices: values.SIMULATOR_DEVICES ?? 24,

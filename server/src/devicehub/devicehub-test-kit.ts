@@ -28,6 +28,8 @@ export interface Household {
   resident: string;
   /** The hub's topic prefix (DEVICEHUB_TOPIC_PREFIX), unique to this household. */
   prefix: string;
+  /** Home Assistant discovery's prefix (HA_DISCOVERY_PREFIX), unique to this household. */
+  haPrefix: string;
   token: (role: Role) => Promise<string>;
   list: () => Promise<Device[]>;
   /** An API call with a bearer token (the resident's unless given). */
@@ -48,15 +50,18 @@ export interface Household {
 export async function startHousehold(
   database: TestDatabase,
   busUrl: string | undefined,
-  ids = { base: '', prefix: '' },
+  ids: { base: string; prefix: string; haPrefix?: string } = { base: '', prefix: '' },
 ) {
   const unique = crypto.randomUUID().slice(0, 8);
   const base = ids.base || `z2m-test-${unique}`;
   const prefix = ids.prefix || `hearth-test-${unique}`;
+  // Its own discovery prefix too: what others left retained on a shared broker stays out of it.
+  const haPrefix = ids.haPrefix || `ha-test-${unique}`;
   const port = busUrl ? undefined : await freePort();
   const app = await startTestApp(database, {
     ZIGBEE2MQTT_BASE_TOPIC: base,
     DEVICEHUB_TOPIC_PREFIX: prefix,
+    HA_DISCOVERY_PREFIX: haPrefix,
     ...(busUrl ? { MQTT_URL: busUrl } : { MQTT_LISTEN_PORT: String(port), ...TEST_BUS_LOGIN }),
   });
   const z2m = await ScriptedZigbee2mqtt.connect(
@@ -75,6 +80,7 @@ export async function startHousehold(
     z2m,
     resident,
     prefix,
+    haPrefix,
     token,
     list: async () => (await household.call('GET', '/api/devicehub/devices')).json(),
     call: (method, url, body, as = resident) =>
@@ -95,7 +101,7 @@ export async function startHousehold(
       await app.close();
     },
   };
-  return { household, resident, base, prefix };
+  return { household, resident, base, prefix, haPrefix };
 }
 
 export interface UseHouseholdOptions {
@@ -153,6 +159,9 @@ export function useHousehold(options: UseHouseholdOptions = {}): HouseholdFixtur
     },
     get prefix() {
       return h().prefix;
+    },
+    get haPrefix() {
+      return h().haPrefix;
     },
     token: (role) => h().token(role),
     list: () => h().list(),

@@ -10,6 +10,7 @@ import type { Module } from '../lifecycle/module.js';
 import type { Database } from '../storage/schema.js';
 import type { Guards } from '../users/index.js';
 import type { DeviceAdapter } from './adapters/adapter.js';
+import { HomeAssistantAdapter, PROTOCOL as HOME_ASSISTANT } from './adapters/homeassistant/homeassistant.adapter.js';
 import { Zigbee2mqttAdapter } from './adapters/zigbee2mqtt/zigbee2mqtt.adapter.js';
 import { BusWatch } from './bus-watch.js';
 import { DevicesRepository } from './devicehub.repository.js';
@@ -31,6 +32,8 @@ export interface DeviceHubModuleDeps {
   auth: TokenReader;
   publicUrl: string;
   zigbee2mqttBaseTopic: string;
+  /** HA_DISCOVERY_PREFIX: Home Assistant MQTT discovery's prefix; undefined: that source is off. */
+  haDiscoveryPrefix?: string | undefined;
   devicehubTopicPrefix: string;
   /** Most devices the registry lists at once (DEVICEHUB_MAX_DEVICES). */
   maxDevices: number;
@@ -124,6 +127,16 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
   const adapter = new Zigbee2mqttAdapter({ bus, baseTopic, log });
   // Every source of devices; the hub routes each device to the adapter of its protocol.
   const adapters: DeviceAdapter[] = [adapter];
+  if (deps.haDiscoveryPrefix !== undefined)
+    adapters.push(
+      new HomeAssistantAdapter({
+        bus,
+        prefix: deps.haDiscoveryPrefix,
+        log,
+        zigbee2mqttBaseTopic: baseTopic,
+        storedNames: () => repository.namesByExternalId(HOME_ASSISTANT),
+      }),
+    );
   const simulator =
     deps.simulatorDevices === undefined
       ? undefined

@@ -714,7 +714,7 @@ export class HomeAssistantAdapter implements DeviceAdapter {
       }
       const property = this.propertyOf(state);
       const capability = capabilityOf(state.config, this.entityName(state, deviceName));
-      const metadata = { ...capability.metadata, entity: state.config.discoveryId };
+      const metadata: Record<string, unknown> = { ...capability.metadata, entity: state.config.discoveryId };
       if (text(state.config.config.device_class)) metadata.device_class = state.config.config.device_class;
       if (text(state.config.config.entity_category)) metadata.category = state.config.config.entity_category;
       if (state.attributes) metadata.attributes = state.attributes;
