@@ -184,6 +184,16 @@ describe('device hub service with several sources', () => {
     ]);
   });
 
+  it('keeps every report that arrives before the registry has the device (a source may report one part at a time)', async () => {
+    const { hub } = twoSources();
+    const events = hub.events('homeassistant');
+    events.devicesListed([described('homeassistant', 'plug', 'Plug')], false);
+    events.stateReported('plug', { relay: true }, null, true);
+    events.stateReported('plug', { power: 12.5 }, null, true);
+    await hub.settled();
+    expect(hub.list()[0]?.state).toEqual({ relay: true, power: 12.5 });
+  });
+
   it('a list that is not complete only adds and updates', async () => {
     const { hub, removed } = twoSources();
     const events = hub.events('homeassistant');

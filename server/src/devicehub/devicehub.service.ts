@@ -552,7 +552,15 @@ export class DeviceHubService {
     const id = this.idByExternal.get(externalId);
     const device = id ? this.devices.get(id) : undefined;
     if (!device) {
-      this.earlyState.set(externalId, { protocol, state, lastSeen, retained });
+      // Merged: a source may report a device one part at a time (Home Assistant, per entity).
+      const before = this.earlyState.get(externalId);
+      const merged = before?.protocol === protocol ? { ...before.state, ...state } : state;
+      this.earlyState.set(externalId, {
+        protocol,
+        state: merged,
+        lastSeen: lastSeen ?? before?.lastSeen ?? null,
+        retained,
+      });
       return;
     }
     if (device.protocol !== protocol) return;
