@@ -53,6 +53,8 @@ export interface HomeAssistantAdapterOptions {
   /** How long changes gather before they are listed. */
   listDelayMs?: number;
   maxEntities?: number;
+  /** Configs read per second (CONFIGS_PER_SECOND). */
+  configsPerSecond?: number;
   templates?: TemplateEngine;
 }
 
@@ -263,7 +265,7 @@ export class HomeAssistantAdapter implements DeviceAdapter {
   private pump() {
     const sliceEnd = performance.now() + 5;
     let taken = 0;
-    const perSlice = Math.max(1, Math.round(CONFIGS_PER_SECOND / 100));
+    const perSlice = Math.max(1, Math.round((this.options.configsPerSecond ?? CONFIGS_PER_SECOND) / 100));
     while (this.queue.size > 0 && taken < perSlice && performance.now() < sliceEnd) {
       const [topic, payload] = this.queue.entries().next().value as [string, Buffer];
       this.queue.delete(topic);
