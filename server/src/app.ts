@@ -14,10 +14,11 @@ import {
   type TokenReader,
 } from './accounts/index.js';
 import { type ActivityModule, activityModule } from './activity/index.js';
+import { alertsModule } from './alerts/index.js';
 import { type Bus, type BusOptions, connectBus } from './bus/bus.js';
 import { BusProbe } from './bus/bus-probe.js';
 import type { Config } from './config/config.js';
-import { deviceHubModule } from './devicehub/index.js';
+import { deviceHubModule, EVERYTHING } from './devicehub/index.js';
 import { type HealthCheck, healthModule } from './health/index.js';
 import { historyModule } from './history/index.js';
 import { clientAddressOf, proxyTrust } from './http/client-address.js';
@@ -29,8 +30,11 @@ import { webAppModule } from './http/web-app.js';
 import { Lifecycle, type Module } from './lifecycle/module.js';
 import { createLogger } from './logging/logger.js';
 import { Mailer } from './mail/index.js';
+import { notificationsModule } from './notifications/index.js';
 import { passesModule } from './passes/index.js';
+import { pushModule } from './push/index.js';
 import { roomsModule } from './rooms/index.js';
+import { type Clock, systemClock } from './shared/clock.js';
 import { preparePrivateDirectory } from './storage/data-dir.js';
 import { openStorage, type Storage } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
@@ -51,6 +55,8 @@ export interface Hearth {
   auth: TokenReader;
   /** The activity log (tests flush it). */
   activity: ActivityModule['log'];
+  /** Alerts' beat and notifications' sending, run now (tests with a fake clock, docs/alerts.md#tests). */
+  alerts: { tick(): Promise<void>; sweep(): Promise<void> };
   /** Listens on config.port/host; resolves with the bound address. */
   listen(): Promise<string>;
   /** Stops accepting, lets in-flight requests finish (up to graceMs), closes modules, bus and database. */
@@ -65,6 +71,8 @@ export interface BuildOptions {
   pgSchema?: string;
   /** Sees every route as it is added (the route-table test). */
   onRoute?: (route: RouteOptions) => void;
+  /** What time it is for alerts and notifications (tests move it forward). */
+  clock?: Clock;
 }
 
 /**
@@ -301,6 +309,43 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     reach,
     rules: access.roomRules,
   });
+  // docs/alerts.md: the rules read the hub as the people they tell; notifications reach them.
+  const clock = options.clock ?? systemClock;
+  const push = pushModule({
+    db,
+    log,
+    guards,
+    subject: config.pushSubject,
+    allowPrivate: config.pushAllowPrivateEndpoints,
+  });
+  const notifications = notificationsModule({
+    db,
+    log,
+    guards,
+    reach: access.reach,
+    bus,
+    topicPrefix: config.devicehubTopicPrefix,
+    mailer,
+    channels: [push.channel],
+    // Late-bound: acknowledging stops the incident's repeats.
+    acknowledgeIncident: (incidentId, by, at) => alerts.acknowledge(incidentId, by, at),
+    publicUrl: config.publicUrl,
+    timeZone: config.householdTimeZone,
+    clock,
+    activity: activity.log,
+  });
+  const alerts = alertsModule({
+    db,
+    log,
+    guards,
+    feed: deviceHub.feed,
+    devices: () => deviceHub.gate.visible(EVERYTHING),
+    reach: access.reach,
+    notifier: notifications.notifier,
+    timeZone: config.householdTimeZone,
+    clock,
+    activity: activity.log,
+  });
   const features: Module[] = [
     activity,
     // Its hooks see every request: a token in the address, on the accounts API, and each token call's entry.
@@ -347,6 +392,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }),
     // Device events: the hub's listeners exist once it is registered.
     { name: 'activity-devices', register: () => activity.listenTo(deviceHub.feed) },
+    push,
+    notifications,
+    alerts,
   ];
   const checks = (): HealthCheck[] => [
     { name: 'database', check: () => storage.ping().then(() => true) },
@@ -384,6 +432,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     sessions: accounts.sessions,
     auth: accounts.auth,
     activity: activity.log,
+    alerts: { tick: () => alerts.tick(), sweep: () => notifications.sweep() },
     listen: () => app.listen({ port: config.port, host: config.host }),
     close(graceMs = 10_000) {
       closing ??= (async () => {

@@ -20,6 +20,9 @@ const DOMAINS = [
   'history',
   'activity',
   'passes',
+  'alerts',
+  'notifications',
+  'push',
   'tokens',
 ];
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type Hearth } from '../src/app.js';
 import { parseConfig } from '../src/config/config.js';
 import type { HttpApp } from '../src/http/http-app.js';
+import type { Clock } from '../src/shared/clock.js';
 import { createLogger } from '../src/logging/logger.js';
 import type { NewUser, Role, UserRecord } from '../src/users/index.js';
 import { AccountsClient } from './accounts-client.js';
@@ -34,6 +35,8 @@ export interface TestAppOptions {
   /** Routes a test adds before the app is ready. */
   routes?: (app: HttpApp) => void;
   onRoute?: (route: RouteOptions) => void;
+  /** What time it is for alerts and notifications (a FakeClock, server/test/fake-clock.ts). */
+  clock?: Clock;
 }
 
 /**
@@ -61,6 +64,7 @@ export async function startTestApp(
     webRoot: options.webRoot ?? '/nonexistent-web-root',
     ...(pgSchema ? { pgSchema } : {}),
     ...(options.onRoute ? { onRoute: options.onRoute } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   options.routes?.(hearth.app);
   await hearth.app.ready();

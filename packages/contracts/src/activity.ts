@@ -49,6 +49,9 @@ export const ACTIVITY_KINDS = [
   'device.left',
   'device.offline',
   'device.back',
+  'alert.acknowledge',
+  'alert.mute',
+  'alert.settings',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 

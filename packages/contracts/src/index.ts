@@ -9,6 +9,7 @@ export * from './client-config.js';
 export * from './device-icons.js';
 export * from './devicehub.js';
 export * from './history.js';
+export * from './notifications.js';
 export * from './passes.js';
 export * from './roles.js';
 export * from './rooms.js';

@@ -61,6 +61,10 @@ export interface Config {
   activityRetentionDays: number;
   /** HOUSEHOLD_TIME_ZONE: guest passes' weekly schedules are read in it (IANA name). */
   householdTimeZone: string;
+  /** PUSH_SUBJECT: the contact push services see in Hearth's VAPID signature (mailto: or https:). */
+  pushSubject: string;
+  /** PUSH_ALLOW_PRIVATE_ENDPOINTS: Web Push endpoints may be private addresses (a test push service). */
+  pushAllowPrivateEndpoints: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -69,6 +73,9 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** The address of a sender such as "Hearth <hearth@example.com>". */
+const mailAddress = (from: string) => /<([^>]+)>/.exec(from)?.[1] ?? from.trim();
 
 const integer = (min: number, max: number) =>
   z.coerce.number().int().min(min).max(max).describe(`an integer ${min}-${max}`);
@@ -143,6 +150,11 @@ const schemas = {
   HISTORY_HOURLY_DAYS: integer(1, 365000).describe('a number of days 1-365000'),
   ACTIVITY_RETENTION_DAYS: integer(1, 36500).describe('a number of days 1-36500'),
   HOUSEHOLD_TIME_ZONE: z.string().refine(isTimeZone).describe('an IANA time zone such as "Europe/Berlin"'),
+  PUSH_SUBJECT: z
+    .string()
+    .refine((value) => /^mailto:[^\s@]+@[^\s@]+$/.test(value) || /^https:\/\/[^\s/]+/.test(value))
+    .describe('a mailto: address or https:// URL'),
+  PUSH_ALLOW_PRIVATE_ENDPOINTS: z.enum(['0', '1']).describe('"0" or "1"'),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .describe('one of fatal, error, warn, info, debug, trace, silent'),
@@ -257,6 +269,8 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     activityRetentionDays: values.ACTIVITY_RETENTION_DAYS ?? 90,
     // The server's own zone (TZ, else the system's) unless told otherwise.
     householdTimeZone: values.HOUSEHOLD_TIME_ZONE ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+    pushSubject: values.PUSH_SUBJECT ?? `mailto:${mailAddress(values.MAIL_FROM ?? 'Hearth <hearth@localhost>')}`,
+    pushAllowPrivateEndpoints: values.PUSH_ALLOW_PRIVATE_ENDPOINTS === '1',
     logLevel: values.LOG_LEVEL ?? 'info',
   };
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { Device, DeviceCommandRequest } from '@hearth/contracts';
+import type { Device, DeviceCommandRequest, DevicehubStatus } from '@hearth/contracts';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { TokenReader } from '../accounts/index.js';
@@ -85,6 +85,10 @@ export interface DeviceFeed {
   listen(listener: DeviceListener): () => void;
   /** Whether this instance writes device state (of instances sharing a database, one does). */
   writes(): boolean;
+  /** Whether the device's availability has been heard since this instance started (alerts' offline rule). */
+  reportsAvailability(id: string): boolean;
+  /** The bus and Zigbee2MQTT's bridge as GET /api/devicehub/status has them (alerts' hub rule). */
+  hubStatus(): DevicehubStatus;
 }
 
 /**
@@ -178,6 +182,8 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
       find: (id) => (hub().has(id) ? hub().get(id) : undefined),
       listen: (listener) => hub().listen(listener),
       writes: () => lease.isHolder(),
+      reportsAvailability: (id) => hub().reportsAvailability(id),
+      hubStatus: () => watch?.status() ?? { ...bus.status(), bridge: null },
     },
     async register(app) {
       edge = await createEdgeBroker(app, {

@@ -260,6 +260,11 @@ export class DeviceHubService {
     return device;
   }
 
+  /** Whether the device's availability has been heard since the start (the others go online with state). */
+  reportsAvailability(id: string): boolean {
+    return this.availabilityKnown.has(id);
+  }
+
   /** Whether the hub lists this device (a removed one is not). */
   has(id: string): boolean {
     return this.devices.has(id);

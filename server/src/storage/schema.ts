@@ -4,10 +4,13 @@ import type { AccountsTables } from '../accounts/accounts.tables.js';
 import type { IdentityTables } from '../accounts/identities.tables.js';
 import type { PicturesTables } from '../accounts/pictures/pictures.tables.js';
 import type { ActivityTables } from '../activity/activity.tables.js';
+import type { AlertsTables } from '../alerts/alerts.tables.js';
 import type { DevicehubTables } from '../devicehub/devicehub.tables.js';
 import type { HistoryTables } from '../history/history.tables.js';
+import type { NotificationsTables } from '../notifications/notifications.tables.js';
 import type { RateLimitTables } from '../http/rate-limit.tables.js';
 import type { PassesTables } from '../passes/passes.tables.js';
+import type { PushTables } from '../push/push.tables.js';
 import type { RoomsTables } from '../rooms/rooms.tables.js';
 import type { ApiTokensTables } from '../tokens/tokens.tables.js';
 import type { SecretsTables } from './secrets.tables.js';
@@ -50,7 +53,10 @@ export interface Database
     PicturesTables,
     SecretsTables,
     HistoryTables,
-    PassesTables {
+    PassesTables,
+    AlertsTables,
+    NotificationsTables,
+    PushTables {
   users: UsersTable;
 }
 

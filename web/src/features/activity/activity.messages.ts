@@ -69,6 +69,9 @@ export const KIND_LABELS: Record<ActivityKind, string> = {
   'device.left': 'Device left',
   'device.offline': 'Device went offline',
   'device.back': 'Device came back',
+  'alert.acknowledge': 'Alert acknowledged',
+  'alert.mute': 'Alerts for a device changed',
+  'alert.settings': 'Alert rules changed',
 };
 
 /** What a guest pass was used for (`pass.use`'s `action`, docs/passes.md#activity). */
