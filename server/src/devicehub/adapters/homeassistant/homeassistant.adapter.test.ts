@@ -160,6 +160,36 @@ describe.each(testDatabases())('Home Assistant discovery ($name)', ({ create }) 
       expect(await byExternal('broken')).toBeUndefined();
     });
 
+    it('subscribes topics outside the prefix (on a broker of its own), and judges availability by every topic in mode all', async () => {
+      // The embedded broker's external user may only use the prefix: there the topics stay under it.
+      const root = url ? `ha-elsewhere-${crypto.randomUUID().slice(0, 8)}` : `${ha}/elsewhere`;
+      await publish(
+        `${ha}/sensor/garage/door/config`,
+        {
+          name: null,
+          state_topic: `${root}/garage/door`,
+          availability: [
+            { topic: `${root}/garage/online` },
+            { topic: `${root}/bridge`, payload_available: 'ready', value_template: '{{ value_json.state }}' },
+          ],
+          availability_mode: 'all',
+          device: { identifiers: ['garage-1'], name: 'Garage door' },
+        },
+        true,
+      );
+      const garage = await device('garage-1');
+      expect(garage.capabilities[0]?.name).toBe('Garage door');
+      await publish(`${root}/garage/online`, 'online');
+      await publish(`${root}/garage/door`, 'open');
+      await device('garage-1', (d) => d.state.door === 'open');
+      // One topic of two: not yet online.
+      expect((await byExternal('garage-1'))?.online).toBe(false);
+      await publish(`${root}/bridge`, { state: 'ready' });
+      await device('garage-1', (d) => d.online);
+      await publish(`${root}/garage/online`, 'offline');
+      await device('garage-1', (d) => !d.online);
+    });
+
     it("leaves Zigbee2MQTT's own discovery to the Zigbee2MQTT adapter: no device appears twice", async () => {
       const before = (await h.list()).length;
       await publish(
