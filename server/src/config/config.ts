@@ -269,7 +269,8 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     activityRetentionDays: values.ACTIVITY_RETENTION_DAYS ?? 90,
     // The server's own zone (TZ, else the system's) unless told otherwise.
     householdTimeZone: values.HOUSEHOLD_TIME_ZONE ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
-    pushSubject: values.PUSH_SUBJECT ?? `mailto:${mailAddress(values.MAIL_FROM ?? 'Hearth <hearth@localhost>')}`,
+    pushSubject:
+      values.PUSH_SUBJECT ?? `mailto:${mailAddress(values.MAIL_FROM ?? 'Hearth <hearth@localhost>')}`,
     pushAllowPrivateEndpoints: values.PUSH_ALLOW_PRIVATE_ENDPOINTS === '1',
     logLevel: values.LOG_LEVEL ?? 'info',
   };

@@ -15,11 +15,11 @@ import { migration as m0013 } from './0013_activity.js';
 import { migration as m0014 } from './0014_access_rules.js';
 import { migration as m0015 } from './0015_passes.js';
 import { migration as m0016 } from './0016_session_authenticated_at.js';
-import { migration as m0026 } from './0026_api_tokens.js';
-import { migration as m0027 } from './0027_activity_actor_owner.js';
 import { migration as m0020 } from './0020_alerts.js';
 import { migration as m0021 } from './0021_notifications.js';
 import { migration as m0022 } from './0022_push.js';
+import { migration as m0026 } from './0026_api_tokens.js';
+import { migration as m0027 } from './0027_activity_actor_owner.js';
 
 /**
  * Every migration, in order. Names are zero-padded so they sort; never rename or edit one that
@@ -42,9 +42,9 @@ export const migrations: Record<string, Migration> = {
   '0014_access_rules': m0014,
   '0015_passes': m0015,
   '0016_session_authenticated_at': m0016,
-  '0026_api_tokens': m0026,
-  '0027_activity_actor_owner': m0027,
   '0020_alerts': m0020,
   '0021_notifications': m0021,
   '0022_push': m0022,
+  '0026_api_tokens': m0026,
+  '0027_activity_actor_owner': m0027,
 };
