@@ -144,9 +144,9 @@ describe.each(testDatabases())('API tokens on $name', ({ create }) => {
     expect((await withToken(control.token, 'GET', `/api/access/${resident.id}`)).body).toEqual({
       error: E.notOpen,
     });
-    expect((await withToken(control.token, 'PATCH', `/api/devicehub/devices/${lamp.id}`, { name: 'x' })).status).toBe(
-      403,
-    );
+    expect(
+      (await withToken(control.token, 'PATCH', `/api/devicehub/devices/${lamp.id}`, { name: 'x' })).status,
+    ).toBe(403);
   });
 
   it('narrows a token to its rooms and devices, never beyond its owner', async () => {
@@ -159,10 +159,28 @@ describe.each(testDatabases())('API tokens on $name', ({ create }) => {
     // A `user` who may only view the lamp: a control token gets view, and cannot name more.
     const viewer = await t.user('user');
     await t.call(admin, 'PUT', `/api/access/${viewer.id}`, { devices: { [lamp.id]: 'view' } });
-    expect((await t.call(viewer, 'POST', '/api/auth/tokens', { name: 'x', expires_in: 'never', scope: 'control', devices: [lamp.id] })).body).toEqual({
+    expect(
+      (
+        await t.call(viewer, 'POST', '/api/auth/tokens', {
+          name: 'x',
+          expires_in: 'never',
+          scope: 'control',
+          devices: [lamp.id],
+        })
+      ).body,
+    ).toEqual({
       error: E.beyondOwner(lamp.id),
     });
-    expect((await t.call(viewer, 'POST', '/api/auth/tokens', { name: 'x', expires_in: 'never', scope: 'read', devices: [other.id] })).body).toEqual({
+    expect(
+      (
+        await t.call(viewer, 'POST', '/api/auth/tokens', {
+          name: 'x',
+          expires_in: 'never',
+          scope: 'read',
+          devices: [other.id],
+        })
+      ).body,
+    ).toEqual({
       error: E.unknownDevice(other.id),
     });
     const theirs = await newToken(viewer);
@@ -263,7 +281,12 @@ describe.each(testDatabases())('API tokens on $name', ({ create }) => {
       ['api.call', 'ok', actor],
       ['device.command', 'ok', actor],
     ]);
-    expect(mine[0]!.detail).toMatchObject({ method: 'POST', route: '/api/rooms', status: 403, reason: E.notOpen });
+    expect(mine[0]!.detail).toMatchObject({
+      method: 'POST',
+      route: '/api/rooms',
+      status: 403,
+      reason: E.notOpen,
+    });
     expect(mine[1]!.detail).toMatchObject({ method: 'GET', route: '/api/devicehub/devices', status: 200 });
     // The owner's own entries include their tokens' (a `user` reads only their own).
     const owner = await entries(resident, `actor=${resident.id}&kind=api.call`);
@@ -278,7 +301,9 @@ describe.each(testDatabases())('API tokens on $name', ({ create }) => {
     await t.call(admin, 'PUT', `/api/access/${locked.id}`, { devices: { [lamp.id]: 'control' } });
     const lockedToken = await newToken(locked);
     expect((await switchOn(lockedToken.token)).status).toBe(200);
-    expect((await t.call(admin, 'POST', `/api/auth/users/${locked.id}/lockout`, { lock: true })).status).toBe(200);
+    expect((await t.call(admin, 'POST', `/api/auth/users/${locked.id}/lockout`, { lock: true })).status).toBe(
+      200,
+    );
     expect((await switchOn(lockedToken.token)).status).toBe(401);
     await t.call(admin, 'POST', `/api/auth/users/${locked.id}/lockout`, { lock: false });
     expect((await switchOn(lockedToken.token)).status).toBe(401);
