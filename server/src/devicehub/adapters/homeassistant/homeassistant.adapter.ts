@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Capability, Device, DeviceCommandRequest } from '@hearth/contracts';
 import type { Logger } from 'pino';
 import type { Bus } from '../../../bus/bus.js';
@@ -136,6 +137,8 @@ export class HomeAssistantAdapter implements DeviceAdapter {
   private lastConfigAt = 0;
   private startedAt = 0;
   private readonly names = new Map<string, string>();
+  /** Each accepted config's digest, by topic. */
+  private readonly configDigests = new Map<string, string>();
   private readonly rejectedConfigs: RejectedConfig[] = [];
   private ignored = 0;
 
@@ -294,7 +297,14 @@ export class HomeAssistantAdapter implements DeviceAdapter {
   }
 
   onConfig(topic: string, payload: Buffer) {
+    // The same config again (a broker's retained replay after a reconnect, a producer answering a
+    // birth message) changes nothing.
+    const digest = payload.length === 0 ? undefined : createHash('sha1').update(payload).digest('base64');
+    if (digest !== undefined && this.configDigests.get(topic) === digest) return;
+    this.configDigests.delete(topic);
     const parsed = parseConfig(this.options.prefix, topic, payload);
+    if (parsed.kind === 'entities' && parsed.entities.length > 0 && digest !== undefined)
+      this.configDigests.set(topic, digest);
     switch (parsed.kind) {
       case 'rejected':
         if (parsed.quiet)
@@ -395,7 +405,6 @@ export class HomeAssistantAdapter implements DeviceAdapter {
 
   private upsertEntity(config: EntityConfig) {
     const before = this.entities.get(config.discoveryId);
-    if (before) this.detach(before);
     const deviceKey = this.deviceKeyOf(config);
     const state: EntityState = {
       config,
@@ -428,6 +437,8 @@ export class HomeAssistantAdapter implements DeviceAdapter {
     if (before && before.deviceKey !== deviceKey) this.leaveDevice(before.deviceKey, config.discoveryId);
     this.markDirty(deviceKey);
     this.attach(state);
+    // Topics it still listens on stay subscribed; only those it left go.
+    if (before) this.detach(before, new Set(state.topics));
   }
 
   /** A template the config carries that can't be parsed marks the capability at once. */
@@ -486,8 +497,9 @@ export class HomeAssistantAdapter implements DeviceAdapter {
     }
   }
 
-  private detach(state: EntityState) {
+  private detach(state: EntityState, keep: ReadonlySet<string> = new Set()) {
     for (const topic of state.topics) {
+      if (keep.has(topic)) continue;
       const ids = this.listeners.get(topic);
       ids?.delete(state.config.discoveryId);
       if (ids && ids.size === 0) {

@@ -14,6 +14,7 @@ class InMemoryBus implements Bus {
   readonly description = 'in-memory';
   readonly connected = true;
   readonly published: { topic: string; payload: string }[] = [];
+  readonly subscribed: string[] = [];
   status(): BusStatus {
     return { bus: 'online', since: new Date().toISOString() };
   }
@@ -23,7 +24,8 @@ class InMemoryBus implements Bus {
   async publish(topic: string, payload: string | Buffer) {
     this.published.push({ topic, payload: payload.toString() });
   }
-  async subscribe(_filter: string, _handler: MessageHandler) {
+  async subscribe(filter: string, _handler: MessageHandler) {
+    this.subscribed.push(filter);
     return () => {};
   }
   async close() {}
@@ -99,6 +101,37 @@ describe('Home Assistant discovery bounds', () => {
     // Reading the burst never held the loop much longer than one slice (5 ms; a busy machine adds).
     expect(worst).toBeLessThan(100);
   }, 60_000);
+
+  it('takes the same config again (a retained replay) without listing or subscribing anything again', async () => {
+    const { adapter, bus, events, send, listed } = setup();
+    const lists: number[] = [];
+    const counting: AdapterEvents = {
+      ...events,
+      devicesListed: (devices, complete) => (
+        lists.push(devices.length), events.devicesListed(devices, complete)
+      ),
+    };
+    await adapter.start(counting);
+    try {
+      const config = {
+        ...sensor(1),
+        state_topic: 'elsewhere/t1/state',
+        availability_topic: 'elsewhere/t1/online',
+      };
+      send('ha/sensor/t1/temp/config', config);
+      await waitFor(() => listed.size === 1 || undefined);
+      const subscriptions = bus.subscribed.length;
+      const listings = lists.length;
+      for (let i = 0; i < 3; i++) send('ha/sensor/t1/temp/config', config);
+      // A changed config keeps the topics it still uses subscribed.
+      send('ha/sensor/t1/temp/config', { ...config, name: 'Renamed' });
+      await waitFor(() => listed.get('dev-1')?.capabilities[0]?.name === 'Renamed' || undefined);
+      expect(bus.subscribed.length).toBe(subscriptions);
+      expect(lists.length).toBe(listings + 1);
+    } finally {
+      await adapter.stop();
+    }
+  });
 
   it('keeps at most 20 000 configs waiting, with one warning', async () => {
     const { adapter, events, send, lines } = setup({ configsPerSecond: 100 });
