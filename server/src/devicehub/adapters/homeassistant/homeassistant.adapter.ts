@@ -189,6 +189,22 @@ export class HomeAssistantAdapter implements DeviceAdapter {
     return [...this.rejectedConfigs];
   }
 
+  /**
+   * Clears a retained config nobody removes any more (a "ghost" entity): an empty retained message
+   * on its topic, which removes its entities here and in any Home Assistant on the broker. Resolves
+   * false for a topic that is not a discovery config topic under the prefix.
+   */
+  async forget(configTopic: string): Promise<boolean> {
+    if (
+      !configTopic.startsWith(`${this.options.prefix}/`) ||
+      !configTopic.endsWith('/config') ||
+      /[#+]/.test(configTopic)
+    )
+      return false;
+    await this.options.bus.publish(configTopic, '', { qos: 1, retain: true });
+    return true;
+  }
+
   /** How many entities this adapter serves, and how many configs it left to Zigbee2MQTT. */
   counts() {
     return { entities: this.entities.size, devices: this.devices.size, ignored: this.ignored };

@@ -133,6 +133,21 @@ describe('Home Assistant discovery bounds', () => {
     }
   });
 
+  it('forgets a retained config by clearing its topic, and only a config topic under the prefix', async () => {
+    const { adapter, bus, events } = setup();
+    await adapter.start(events);
+    try {
+      expect(await adapter.forget('ha/sensor/ghost/config')).toBe(true);
+      expect(await adapter.forget('elsewhere/sensor/ghost/config')).toBe(false);
+      expect(await adapter.forget('ha/sensor/+/config')).toBe(false);
+      expect(bus.published.filter((p) => p.topic !== 'ha/status')).toEqual([
+        { topic: 'ha/sensor/ghost/config', payload: '' },
+      ]);
+    } finally {
+      await adapter.stop();
+    }
+  });
+
   it('keeps at most 20 000 configs waiting, with one warning', async () => {
     const { adapter, events, send, lines } = setup({ configsPerSecond: 100 });
     await adapter.start(events);
