@@ -689,17 +689,29 @@ export class HomeAssistantAdapter implements DeviceAdapter {
     this.flushTimer.unref();
   }
 
-  /** Reports the changed devices (or, once settled the first time, all of them as the complete list). */
+  /**
+   * Reports the changed devices (or, once settled the first time, all of them as the complete
+   * list). Described a few milliseconds' worth at a time: thousands of devices never hold the loop.
+   */
   private flush(complete: boolean) {
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     const keys = complete ? [...this.devices.keys()] : [...this.dirty];
     this.dirty.clear();
-    const descriptions = keys.flatMap((key) => {
-      const device = this.devices.get(key);
-      return device && device.entities.size > 0 ? [this.describe(device)] : [];
-    });
-    if (descriptions.length > 0 || complete) this.events?.devicesListed(descriptions, complete);
+    const descriptions: DeviceDescription[] = [];
+    const step = () => {
+      const end = performance.now() + 5;
+      while (keys.length > 0 && performance.now() < end) {
+        const device = this.devices.get(keys.pop() as string);
+        if (device && device.entities.size > 0) descriptions.push(this.describe(device));
+      }
+      if (keys.length > 0) {
+        setImmediate(step);
+        return;
+      }
+      if (descriptions.length > 0 || complete) this.events?.devicesListed(descriptions, complete);
+    };
+    step();
   }
 
   /** The property (and capability id) of an entity within its device: its object id, made unique. */

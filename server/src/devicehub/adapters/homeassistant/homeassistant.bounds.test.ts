@@ -98,8 +98,9 @@ describe('Home Assistant discovery bounds', () => {
       clearInterval(ticker);
       await adapter.stop();
     }
-    // Reading the burst never held the loop much longer than one slice (5 ms; a busy machine adds).
-    expect(worst).toBeLessThan(100);
+    // Reading and listing the burst goes in slices of 5 ms: the loop is never held for the whole
+    // burst (a second or more); a busy machine's scheduling adds its own pauses, hence the margin.
+    expect(worst).toBeLessThan(250);
   }, 60_000);
 
   it('takes the same config again (a retained replay) without listing or subscribing anything again', async () => {
