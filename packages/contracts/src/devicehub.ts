@@ -167,6 +167,45 @@ export interface DeviceCommandRequest {
   state?: { on?: boolean; [property: string]: unknown };
 }
 
+/** One device's command in POST /api/devicehub/commands (docs/devicehub.md#commands-to-several-devices). */
+export interface DeviceBulkCommand extends DeviceCommandRequest {
+  device_id: string;
+}
+
+/** Body of POST /api/devicehub/commands: several devices at once (a room's All off, a scene). */
+export interface DeviceBulkCommandRequest {
+  commands: DeviceBulkCommand[];
+}
+
+/**
+ * What became of one device's command: `confirmed` (its state said so within the wait),
+ * `not_responding` (sent, its state did not confirm it in time), `offline` (not sent: the device
+ * is offline), `refused` (not sent: out of reach, view only, a value it can't take) or `failed`
+ * (not sent: the bus or bridge is away).
+ */
+export type DeviceCommandOutcome = 'confirmed' | 'not_responding' | 'offline' | 'refused' | 'failed';
+
+export interface DeviceBulkCommandResult {
+  device_id: string;
+  /** The device's name; absent for a device the caller may not view. */
+  name?: string;
+  outcome: DeviceCommandOutcome;
+  /** Why it was refused or failed. */
+  error?: string;
+}
+
+/** Answer (`data`) of POST /api/devicehub/commands, one result per command in its order. */
+export interface DeviceBulkCommandAnswer {
+  results: DeviceBulkCommandResult[];
+  confirmed: number;
+  total: number;
+}
+
+/** How long POST /api/devicehub/commands waits for the devices' states to confirm their commands. */
+export const COMMAND_CONFIRM_MS = 5000;
+/** Most commands one POST /api/devicehub/commands carries. */
+export const MAX_BULK_COMMANDS = 500;
+
 /** Body of PATCH /api/devicehub/devices/{id}. */
 export interface DeviceRenameRequest {
   name: string;

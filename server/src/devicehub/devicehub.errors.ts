@@ -16,4 +16,10 @@ export const DevicehubMessages = {
   firstOrIds: 'Give first or ids, not both',
   /** Zigbee2MQTT's `bridge/state` is offline: nobody would carry a command out. */
   bridgeOffline: 'Device bridge offline',
+  /** POST /api/devicehub/commands (docs/devicehub.md#commands-to-several-devices). */
+  invalidCommands: 'commands must be a list of 1 to 500 commands, each with a device_id',
+  /** A bulk command's reason in the activity log: its state did not confirm it in time. */
+  notResponding: 'Not responding',
+  /** A bulk command's reason in the activity log: not sent, the device is offline. */
+  offline: 'Offline',
 } as const;

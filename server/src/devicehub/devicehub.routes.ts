@@ -4,9 +4,15 @@ import type { BusProbeResult } from '../bus/bus-probe.js';
 import type { HttpApp } from '../http/http-app.js';
 import { idParams, noBody, noQuery } from '../http/validation.js';
 import { callerOf, type Guards } from '../users/index.js';
+import { BulkCommands } from './bulk-commands.js';
 import type { BusWatch } from './bus-watch.js';
 import { DevicehubMessages } from './devicehub.errors.js';
-import { deviceCommandBody, deviceListQuery, deviceRenameBody } from './devicehub.schemas.js';
+import {
+  deviceBulkCommandBody,
+  deviceCommandBody,
+  deviceListQuery,
+  deviceRenameBody,
+} from './devicehub.schemas.js';
 import type { DeviceHubService } from './devicehub.service.js';
 import type { ReachSource } from './reach.js';
 
@@ -22,7 +28,8 @@ const config = {
 
 /**
  * GET /api/devicehub/status (is the device bus up, since when), GET /api/devicehub/devices, PATCH
- * /api/devicehub/devices/:id, POST …/:id/commands (docs/api.md#devices); for admins GET and DELETE
+ * /api/devicehub/devices/:id, POST …/:id/commands (docs/api.md#devices), POST /api/devicehub/commands
+ * (several devices, each confirmed by its state); for admins GET and DELETE
  * /api/devicehub/devices/removed (and …/removed/:id): devices that left their ecosystem's list,
  * kept with their ids until purged.
  */
@@ -135,6 +142,28 @@ export function registerDevicehubRoutes(
         reach: () => reaches.reachOf(caller),
       };
       return ok(await service.commandAs(as, request.params.id, request.body));
+    },
+  );
+
+  // docs/devicehub.md#commands-to-several-devices: a room's All on / All off, a scene; answers
+  // once every device's state confirmed its command or the wait is over.
+  const bulk = new BulkCommands(service, activity);
+  app.post(
+    '/api/devicehub/commands',
+    {
+      onRequest,
+      config,
+      bodyLimit: BODY_LIMIT * 8,
+      schema: { querystring: noQuery, body: deviceBulkCommandBody },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      const as = {
+        actor: userActor(caller),
+        origin: originOf(request),
+        reach: await reaches.reachOf(caller),
+      };
+      return ok(await bulk.run(as, request.body.commands));
     },
   );
 }

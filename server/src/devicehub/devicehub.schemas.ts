@@ -1,8 +1,10 @@
-import type {
-  DeviceCommandRequest,
-  DeviceRenameCommand,
-  DeviceRenameRequest,
-  DeviceSetCommand,
+import {
+  type DeviceBulkCommandRequest,
+  type DeviceCommandRequest,
+  type DeviceRenameCommand,
+  type DeviceRenameRequest,
+  type DeviceSetCommand,
+  MAX_BULK_COMMANDS,
 } from '@hearth/contracts';
 import { z } from 'zod';
 import { withoutControlCharacters } from '../http/validation.js';
@@ -60,6 +62,41 @@ export const deviceCommandBody = z
   .refine((command) => command.input !== undefined || command.state !== undefined, {
     error: M.missingCommand,
   }) satisfies z.ZodType<DeviceCommandRequest, unknown>;
+
+/**
+ * POST /api/devicehub/commands: `{commands: [{device_id, input?, state?}, …]}`, 1 to
+ * MAX_BULK_COMMANDS of them (docs/devicehub.md#commands-to-several-devices). Each command's shape
+ * is a single command's; what each device can take is its adapter's to judge.
+ */
+export const deviceBulkCommandBody = z.object(
+  {
+    commands: z
+      .array(
+        z
+          .object(
+            {
+              device_id: z.string({ error: M.invalidCommands }).min(1, { error: M.invalidCommands }),
+              input: z
+                .object(
+                  { id: z.string({ error: M.invalidCommand }), value: z.unknown() },
+                  { error: M.invalidCommand },
+                )
+                .refine((input) => 'value' in input, { error: M.invalidCommand })
+                .optional(),
+              state: z.record(z.string(), z.unknown(), { error: M.invalidCommand }).optional(),
+            },
+            { error: M.invalidCommands },
+          )
+          .refine((command) => command.input !== undefined || command.state !== undefined, {
+            error: M.missingCommand,
+          }),
+        { error: M.invalidCommands },
+      )
+      .min(1, { error: M.invalidCommands })
+      .max(MAX_BULK_COMMANDS, { error: M.invalidCommands }),
+  },
+  { error: M.invalidCommands },
+) satisfies z.ZodType<DeviceBulkCommandRequest, unknown>;
 
 /** PATCH /api/devicehub/devices/:id: `{name}`; the hub trims it and refuses an empty one. */
 export const deviceRenameBody = z.object(

@@ -393,8 +393,11 @@ export class DeviceHubService {
     );
   }
 
-  /** Sends a command: the answer, and what was sent as the adapter tells it. */
-  private async send(id: string, request: DeviceCommandRequest, reach?: Reach) {
+  /**
+   * Sends a command without recording it: the answer, and what was sent as the adapter tells it
+   * (the bulk call of bulk-commands.ts records each command itself, once its outcome is known).
+   */
+  async send(id: string, request: DeviceCommandRequest, reach?: Reach) {
     const device = reach ? this.reachable(id, reach) : this.get(id);
     const sent = await this.adapterOf(device).command(device, request);
     return { answer: { device_id: device.id, status: 'sent' as const }, sent };
