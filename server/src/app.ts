@@ -24,6 +24,7 @@ import { historyModule } from './history/index.js';
 import { clientAddressOf, proxyTrust } from './http/client-address.js';
 import { clientConfigModule } from './http/client-config.js';
 import { createHttpApp, type HttpApp } from './http/http-app.js';
+import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { webAppModule } from './http/web-app.js';
@@ -40,7 +41,7 @@ import { openStorage, type Storage } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
 import { loadOrCreateSecret, loadOrCreateSharedSecret } from './storage/secrets.js';
 import { waitForDatabase } from './storage/wait-for-database.js';
-import { apiTokensModule } from './tokens/index.js';
+import { apiTokensModule, tokenCall } from './tokens/index.js';
 import { UsersRepository, usersModule } from './users/index.js';
 
 export interface Hearth {
@@ -173,6 +174,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     authPerMinute: config.authRateLimit,
     signupsPerHour: config.signupRateLimit,
   });
+  // Before any route: the document collects them as they are added (docs/api.md#openapi).
+  await registerOpenApi(app, { publicUrl: config.publicUrl, tokenCall });
 
   const { db } = storage;
   const users = new UsersRepository(db);

@@ -2,6 +2,7 @@ import { API_TOKEN_PREFIX } from '@hearth/contracts';
 import type { FastifyRequest } from 'fastify';
 import { decodeJwt } from 'jose';
 import { HttpError } from '../http/errors.js';
+import { signInGuard } from '../http/route-guards.js';
 import { fromOwnPage } from '../http/same-origin.js';
 import { isDatabaseUnavailable } from '../storage/unavailable.js';
 import type { Guards, Role, UserRecord, UsersRepository } from '../users/index.js';
@@ -141,18 +142,17 @@ export class Authenticator implements Guards, TokenReader {
     return found?.user;
   }
 
-  user = async (request: FastifyRequest): Promise<void> => {
+  user = signInGuard(async (request: FastifyRequest): Promise<void> => {
     const user = await this.caller(request);
     if (!user) throw signedOut();
     request.caller = user;
-  };
+  });
 
-  role =
-    (...roles: Role[]) =>
-    async (request: FastifyRequest): Promise<void> => {
+  role = (...roles: Role[]) =>
+    signInGuard(async (request: FastifyRequest): Promise<void> => {
       const user = await this.caller(request);
       if (!user) throw signedOut();
       if (!roles.includes(user.role)) throw new HttpError(403, 'Forbidden');
       request.caller = user;
-    };
+    });
 }

@@ -86,7 +86,7 @@ describe.each(testDatabases())("an API token's reach is its owner's, narrowed, o
         const ownerView: Record<string, AccessLevel> = Object.fromEntries(
           ((await t.call(owner, 'GET', '/api/devicehub/devices')).body as Device[]).map((d) => [
             d.id,
-            d.access,
+            d.access ?? 'none',
           ]),
         );
         const levelOf = (id: string): AccessLevel => ownerView[id] ?? 'none';
@@ -126,7 +126,7 @@ describe.each(testDatabases())("an API token's reach is its owner's, narrowed, o
         );
         expect(listed).toEqual(expected);
         for (const [id, reach] of Object.entries(listed))
-          expect(accessAtLeast(levelOf(id), reach)).toBe(true);
+          expect(accessAtLeast(levelOf(id), reach ?? 'none')).toBe(true);
 
         // A new stream connection with the token gets the same devices (or is refused, reaching none).
         const keys = (map: Record<string, unknown>) => Object.keys(map).sort().join();
