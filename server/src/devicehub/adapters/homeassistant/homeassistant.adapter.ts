@@ -78,6 +78,8 @@ interface EntityState {
   attributes: JsonObject | undefined;
   attributesAt: number;
   topics: string[];
+  /** `expire_after` and a binary sensor's `off_delay`. */
+  timers: { expire?: NodeJS.Timeout; off?: NodeJS.Timeout };
 }
 
 interface DeviceState {
@@ -178,6 +180,7 @@ export class HomeAssistantAdapter implements DeviceAdapter {
     clearInterval(this.settleTimer);
     clearTimeout(this.flushTimer);
     for (const filter of [...this.subscriptions.keys()]) this.unsubscribeTopic(filter);
+    for (const state of this.entities.values()) this.clearTimers(state);
   }
 
   ready() {
@@ -433,7 +436,9 @@ export class HomeAssistantAdapter implements DeviceAdapter {
       attributes: before?.attributes,
       attributesAt: before?.attributesAt ?? 0,
       topics: [],
+      timers: {},
     };
+    if (before) this.clearTimers(before);
     this.entities.set(config.discoveryId, state);
     const ids = this.byConfigTopic.get(config.topic) ?? new Set<string>();
     this.byConfigTopic.set(config.topic, ids);
@@ -471,6 +476,7 @@ export class HomeAssistantAdapter implements DeviceAdapter {
     const state = this.entities.get(discoveryId);
     if (!state) return;
     this.detach(state);
+    this.clearTimers(state);
     this.entities.delete(discoveryId);
     this.byConfigTopic.get(state.config.topic)?.delete(discoveryId);
     this.leaveDevice(state.deviceKey, discoveryId);
@@ -606,9 +612,11 @@ export class HomeAssistantAdapter implements DeviceAdapter {
       if (attributes) this.setAttributes(state, attributes);
     }
     let changed = false;
+    let heard = false;
     let errorSeen: string | undefined;
     for (const [key, configured] of stateTopics(state.config)) {
       if (!matches(configured)) continue;
+      heard = true;
       const decoded = decode(state.config, key, message, state.value, this.templates);
       if (decoded.error) errorSeen ??= decoded.error;
       if (decoded.changed) {
@@ -623,6 +631,7 @@ export class HomeAssistantAdapter implements DeviceAdapter {
       !state.error.startsWith('availability')
     )
       this.setError(state, undefined);
+    if (heard) this.startTimers(state);
     if (!changed) return;
     const report = { [this.propertyOf(state)]: state.value };
     if (reports) reports.set(state.deviceKey, { ...reports.get(state.deviceKey), ...report });
@@ -633,6 +642,48 @@ export class HomeAssistantAdapter implements DeviceAdapter {
         retained ? null : new Date().toISOString(),
         retained,
       );
+  }
+
+  /**
+   * `expire_after`: a sensor not heard from for that many seconds is unknown (null) again; a binary
+   * sensor's `off_delay`: it turns off that many seconds after it turned on (motion sensors that
+   * only ever say ON).
+   */
+  private startTimers(state: EntityState) {
+    const c = state.config.config;
+    const expire = typeof c.expire_after === 'number' && c.expire_after > 0 ? c.expire_after : undefined;
+    if (expire) {
+      clearTimeout(state.timers.expire);
+      state.timers.expire = setTimeout(() => this.setValue(state, null), expire * 1000);
+      state.timers.expire.unref();
+    }
+    const off =
+      state.config.component === 'binary_sensor' && typeof c.off_delay === 'number' && c.off_delay > 0
+        ? c.off_delay
+        : undefined;
+    if (off && state.value === true) {
+      clearTimeout(state.timers.off);
+      state.timers.off = setTimeout(() => this.setValue(state, false), off * 1000);
+      state.timers.off.unref();
+    }
+  }
+
+  private clearTimers(state: EntityState) {
+    clearTimeout(state.timers.expire);
+    clearTimeout(state.timers.off);
+  }
+
+  /** A value the adapter itself sets (a timer ran out), reported as fresh. */
+  private setValue(state: EntityState, value: unknown) {
+    const device = this.devices.get(state.deviceKey);
+    if (!device || this.entities.get(state.config.discoveryId) !== state || state.value === value) return;
+    state.value = value;
+    this.events?.stateReported(
+      device.externalId,
+      { [this.propertyOf(state)]: value },
+      new Date().toISOString(),
+      false,
+    );
   }
 
   private setError(state: EntityState, error: string | undefined) {

@@ -221,3 +221,31 @@ describe('Home Assistant discovery bounds', () => {
     }
   });
 });
+
+describe('Home Assistant discovery timers', () => {
+  it('turns a binary sensor off after its off_delay, and a sensor not heard within expire_after unknown', async () => {
+    const { adapter, events, send, listed, states } = setup();
+    await adapter.start(events);
+    try {
+      send('ha/binary_sensor/pir/motion/config', {
+        state_topic: 'ha/pir/state',
+        off_delay: 0.05,
+        device: { identifiers: ['pir-1'], name: 'Hall PIR' },
+      });
+      send('ha/sensor/meter/power/config', {
+        state_topic: 'ha/meter/state',
+        unit_of_measurement: 'W',
+        expire_after: 0.05,
+        device: { identifiers: ['meter-1'], name: 'Meter' },
+      });
+      await waitFor(() => listed.size === 2 || undefined);
+      send('ha/pir/state', 'ON');
+      send('ha/meter/state', '40');
+      expect(states.slice(-2)).toEqual([{ motion: true }, { power: 40 }]);
+      await waitFor(() => states.some((s) => s.motion === false) || undefined);
+      await waitFor(() => states.some((s) => s.power === null) || undefined);
+    } finally {
+      await adapter.stop();
+    }
+  });
+});
