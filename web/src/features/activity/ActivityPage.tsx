@@ -18,7 +18,7 @@ import {
   RANGES,
   searchFromFilters,
 } from './activity.filters.js';
-import { absoluteTime, describe, type Names, relativeTime } from './activity.format.js';
+import { absoluteTime, actorLabel, describe, type Names, relativeTime } from './activity.format.js';
 import { KIND_LABELS, ACTIVITY_MESSAGES as M, RANGE_LABELS, RESULT_LABELS } from './activity.messages.js';
 import { useActivityFeed } from './use-activity-feed.js';
 import './activity.css';
@@ -72,7 +72,7 @@ function Entry({ entry, names, now }: { entry: ActivityEntry; names: Names; now:
         {summary && <span className="activity-entry__summary">{summary}</span>}
       </div>
       <span className="activity-entry__who">
-        {entry.actor.label}
+        {actorLabel(entry.actor)}
         {entry.ip && <span className="activity-entry__ip"> · {entry.ip}</span>}
       </span>
       <time className="activity-entry__when" dateTime={entry.at} title={absoluteTime(entry.at)}>

@@ -1,6 +1,6 @@
 import type { ActivityEntry } from '@hearth/contracts';
 import { expect, describe as group, it } from 'vitest';
-import { describe, relativeTime } from './activity.format.js';
+import { actorLabel, describe, relativeTime } from './activity.format.js';
 
 const NOW = Date.UTC(2026, 5, 10, 12);
 const ago = (ms: number) => new Date(NOW - ms).toISOString();
@@ -78,5 +78,30 @@ group('what an entry says', () => {
     ],
   ])('%#', (input, expected) => {
     expect(describe(input, names)).toEqual(expected);
+  });
+});
+
+group('an API token as actor', () => {
+  it('names the token and whose it is; its calls by method, route and status', () => {
+    const actor = {
+      type: 'api' as const,
+      id: 't1',
+      label: 'Stream Deck',
+      owner: { id: 'u1', label: 'Ada Lovelace' },
+    };
+    expect(actorLabel(actor)).toBe('Stream Deck (API token of Ada Lovelace)');
+    expect(actorLabel({ type: 'user', id: 'u1', label: 'Ada Lovelace' })).toBe('Ada Lovelace');
+    const entry = {
+      id: 'e1',
+      at: '2026-06-01T12:00:00.000Z',
+      actor,
+      kind: 'api.call' as const,
+      detail: { method: 'GET', route: '/api/devicehub/devices', status: 200 },
+      result: 'ok' as const,
+    };
+    expect(describe(entry, { device: () => undefined, room: () => undefined })).toEqual({
+      title: 'API call',
+      summary: 'GET /api/devicehub/devices → 200',
+    });
   });
 });

@@ -1,5 +1,5 @@
-import type { ActivityEntry } from '@hearth/contracts';
-import { KIND_LABELS, PASS_USES } from './activity.messages.js';
+import type { ActivityActor, ActivityEntry } from '@hearth/contracts';
+import { API_ACTOR, KIND_LABELS, PASS_USES } from './activity.messages.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -39,6 +39,10 @@ function stateText(state: unknown): string {
     .map(([key, value]) => `${key}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`)
     .join(', ');
 }
+
+/** Who: the person, the pass, or an API token with the person it acts for. */
+export const actorLabel = (actor: ActivityActor): string =>
+  actor.type === 'api' && actor.owner ? API_ACTOR(actor.label, actor.owner.label) : actor.label;
 
 export interface Names {
   device(id: string): string | undefined;
@@ -81,6 +85,13 @@ export function describe(entry: ActivityEntry, names: Names): { title: string; s
       break;
     case 'pass.use':
       if (d.action === 'open' || d.action === 'connect') parts.push(PASS_USES[d.action]);
+      break;
+    case 'api.call':
+      if (str(d.method) && str(d.route)) parts.push(`${str(d.method)} ${str(d.route)} → ${String(d.status)}`);
+      break;
+    case 'token.create':
+    case 'token.revoke':
+      if (str(d.name)) parts.push(`“${str(d.name)}”`);
       break;
     default:
       break;

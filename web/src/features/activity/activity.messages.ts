@@ -74,6 +74,9 @@ export const KIND_LABELS: Record<ActivityKind, string> = {
   'alert.settings': 'Alert rules changed',
 };
 
+/** An API token's entries: the token's name and whose it is. */
+export const API_ACTOR = (token: string, owner: string) => `${token} (API token of ${owner})`;
+
 /** What a guest pass was used for (`pass.use`'s `action`, docs/passes.md#activity). */
 export const PASS_USES = {
   open: 'Opening the page',

@@ -23,6 +23,8 @@ const LISTS = new Map<string, unknown>([
   ['/api/auth/sessions', { sessions: [] }],
   ['/api/auth/identities', { identities: [] }],
   ['/api/auth/oauth/providers', { providers: [] }],
+  ['/api/auth/tokens', { tokens: [] }],
+  ['/api/rooms', { rooms: [], floors: [] }],
 ]);
 let replies: Record<string, Reply>;
 let calls: { method: string; path: string; body: unknown }[];

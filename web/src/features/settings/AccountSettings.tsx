@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useSession } from '../../shared/session/session-context.js';
 import { Dialog } from '../../shared/ui/Dialog.js';
+import { ApiTokensCard } from './ApiTokensCard.js';
 import { ChangePasswordForm } from './ChangePasswordForm.js';
 import { ChangePictureModal } from './ChangePictureModal.js';
 import { EmailVerification } from './EmailVerification.js';
@@ -59,6 +60,7 @@ function SettingsOverlay({ onClose }: { onClose(): void }) {
       </section>
       <SignInMethods action={action} />
       <SessionsCard action={action} />
+      <ApiTokensCard action={action} />
       <section className="settings-card" aria-labelledby="settings-account-title">
         <h3 id="settings-account-title" className="settings-card__title">
           Account Actions
