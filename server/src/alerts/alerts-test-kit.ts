@@ -1,17 +1,15 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NotificationPage, NotificationView } from '@hearth/contracts';
+import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll } from 'vitest';
 import { accessToken, createUser, startTestApp, type TestApp } from '../../test/app.js';
 import { sqliteDatabase, type TestDatabase } from '../../test/databases.js';
 import { FakeClock } from '../../test/fake-clock.js';
 import { freePort } from '../../test/ports.js';
+import { serviceUrl } from '../../test/services.js';
 import { started } from '../../test/started.js';
 import { waitFor } from '../../test/wait.js';
-import {
-  bridgeDevicesFixture,
-  ScriptedZigbee2mqtt,
-} from '../devicehub/adapters/zigbee2mqtt/fixtures/scripted-zigbee2mqtt.js';
 import type { NewUser, Role, UserRecord } from '../users/index.js';
 
 // Test support for alerts (docs/alerts.md#tests): a Hearth on a bus with a scripted Zigbee2MQTT
@@ -126,13 +124,51 @@ export function plug(name: string, ieee: string): Record<string, unknown> {
   };
 }
 
-/** The devices of an alerts household: the fixture's, a leak sensor per name and a plug per name. */
+/** The devices of an alerts household: a leak sensor per name and a plug per name. */
 export function alertDevices(names: { leaks?: string[]; plugs?: string[] }) {
-  const extra = [
+  return [
     ...(names.leaks ?? []).map((name, i) => leakSensor(name, `0x00158d00aa${String(i).padStart(6, '0')}`)),
     ...(names.plugs ?? []).map((name, i) => plug(name, `0x00158d00bb${String(i).padStart(6, '0')}`)),
   ];
-  return [...bridgeDevicesFixture(), ...extra];
+}
+
+/** The buses alert suites run on: the embedded broker, and Mosquitto when TEST_MQTT_URL is set. */
+export function testBuses(): { name: string; url: string | undefined }[] {
+  const mosquitto = serviceUrl('TEST_MQTT_URL');
+  if (!mosquitto) console.warn('[skipped] alerts on an external broker: TEST_MQTT_URL is not set');
+  return [
+    { name: 'embedded broker', url: undefined },
+    ...(mosquitto ? [{ name: `Mosquitto ${mosquitto}`, url: mosquitto }] : []),
+  ];
+}
+
+/** Zigbee2MQTT as far as alerts need it: its device list, states, availability and bridge state. */
+export class Zigbee2mqttScript {
+  private constructor(
+    readonly client: MqttClient,
+    readonly base: string,
+  ) {}
+
+  static async connect(url: string, base: string) {
+    const client = await mqtt.connectAsync(url, {
+      clientId: `z2m-alerts-${crypto.randomUUID().slice(0, 8)}`,
+      reconnectPeriod: 250,
+    });
+    return new Zigbee2mqttScript(client, base);
+  }
+
+  async publish(suffix: string, payload: unknown, retain = false) {
+    const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
+    await this.client.publishAsync(`${this.base}/${suffix}`, body, { retain });
+  }
+
+  /** Clears what it left retained on a shared broker. */
+  async close() {
+    if (this.client.disconnecting || this.client.disconnected) return;
+    await this.publish('bridge/devices', '', true);
+    await this.publish('bridge/state', '', true);
+    await this.client.endAsync();
+  }
 }
 
 /** Catches webhook POSTs: what arrived, and how it answers (a status, or never). */
@@ -174,7 +210,7 @@ export class WebhookCatcher {
 
 export interface AlertsHousehold {
   app: TestApp;
-  z2m: ScriptedZigbee2mqtt;
+  z2m: Zigbee2mqttScript;
   clock: FakeClock;
   prefix: string;
   person(role: Role, fields?: Partial<NewUser>): Promise<{ user: UserRecord; token: string }>;
@@ -232,7 +268,7 @@ export async function startAlertsHousehold(
     },
     { clock },
   );
-  const z2m = await ScriptedZigbee2mqtt.connect(
+  const z2m = await Zigbee2mqttScript.connect(
     busUrl ??
       `mqtt://${TEST_BUS_LOGIN.MQTT_LISTEN_USERNAME}:${TEST_BUS_LOGIN.MQTT_LISTEN_PASSWORD}@127.0.0.1:${port}`,
     base,
@@ -255,14 +291,8 @@ export async function startAlertsHousehold(
       online: boolean;
       state: Record<string, unknown>;
     }[];
-  z2m.devices = options.devices;
-  await z2m.publishDevices();
-  // The fixture's four listed devices, and each one added.
-  const names = options.devices.slice(bridgeDevicesFixture().length).map((device) => device.friendly_name);
-  await waitFor(async () => {
-    const have = new Set((await listed()).map((device) => device.name));
-    return have.size >= 4 && names.every((name) => have.has(name as string));
-  }, 10_000);
+  await z2m.publish('bridge/devices', options.devices, true);
+  await waitFor(async () => (await listed()).length === options.devices.length, 10_000);
   const inbox = async (token: string, query = '') =>
     (await call(token, 'GET', `/api/notifications${query}`)).body as NotificationPage;
   const household: AlertsHousehold = {

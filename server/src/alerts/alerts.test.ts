@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../../test/databases.js';
 import { waitFor } from '../../test/wait.js';
-import { testBuses } from '../devicehub/devicehub-test-kit.js';
-import { type AlertsHousehold, about, alertDevices, useAlertsHousehold } from './alerts-test-kit.js';
+import {
+  type AlertsHousehold,
+  about,
+  alertDevices,
+  testBuses,
+  useAlertsHousehold,
+} from './alerts-test-kit.js';
 
 const MINUTE = 60_000;
 

@@ -22,9 +22,9 @@ export interface DeliveryDeps {
 
 /** How long an instance holds a notification it is sending. */
 const CLAIM_MS = 60_000;
-/** Most notifications one sweep takes, and how many it sends at once. */
+/** Most notifications one sweep takes, and most sends under way at once. */
 const SWEEP_LIMIT = 200;
-const PARALLEL = 16;
+const MAX_IN_FLIGHT = 64;
 /** A channel that neither answers nor fails within this is left behind (its own bounds are shorter). */
 const CHANNEL_GUARD_MS = 30_000;
 const DIGEST_EVERY_MS = 3_600_000;
@@ -35,6 +35,8 @@ const DIGEST_EVERY_MS = 3_600_000;
  */
 export class DeliveryRunner {
   private readonly failing = new Set<string>();
+  /** Notifications being sent, by id: a slow channel holds up neither the next sweep nor anyone else's. */
+  private readonly inFlight = new Map<string, Promise<void>>();
 
   constructor(private readonly deps: DeliveryDeps) {}
 
@@ -46,24 +48,34 @@ export class DeliveryRunner {
       : `${base}/notifications`;
   }
 
-  /** One sweep: every notification due now. Resolves when they are sent (or put off). */
+  /**
+   * One sweep: starts sending every notification due now (those already under way aside) and
+   * resolves once they are claimed; `settled()` waits for the sending. Answers how many it started.
+   */
   async sweep(): Promise<number> {
     const now = this.deps.clock.now();
     const due = await this.deps.repository.due(nowIso(now), SWEEP_LIMIT);
-    let next = 0;
-    const worker = async () => {
-      while (next < due.length) {
-        const item = due[next++];
-        if (item) await this.deliverOne(item.id, item.due_at, now);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(PARALLEL, due.length) }, worker));
-    return due.length;
+    let started = 0;
+    for (const item of due) {
+      if (this.inFlight.size >= MAX_IN_FLIGHT) break;
+      if (this.inFlight.has(item.id)) continue;
+      const { repository } = this.deps;
+      if (!(await repository.claim(item.id, item.due_at, nowIso(now), nowIso(now + CLAIM_MS)))) continue;
+      started++;
+      const sending = this.deliverOne(item.id, item.due_at, now).finally(() => this.inFlight.delete(item.id));
+      this.inFlight.set(item.id, sending);
+    }
+    return started;
   }
 
+  /** Resolves once what is being sent now has been (or has given up). */
+  async settled(): Promise<void> {
+    await Promise.all(this.inFlight.values());
+  }
+
+  /** Sends one claimed notification (or puts it off), and lets it go. */
   private async deliverOne(id: string, dueAt: string, now: number) {
     const { repository } = this.deps;
-    if (!(await repository.claim(id, dueAt, nowIso(now), nowIso(now + CLAIM_MS)))) return;
     try {
       const row = await repository.claimed(id);
       if (!row) return;

@@ -99,8 +99,7 @@ export function notificationsModule(deps: NotificationsModuleDeps): Notification
     }
     sweeping = (async () => {
       try {
-        // A full batch may leave more behind: go on until a sweep takes fewer.
-        while ((await runner.sweep()) >= 200 && !closed);
+        await runner.sweep();
         await runner.digests();
       } catch (error) {
         log.warn({ err: error }, 'the notification sweep failed');
@@ -134,6 +133,7 @@ export function notificationsModule(deps: NotificationsModuleDeps): Notification
       await sweeping;
       sweep();
       await sweeping;
+      await runner.settled();
     },
     register(app) {
       live = new LiveNotifications((who) => service.summary(who), log, {
@@ -158,6 +158,8 @@ export function notificationsModule(deps: NotificationsModuleDeps): Notification
       clearInterval(timer);
       instances.close();
       await sweeping;
+      // What is still being sent has its claim run out and is sent by another instance or the next start.
+      await Promise.race([runner.settled(), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
       live?.close();
     },
   };
