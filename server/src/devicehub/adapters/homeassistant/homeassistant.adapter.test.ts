@@ -190,6 +190,27 @@ describe.each(testDatabases())('Home Assistant discovery ($name)', ({ create }) 
       await device('garage-1', (d) => !d.online);
     });
 
+    it('renames a device in Hearth (discovery has no rename): the name holds over a later dev.name', async () => {
+      const config = (name: string) => ({
+        name: 'Level',
+        stat_t: `${ha}/tank/level`,
+        unit_of_meas: '%',
+        dev: { ids: 'tank-1', name },
+      });
+      await publish(`${ha}/sensor/tank/level/config`, config('Tank'), true);
+      const tank = await device('tank-1');
+      const renamed = await h.call(
+        'PATCH',
+        `/api/devicehub/devices/${tank.id}`,
+        { name: 'Rain barrel' },
+        await h.token('admin'),
+      );
+      expect(renamed.statusCode).toBe(200);
+      await publish(`${ha}/sensor/tank/level/config`, { ...config('Tank v2'), unit_of_meas: 'L' }, true);
+      const after = await device('tank-1', (d) => d.capabilities[0]?.unit === 'L');
+      expect(after).toMatchObject({ id: tank.id, name: 'Rain barrel' });
+    });
+
     it("leaves Zigbee2MQTT's own discovery to the Zigbee2MQTT adapter: no device appears twice", async () => {
       const before = (await h.list()).length;
       await publish(
