@@ -88,6 +88,12 @@ describe('parseConfig', () => {
     expect(parseConfig({ MQTT_URL: 'mqtt://b:1883', SIMULATOR: 'on' }).simulator).toBe(true);
   });
 
+  it('reads Home Assistant discovery on under homeassistant unless told a prefix or off', () => {
+    expect(parseConfig({}).haDiscoveryPrefix).toBe('homeassistant');
+    expect(parseConfig({ HA_DISCOVERY_PREFIX: 'my_home/ha' }).haDiscoveryPrefix).toBe('my_home/ha');
+    expect(parseConfig({ HA_DISCOVERY_PREFIX: 'off' }).haDiscoveryPrefix).toBeUndefined();
+  });
+
   it.each([
     [{ PORT: 'abc' }, 'Invalid PORT "abc": expected an integer 1-65535'],
     [{ PORT: '70000' }, 'Invalid PORT "70000": expected an integer 1-65535'],
@@ -124,6 +130,14 @@ describe('parseConfig', () => {
     [
       { ZIGBEE2MQTT_BASE_TOPIC: 'z2m/#' },
       'Invalid ZIGBEE2MQTT_BASE_TOPIC "z2m/#": expected an MQTT topic without wildcards, spaces or a leading/trailing "/"',
+    ],
+    [
+      { HA_DISCOVERY_PREFIX: 'homeassistant/#' },
+      'Invalid HA_DISCOVERY_PREFIX "homeassistant/#": expected an MQTT topic without wildcards, spaces or a leading/trailing "/", or "off"',
+    ],
+    [
+      { HA_DISCOVERY_PREFIX: 'zigbee2mqtt/homeassistant' },
+      'Invalid HA_DISCOVERY_PREFIX "zigbee2mqtt/homeassistant": expected a topic neither under nor above ZIGBEE2MQTT_BASE_TOPIC "zigbee2mqtt"',
     ],
     [
       { SMTP_URL: 'mail.example.com' },

@@ -125,7 +125,9 @@ const schemas = {
   MQTT_LISTEN_TLS_KEY: z.string().min(1).describe('a readable PEM private key file'),
   MQTT_LISTEN_TLS_PORT: integer(1, 65535),
   ZIGBEE2MQTT_BASE_TOPIC: topic,
-  HA_DISCOVERY_PREFIX: topic.describe('an MQTT topic without wildcards, spaces or a leading/trailing "/", or "off"'),
+  HA_DISCOVERY_PREFIX: topic.describe(
+    'an MQTT topic without wildcards, spaces or a leading/trailing "/", or "off"',
+  ),
   DEVICEHUB_TOPIC_PREFIX: topic,
   SIMULATOR: z.enum(['on', 'off']).describe('"on" or "off"'),
   SIMULATOR_DEVICES: integer(1, 100000),
@@ -213,6 +215,18 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     }
     return file;
   };
+
+  // Overlapping subscriptions would hand one message to two sources (a broker delivers it per match).
+  const base = values.ZIGBEE2MQTT_BASE_TOPIC ?? 'zigbee2mqtt';
+  const discovery = values.HA_DISCOVERY_PREFIX ?? 'homeassistant';
+  if (
+    discovery !== 'off' &&
+    (discovery === base || discovery.startsWith(`${base}/`) || base.startsWith(`${discovery}/`))
+  ) {
+    throw new ConfigError(
+      `Invalid HA_DISCOVERY_PREFIX "${discovery}": expected a topic neither under nor above ZIGBEE2MQTT_BASE_TOPIC "${base}"`,
+    );
+  }
 
   const port = values.PORT ?? 8080;
   const publicUrl = (values.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
