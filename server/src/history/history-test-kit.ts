@@ -32,7 +32,13 @@ const device = (ieee: string, name: string, exposes: unknown[]) => ({
   definition: { model: 'test', vendor: 'Test', description: name, exposes },
 });
 
-/** A lamp (on/off, brightness, an effect, an x/y colour, link quality) and a door sensor. */
+/**
+ * Enum values a spreadsheet would take for formulas, as a device's list may name them (the CSV
+ * export must keep them text).
+ */
+export const FORMULA_ACTIONS = ['=HYPERLINK("http://example.test/","x")', '+1', '-1', '@SUM(A1)'];
+
+/** A lamp (on/off, brightness, an effect, an x/y colour, link quality), a door sensor and a remote. */
 export const HISTORY_DEVICES = [
   device('0x0017880104e45517', 'Lamp', [
     {
@@ -59,6 +65,15 @@ export const HISTORY_DEVICES = [
     binary('contact', false, true),
     numeric('battery', '%'),
     numeric('device_temperature', '°C'),
+  ]),
+  device('0x00158d0001e5a1c3', 'Remote', [
+    {
+      type: 'enum',
+      name: 'action',
+      property: 'action',
+      access: 1,
+      values: ['single', 'double', ...FORMULA_ACTIONS],
+    },
   ]),
 ];
 
@@ -147,7 +162,7 @@ export const testPlug = (more: Record<string, Capability> = {}): Device =>
     capabilities: [
       testCapability('state', 'binary', { metadata: { value_on: 'ON', value_off: 'OFF' } }),
       testCapability('power', 'numeric'),
-      testCapability('mode', 'enum'),
+      testCapability('mode', 'enum', { enum: ['eco', 'boost', 'comfort'] }),
       ...Object.values(more),
     ],
   }) as unknown as Device;

@@ -2,13 +2,19 @@ import type { Capability, Device, HistoryValue } from '@hearth/contracts';
 import { readBinary } from '../devicehub/index.js';
 import type { SeriesType } from './history.buckets.js';
 
+/** An enum value its capability's list does not name: not recorded (docs/history.md#recording). */
+export const UNLISTED = Symbol('unlisted enum value');
+
 /** One recordable value inside a state property: a capability, or a composite's leaf. */
 export interface Leaf {
   /** The property's path: `temperature`, or `color.x` for a composite's leaf. */
   path: string;
   type: SeriesType;
-  /** The value under the top-level property, or undefined when it is not one of this leaf's. */
-  read(value: unknown): HistoryValue | undefined;
+  /**
+   * The value under the top-level property, undefined when it is not one of this leaf's, or
+   * UNLISTED for text an enum's list does not name.
+   */
+  read(value: unknown): HistoryValue | typeof UNLISTED | undefined;
 }
 
 // -0 is stored as 0 by SQLite: recorded as 0 everywhere.
@@ -26,8 +32,11 @@ function binaryReader(capability: Capability) {
   };
 }
 
-const enumeration = (value: unknown) =>
-  typeof value === 'string' && value.length <= 256 ? value : undefined;
+/** Only the values the capability lists: a device (or whoever publishes on its topic) may send any text. */
+function enumReader(capability: Capability) {
+  const listed = new Set(capability.enum ?? []);
+  return (value: unknown) => (typeof value !== 'string' ? undefined : listed.has(value) ? value : UNLISTED);
+}
 
 function leavesOfCapability(
   capability: Capability,
@@ -35,7 +44,7 @@ function leavesOfCapability(
   read: (value: unknown) => unknown,
   out: Leaf[],
 ) {
-  const within = (convert: (value: unknown) => HistoryValue | undefined) => (value: unknown) =>
+  const within = (convert: (value: unknown) => ReturnType<Leaf['read']>) => (value: unknown) =>
     convert(read(value));
   switch (capability.kind) {
     case 'numeric':
@@ -45,7 +54,7 @@ function leavesOfCapability(
       out.push({ path, type: 'boolean', read: within(binaryReader(capability)) });
       break;
     case 'enum':
-      out.push({ path, type: 'string', read: within(enumeration) });
+      out.push({ path, type: 'string', read: within(enumReader(capability)) });
       break;
     case 'composite':
       // A colour names its numeric fields only (x, y or hue, saturation).

@@ -196,4 +196,26 @@ describe('the history recorder', () => {
     expect(attempts).toBe(1);
     recorder = undefined;
   });
+
+  it('records an enum value only when its capability lists it, with one warning per device and property', async () => {
+    const memory = memoryRepository();
+    const lines: Record<string, unknown>[] = [];
+    const log = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const r = recorderOn(memory.repository, { log });
+    const other = { ...plug, id: 'plug-2' };
+    r.stateReported(plug, { mode: 'eco' }, false);
+    r.stateReported(plug, { mode: '=HYPERLINK("http://example.test/","x")' }, false);
+    r.stateReported(plug, { mode: 'boost' }, false);
+    r.stateReported(plug, { mode: '=EVIL()' }, false);
+    r.stateReported(other, { mode: 'turbo' }, false);
+    await r.flush();
+    expect(memory.readings().map(({ property, v }) => [property, v])).toEqual([
+      ['mode', 'eco'],
+      ['mode', 'boost'],
+    ]);
+    expect(lines.map(({ device_id, property, msg }) => [device_id, property, msg])).toEqual([
+      ['plug-1', 'mode', 'history: an enum value not in its list is not recorded'],
+      ['plug-2', 'mode', 'history: an enum value not in its list is not recorded'],
+    ]);
+  });
 });

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { DeviceListener } from '../devicehub/index.js';
 import { ReadingBatch, rowsOf } from './history.batch.js';
 import type { SeriesType } from './history.buckets.js';
-import { leavesOf } from './history.leaves.js';
+import { leavesOf, UNLISTED } from './history.leaves.js';
 import type { HistoryRepository, Series } from './history.repository.js';
 import type { RawStore } from './history.writer.js';
 
@@ -52,6 +52,8 @@ export class HistoryRecorder implements DeviceListener {
   private readonly last = new Map<string, Map<string, Last>>();
   /** Each device's series by property: no key built per reading. */
   private readonly seriesIds = new Map<string, Map<string, { id: number; type: SeriesType }>>();
+  /** Properties (by device) already warned about for an enum value their list does not name. */
+  private readonly warnedUnlisted = new Map<string, Set<string>>();
   private excludedDevices = new Set<string>();
   /** Excluded properties by device: one look-up per message, no key built per reading. */
   private excludedProperties = new Map<string, Set<string>>();
@@ -114,6 +116,10 @@ export class HistoryRecorder implements DeviceListener {
         const v = leaf.read(value);
         if (v === undefined) continue;
         if (excluded?.has(leaf.path)) continue;
+        if (v === UNLISTED) {
+          this.unlisted(device, leaf.path, value);
+          continue;
+        }
         if (!last) {
           last = new Map();
           this.last.set(device.id, last);
@@ -134,6 +140,21 @@ export class HistoryRecorder implements DeviceListener {
       }
     }
     this.bound();
+  }
+
+  /** docs/history.md#recording: an enum value outside its list is not recorded; one warning each. */
+  private unlisted(device: Device, property: string, value: unknown) {
+    let warned = this.warnedUnlisted.get(device.id);
+    if (warned?.has(property)) return;
+    if (!warned) {
+      warned = new Set();
+      this.warnedUnlisted.set(device.id, warned);
+    }
+    warned.add(property);
+    this.options.log.warn(
+      { device_id: device.id, property, value: String(value).slice(0, 64) },
+      'history: an enum value not in its list is not recorded',
+    );
   }
 
   onlineChanged(device: Device, online: boolean) {
