@@ -12,4 +12,6 @@ export const HISTORY_ERRORS = {
   points: `points must be a whole number from 2 to ${HISTORY_MAX_POINTS}`,
   exclusionDevice: 'device must be true or false',
   exclusionProperties: 'properties must be a list of property names',
+  /** docs/access.md#messages: recording settings need `control` of the device. */
+  viewOnly: 'You may only view this device, not control it',
 } as const;

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import { type ActivityLog, noActivity } from '../activity/index.js';
 import { type DeviceFeed, type ReachSource, roleReach } from '../devicehub/index.js';
 import type { Module } from '../lifecycle/module.js';
 import type { Database } from '../storage/schema.js';
@@ -22,6 +23,8 @@ export interface HistoryModuleDeps {
   retention: Retention;
   /** Every caller's reach (docs/access.md); none: the roles' defaults. */
   reach?: ReachSource;
+  /** Where changes of what is recorded go (docs/activity.md); none: not recorded. */
+  activity?: ActivityLog;
   /**
    * The SQLite file, when the database is one: readings are then written, and rolled up and
    * pruned, by the history worker on a connection of its own, off the device stream's thread.
@@ -63,7 +66,7 @@ export function historyModule(deps: HistoryModuleDeps): Module {
     name: 'history',
     ready: () => store.healthy,
     register(app) {
-      registerHistoryRoutes(app, deps.guards, service, deps.reach ?? roleReach);
+      registerHistoryRoutes(app, deps.guards, service, deps.reach ?? roleReach, deps.activity ?? noActivity);
       unlisten = deps.devices.listen(recorder);
     },
     async start() {

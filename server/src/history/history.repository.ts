@@ -24,6 +24,8 @@ export interface RawRow {
 
 /** Rows per INSERT: well under SQLite's and PostgreSQL's bound-parameter limits. */
 const CHUNK = 400;
+/** Rows per statement when a query reads a range page by page (a few ms of the server's thread each). */
+const PAGE = 1000;
 
 /**
  * Readings per INSERT on SQLite, largest first: a batch goes as statements of these sizes, so
@@ -185,16 +187,93 @@ export class HistoryRepository {
 
   /** Readings of a series in [from, to), oldest first, at most `limit`. */
   async raw(seriesId: number, from: number, to: number, limit?: number): Promise<Reading[]> {
+    return this.readings(seriesId, from, to, { limit });
+  }
+
+  /**
+   * Readings in [from, to), at most `limit` after the first `offset`; with the series' `type`,
+   * only its value's column is read (a third less work for a page of a thousand).
+   */
+  private async readings(
+    seriesId: number,
+    from: number,
+    to: number,
+    {
+      limit,
+      offset = 0,
+      type,
+    }: { limit?: number | undefined; offset?: number; type?: SeriesType | undefined },
+  ): Promise<Reading[]> {
     let query = this.db
       .selectFrom('history_raw')
-      .select(['t', 'num', 'bool', 'text'])
       .where('series_id', '=', seriesId)
       .where('t', '>=', from)
       .where('t', '<', to)
       .orderBy('t');
     if (limit !== undefined) query = query.limit(limit);
-    const rows = await query.execute();
+    if (offset > 0) query = query.offset(offset);
+    if (type === 'number') {
+      const rows = await query.select(['t', 'num']).execute();
+      return rows.map((row) => ({ t: Number(row.t), v: row.num === null ? null : Number(row.num) }));
+    }
+    if (type === 'boolean') {
+      const rows = await query.select(['t', 'bool']).execute();
+      return rows.map((row) => ({ t: Number(row.t), v: row.bool === null ? null : Boolean(row.bool) }));
+    }
+    const rows = await query.select(['t', 'num', 'bool', 'text']).execute();
     return rows.map((row) => ({ t: Number(row.t), v: readValue(row.num, row.bool, row.text) }));
+  }
+
+  /**
+   * Readings of a series in [from, to), oldest first, `page` at a time (at most `most` in all),
+   * with a turn of the event loop between pages: better-sqlite3 reads each page synchronously.
+   * A page ends before the readings of its last millisecond, which start the next, so none is
+   * read twice or skipped; each page starts later than the one before, so the pages end.
+   */
+  async *rawPages(
+    seriesId: number,
+    from: number,
+    to: number,
+    {
+      page = PAGE,
+      most = Number.POSITIVE_INFINITY,
+      type,
+    }: { page?: number; most?: number; type?: SeriesType | undefined } = {},
+  ): AsyncGenerator<Reading[]> {
+    let cursor = from;
+    let left = most;
+    while (cursor < to && left > 0) {
+      const rows = await this.readings(seriesId, cursor, to, { limit: Math.min(page, left), type });
+      if (rows.length < page || rows.length >= left) {
+        if (rows.length > 0) yield rows;
+        return;
+      }
+      const last = rows[rows.length - 1]!.t;
+      let keep = rows.length;
+      while (keep > 0 && rows[keep - 1]!.t === last) keep--;
+      if (keep > 0) {
+        cursor = last;
+        left -= keep;
+        yield rows.slice(0, keep);
+      } else {
+        // A whole page in one millisecond: the rest of that millisecond by offset, then on after it.
+        left -= rows.length;
+        yield rows;
+        for (let offset = rows.length; left > 0; offset += page) {
+          await yieldToEventLoop();
+          const more = await this.readings(seriesId, last, last + 1, {
+            limit: Math.min(page, left),
+            offset,
+            type,
+          });
+          left -= more.length;
+          if (more.length > 0) yield more;
+          if (more.length < page) break;
+        }
+        cursor = last + 1;
+      }
+      await yieldToEventLoop();
+    }
   }
 
   /** Readings of every series in [from, to), by series then time (for the roll-up). */
@@ -214,29 +293,59 @@ export class HistoryRepository {
     }));
   }
 
-  /** How many readings a series has in [from, to), counting at most `cap` + 1. */
+  /** How many readings a series has in [from, to), counting at most `cap` + 1 (none is read out). */
   async countRaw(seriesId: number, from: number, to: number, cap: number): Promise<number> {
-    const rows = await this.db
-      .selectFrom('history_raw')
-      .select('t')
-      .where('series_id', '=', seriesId)
-      .where('t', '>=', from)
-      .where('t', '<', to)
-      .limit(cap + 1)
-      .execute();
-    return rows.length;
+    const row = await this.db
+      .selectFrom((eb) =>
+        eb
+          .selectFrom('history_raw')
+          .select('t')
+          .where('series_id', '=', seriesId)
+          .where('t', '>=', from)
+          .where('t', '<', to)
+          .limit(cap + 1)
+          .as('capped'),
+      )
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
-  async buckets(table: BucketTable, seriesId: number, from: number, to: number): Promise<Bucket[]> {
-    const rows = await this.db
+  /** Buckets of a series in [from, to), oldest first, at most `limit`. */
+  async buckets(
+    table: BucketTable,
+    seriesId: number,
+    from: number,
+    to: number,
+    limit?: number,
+  ): Promise<Bucket[]> {
+    let query = this.db
       .selectFrom(table)
       .select(BUCKET_COLUMNS)
       .where('series_id', '=', seriesId)
       .where('t', '>=', from)
       .where('t', '<', to)
-      .orderBy('t')
-      .execute();
-    return rows.map(toBucket);
+      .orderBy('t');
+    if (limit !== undefined) query = query.limit(limit);
+    return (await query.execute()).map(toBucket);
+  }
+
+  /** Buckets of a series in [from, to), `page` at a time, a turn of the event loop between pages. */
+  async *bucketPages(
+    table: BucketTable,
+    seriesId: number,
+    from: number,
+    to: number,
+    page = PAGE,
+  ): AsyncGenerator<Bucket[]> {
+    // A series has one bucket per start: each page starts after the last one's.
+    for (let cursor = from; cursor < to; ) {
+      const rows = await this.buckets(table, seriesId, cursor, to, page);
+      if (rows.length > 0) yield rows;
+      if (rows.length < page) return;
+      cursor = rows[rows.length - 1]!.t + 1;
+      await yieldToEventLoop();
+    }
   }
 
   /**
@@ -268,18 +377,11 @@ export class HistoryRepository {
       .groupBy(group)
       .orderBy(group)
       .execute();
-    const lasts = new Map<number, HistoryValue | null>();
-    const times = rows.map((row) => Number(row.last_t));
-    for (let i = 0; i < times.length; i += CHUNK) {
-      const found = await this.db
-        .selectFrom(table)
-        .select(['t', 'last_num', 'last_bool', 'last_text'])
-        .where('series_id', '=', seriesId)
-        .where('t', 'in', times.slice(i, i + CHUNK))
-        .execute();
-      for (const row of found)
-        lasts.set(Number(row.t), readValue(row.last_num, row.last_bool, row.last_text));
-    }
+    const lasts = await this.valuesAt(
+      table,
+      seriesId,
+      rows.map((row) => Number(row.last_t)),
+    );
     return rows.map((row) => {
       const count = Number(row.count);
       return {
@@ -291,6 +393,83 @@ export class HistoryRepository {
         count,
       };
     });
+  }
+
+  /**
+   * Raw readings of a series in [from, to) as buckets of `width` (a multiple of 5 minutes),
+   * computed in SQL: however many readings the range holds, one row per bucket leaves the
+   * database (the part of a chart not rolled up yet).
+   */
+  async rawMerged(seriesId: number, from: number, to: number, width: number): Promise<Bucket[]> {
+    const group = sql<number>`(t / ${sql.lit(width)}) * ${sql.lit(width)}`;
+    const rows = await this.db
+      .selectFrom('history_raw')
+      .select((eb) => [
+        group.as('g'),
+        eb.fn.min('num').as('min'),
+        eb.fn.max('num').as('max'),
+        eb.fn.sum<number | null>('num').as('total'),
+        eb.fn.count<number>('num').as('numbers'),
+        sql<number>`count(num) + count(bool) + count(text)`.as('count'),
+        sql<
+          number | null
+        >`max(case when num is not null or bool is not null or text is not null then t end)`.as('last_t'),
+      ])
+      .where('series_id', '=', seriesId)
+      .where('t', '>=', from)
+      .where('t', '<', to)
+      .groupBy(group)
+      .orderBy(group)
+      .execute();
+    const lasts = await this.valuesAt(
+      'history_raw',
+      seriesId,
+      rows.map((row) => Number(row.last_t)),
+    );
+    return rows
+      .filter((row) => Number(row.count) > 0)
+      .map((row) => {
+        const numbers = Number(row.numbers);
+        return {
+          t: Number(row.g),
+          min: row.min === null ? null : Number(row.min),
+          max: row.max === null ? null : Number(row.max),
+          mean: row.total === null || numbers === 0 ? null : Number(row.total) / numbers,
+          last: lasts.get(Number(row.last_t)) ?? null,
+          count: Number(row.count),
+        };
+      });
+  }
+
+  /** The value at each of these times of a series (a bucket's `last`, or a reading's value). */
+  private async valuesAt(
+    table: 'history_raw' | BucketTable,
+    seriesId: number,
+    times: readonly number[],
+  ): Promise<Map<number, HistoryValue | null>> {
+    const values = new Map<number, HistoryValue | null>();
+    for (let i = 0; i < times.length; i += CHUNK) {
+      const slice = times.slice(i, i + CHUNK);
+      if (table === 'history_raw') {
+        const found = await this.db
+          .selectFrom('history_raw')
+          .select(['t', 'num', 'bool', 'text'])
+          .where('series_id', '=', seriesId)
+          .where('t', 'in', slice)
+          .execute();
+        for (const row of found) values.set(Number(row.t), readValue(row.num, row.bool, row.text));
+      } else {
+        const found = await this.db
+          .selectFrom(table)
+          .select(['t', 'last_num', 'last_bool', 'last_text'])
+          .where('series_id', '=', seriesId)
+          .where('t', 'in', slice)
+          .execute();
+        for (const row of found)
+          values.set(Number(row.t), readValue(row.last_num, row.last_bool, row.last_text));
+      }
+    }
+    return values;
   }
 
   async bucketsOfAll(

@@ -1,9 +1,13 @@
-import type { Device, HistoryAnswer } from '@hearth/contracts';
+import type { Device, HistoryAnswer, HistoryRawPoint } from '@hearth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessToken, createUser } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
+import { TOO_MANY_REQUESTS } from '../http/rate-limit.js';
+import { DAY } from './history.buckets.js';
 import { HISTORY_ERRORS as E } from './history.errors.js';
-import { type RecordingHousehold, startRecordingHousehold } from './history-test-kit.js';
+import { HISTORY_LIMITS } from './history.queue.js';
+import { HistoryRepository } from './history.repository.js';
+import { FORMULA_ACTIONS, type RecordingHousehold, startRecordingHousehold } from './history-test-kit.js';
 
 // docs/history.md on both databases: a scripted Zigbee2MQTT reports, Hearth records, the API answers.
 describe.each(testDatabases())('history API on $name', ({ create }) => {
@@ -11,6 +15,7 @@ describe.each(testDatabases())('history API on $name', ({ create }) => {
   let resident: string;
   let lamp: Device;
   let door: Device;
+  let remote: Device;
 
   const get = async (url: string, token: string | null = resident) => {
     const response = await h.app.app.inject({
@@ -18,6 +23,15 @@ describe.each(testDatabases())('history API on $name', ({ create }) => {
       headers: token ? { authorization: `Bearer ${token}` } : {},
     });
     return { status: response.statusCode, body: response.body, json: () => response.json() };
+  };
+  const send = async (method: 'GET' | 'PUT', url: string, token: string, payload?: object) => {
+    const response = await h.app.app.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${token}` },
+      ...(payload ? { payload } : {}),
+    });
+    return { status: response.statusCode, body: response.json() };
   };
   const history = async (device: Device, property: string, extra = '') => {
     const answer = await get(`/api/history?device_id=${device.id}&property=${property}${extra}`);
@@ -30,6 +44,7 @@ describe.each(testDatabases())('history API on $name', ({ create }) => {
     resident = h.resident;
     lamp = await h.byName('Lamp');
     door = await h.byName('Front door');
+    remote = await h.byName('Remote');
   });
   afterAll(async () => {
     await h?.close();
@@ -224,5 +239,183 @@ describe.each(testDatabases())('history API on $name', ({ create }) => {
     await h.recorded();
     const points = (await history(lamp, 'brightness', `&from=${from}&to=${Date.now() + 1}`)).points;
     expect(points.map((p) => ('v' in p ? p.v : undefined))).toEqual([30, null, 30]);
+  });
+
+  it('answers two and more gaps in a row once: a device that went offline again before reporting', async () => {
+    const from = Date.now();
+    await h.report('Lamp', { brightness: 40 });
+    await h.until('Lamp', (d) => d.state.brightness === 40);
+    for (let i = 0; i < 3; i++) {
+      await h.report('Lamp/availability', { state: 'offline' });
+      await h.until('Lamp', (d) => d.online === false);
+      await h.report('Lamp/availability', { state: 'online' });
+      await h.until('Lamp', (d) => d.online);
+    }
+    await h.report('Lamp', { brightness: 41 });
+    await h.until('Lamp', (d) => d.state.brightness === 41);
+    await h.recorded();
+    // The tile's small chart asks for 48 points (docs/history.md#sparklines).
+    const points = (await history(lamp, 'brightness', `&from=${from}&to=${Date.now() + 1}&points=48`))
+      .points as HistoryRawPoint[];
+    expect(points.map((p) => p.v)).toEqual([40, null, 41]);
+  });
+
+  it('records an enum value only when its list names it, warns once per device and property, and exports text cells as text', async () => {
+    const from = Date.now();
+    for (const action of ['single', ...FORMULA_ACTIONS, '=EVIL()', '=WORSE()']) {
+      await h.report('Remote', { action });
+      await h.until('Remote', (d) => d.state.action === action);
+    }
+    await h.report('Front door', { device_temperature: -3 });
+    await h.until('Front door', (d) => d.state.device_temperature === -3);
+    await h.recorded();
+    const range = `&from=${from}&to=${Date.now() + 1}`;
+    expect((await history(remote, 'action', range)).points.map((p) => ('v' in p ? p.v : undefined))).toEqual([
+      'single',
+      ...FORMULA_ACTIONS,
+    ]);
+    const warnings = h.app.logs.lines.filter((line) => line.includes('not in its list'));
+    expect(warnings).toHaveLength(1);
+    expect(JSON.parse(warnings[0]!)).toMatchObject({ device_id: remote.id, property: 'action' });
+
+    const csv = await get(`/api/history/export?device_id=${remote.id}&property=action${range}`);
+    expect(csv.status).toBe(200);
+    expect(
+      csv.body
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((line) => line.slice(line.indexOf(',') + 1)),
+    ).toEqual(['single', `"'=HYPERLINK(""http://example.test/"",""x"")"`, "'+1", "'-1", "'@SUM(A1)"]);
+    // Numbers stay numbers, a minus sign included.
+    const temperature = await get(
+      `/api/history/export?device_id=${door.id}&property=device_temperature${range}`,
+    );
+    expect(
+      temperature.body
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((line) => line.split(',')[1]),
+    ).toEqual(['-3']);
+  });
+
+  it('keeps recording settings within reach: 404 outside it, 403 with view only, and logs each change', async () => {
+    const admin = await createUser(h.app, 'admin');
+    const adminToken = await accessToken(h.app, admin);
+    const narrowed = await createUser(h.app, 'resident');
+    const token = await accessToken(h.app, narrowed);
+    const rules = { rooms: {}, devices: { [door.id]: 'none', [lamp.id]: 'view' } };
+    expect((await send('PUT', `/api/access/${narrowed.id}`, adminToken, rules)).status).toBe(200);
+    const url = (device: Device) => `/api/history/exclusions/${device.id}`;
+    const everything = { device: true, properties: [] };
+
+    // Outside their reach the door does not exist, and it goes on being recorded.
+    expect(await send('GET', url(door), token)).toEqual({ status: 404, body: { error: E.deviceNotFound } });
+    expect(await send('PUT', url(door), token, everything)).toEqual({
+      status: 404,
+      body: { error: E.deviceNotFound },
+    });
+    // Viewing the lamp lets them read its settings, not change them.
+    expect((await send('GET', url(lamp), token)).status).toBe(200);
+    expect(await send('PUT', url(lamp), token, everything)).toEqual({
+      status: 403,
+      body: { error: E.viewOnly },
+    });
+    const untouched = { device: false, properties: [] };
+    expect((await send('GET', url(door), adminToken)).body).toMatchObject(untouched);
+    expect((await send('GET', url(lamp), adminToken)).body).toMatchObject(untouched);
+
+    const changed = await send('PUT', url(lamp), adminToken, { device: false, properties: ['effect'] });
+    expect(changed).toEqual({
+      status: 200,
+      body: { device_id: lamp.id, device: false, properties: ['effect'] },
+    });
+    await send('PUT', url(lamp), adminToken, untouched);
+
+    await h.app.activity.flush();
+    const entries = async (actor: string) =>
+      (await send('GET', `/api/activity?kind=history.exclusions&actor=${actor}`, adminToken)).body.entries;
+    expect(await entries(narrowed.id)).toMatchObject([
+      { result: 'refused', device_id: lamp.id, detail: { ...everything, reason: E.viewOnly } },
+      { result: 'refused', device_id: door.id, detail: { ...everything, reason: E.deviceNotFound } },
+    ]);
+    expect(await entries(admin.id)).toMatchObject([
+      { result: 'ok', device_id: lamp.id, detail: untouched },
+      { result: 'ok', device_id: lamp.id, detail: { device: false, properties: ['effect'] } },
+    ]);
+  });
+
+  it(`lets one person run ${HISTORY_LIMITS.running} history requests at once and queue ${HISTORY_LIMITS.waiting}; beyond, 429 with Retry-After; every accepted one is answered`, async () => {
+    // Three thousand readings two days ago, written as the recorder would.
+    const repository = new HistoryRepository(h.app.storage.db);
+    const [series] = await repository.ensureSeries([
+      { device_id: door.id, property: 'device_temperature', type: 'number' },
+    ]);
+    const start = Date.now() - 2 * DAY;
+    await repository.insertRaw(
+      Array.from({ length: 3000 }, (_, i) => ({ series_id: series!.id, t: start + i * 1000, v: i % 40 })),
+    );
+    const person = await createUser(h.app, 'user');
+    const token = await accessToken(h.app, person);
+    const admin = await h.token('admin');
+    const shared = await send('PUT', `/api/access/${person.id}`, admin, {
+      rooms: {},
+      devices: { [door.id]: 'view' },
+    });
+    expect(shared.status).toBe(200);
+    const url = `/api/history?device_id=${door.id}&property=device_temperature&from=${start}&to=${start + 3_000_000}&points=20000`;
+
+    const burst = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        h.app.app.inject({ url, headers: { authorization: `Bearer ${token}` } }),
+      ),
+    );
+    const refused = burst.filter((r) => r.statusCode === 429);
+    const answered = burst.filter((r) => r.statusCode === 200);
+    expect(refused.length + answered.length).toBe(40);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(answered.length).toBeGreaterThanOrEqual(HISTORY_LIMITS.running + HISTORY_LIMITS.waiting);
+    const { min, max } = HISTORY_LIMITS.retryAfter;
+    for (const response of refused) {
+      const seconds = Number(response.headers['retry-after']);
+      expect(seconds).toBeGreaterThanOrEqual(min);
+      expect(seconds).toBeLessThanOrEqual(max);
+      expect(response.json()).toEqual({ error: TOO_MANY_REQUESTS, retry_after: seconds });
+    }
+    for (const response of answered) {
+      const answer = response.json() as HistoryAnswer;
+      expect([answer.resolution, answer.points.length]).toEqual(['raw', 3000]);
+    }
+    // Once the burst is over, the person's next chart is answered at once.
+    const again = await h.app.app.inject({ url, headers: { authorization: `Bearer ${token}` } });
+    expect([again.statusCode, (again.json() as HistoryAnswer).points.length]).toEqual([200, 3000]);
+  });
+
+  it('exports every reading, however many share a millisecond at the end of a page', async () => {
+    const repository = new HistoryRepository(h.app.storage.db);
+    const [series] = await repository.ensureSeries([
+      { device_id: door.id, property: 'battery', type: 'number' },
+    ]);
+    // The 20 around the 5000th share a millisecond (pages end there), and 1500, more than a page, another.
+    const start = Date.now() - 3 * DAY;
+    const times = [
+      ...Array.from({ length: 4990 }, (_, i) => start + i),
+      ...Array.from({ length: 20 }, () => start + 5000),
+      ...Array.from({ length: 1500 }, () => start + 6000),
+      start + 7000,
+    ];
+    await repository.insertRaw(times.map((t, i) => ({ series_id: series!.id, t, v: i })));
+    const csv = await get(
+      `/api/history/export?device_id=${door.id}&property=battery&from=${start}&to=${start + 8000}`,
+    );
+    expect(csv.status).toBe(200);
+    const values = csv.body
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => Number(line.split(',')[1]));
+    expect(values.length).toBe(times.length);
+    expect(new Set(values).size).toBe(times.length);
   });
 });

@@ -1,4 +1,6 @@
 import { MANAGER_ROLES } from '@hearth/contracts';
+import type { FastifyRequest } from 'fastify';
+import { type ActivityLog, trackRequests } from '../activity/index.js';
 import type { ReachSource } from '../devicehub/index.js';
 import type { HttpApp } from '../http/http-app.js';
 import { idParams, noQuery } from '../http/validation.js';
@@ -7,27 +9,33 @@ import { exclusionsBody, historyExportQuery, historyQuery } from './history.sche
 import type { HistoryService } from './history.service.js';
 
 const BODY_LIMIT = 64 * 1024;
+/** How many excluded properties an activity entry names. */
+const LOGGED = 50;
 
 /**
  * GET /api/history, GET /api/history/export (CSV), GET and PUT /api/history/exclusions/:id
  * (docs/history.md#api). Whoever may view the device may read its history (docs/access.md); the
- * recording settings (exclusions) stay residents' and admins'.
+ * recording settings (exclusions) stay residents' and admins', within their reach.
  */
 export function registerHistoryRoutes(
   app: HttpApp,
   guards: Guards,
   service: HistoryService,
   reaches: ReachSource,
+  activity: ActivityLog,
 ) {
   const onRequest = guards.role(...MANAGER_ROLES);
   const readers = guards.user;
+  const reachOf = (request: FastifyRequest) => () => reaches.reachOf(callerOf(request));
+  /** Runs the change and leaves one activity entry with its outcome (docs/activity.md#kinds). */
+  const logged = trackRequests(activity, callerOf);
 
   app.get(
     '/api/history',
     { onRequest: readers, schema: { querystring: historyQuery } },
     async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return service.query(request.query, await reaches.reachOf(callerOf(request)));
+      const json = await service.answer(callerOf(request).id, request.query, reachOf(request));
+      return reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(json);
     },
   );
 
@@ -35,10 +43,7 @@ export function registerHistoryRoutes(
     '/api/history/export',
     { onRequest: readers, schema: { querystring: historyExportQuery } },
     async (request, reply) => {
-      const { filename, body } = await service.export(
-        request.query,
-        await reaches.reachOf(callerOf(request)),
-      );
+      const { filename, body } = await service.export(callerOf(request).id, request.query, reachOf(request));
       reply
         .header('cache-control', 'no-store')
         .header('content-disposition', `attachment; filename="${filename}.csv"`)
@@ -50,7 +55,7 @@ export function registerHistoryRoutes(
   app.get(
     '/api/history/exclusions/:id',
     { onRequest, schema: { params: idParams, querystring: noQuery } },
-    async (request) => service.exclusions(request.params.id),
+    async (request) => service.exclusions(request.params.id, await reachOf(request)()),
   );
 
   app.put(
@@ -60,6 +65,18 @@ export function registerHistoryRoutes(
       bodyLimit: BODY_LIMIT,
       schema: { params: idParams, querystring: noQuery, body: exclusionsBody },
     },
-    async (request) => service.setExclusions(request.params.id, request.body),
+    (request) =>
+      logged(
+        request,
+        {
+          kind: 'history.exclusions',
+          device_id: request.params.id,
+          detail: { device: request.body.device, properties: request.body.properties.slice(0, LOGGED) },
+        },
+        async () => service.setExclusions(request.params.id, request.body, await reachOf(request)()),
+        (exclusions) => ({
+          detail: { device: exclusions.device, properties: exclusions.properties.slice(0, LOGGED) },
+        }),
+      ),
   );
 }

@@ -8,9 +8,10 @@ import type {
 } from '@hearth/contracts';
 import { type DeviceFeed, EVERYTHING, type Reach } from '../devicehub/index.js';
 import { HttpError } from '../http/errors.js';
+import { csvField } from '../shared/csv.js';
+import { yieldToEventLoop } from '../storage/batches.js';
 import {
   type Bucket,
-  bucketize,
   bucketStart,
   combine,
   DAY,
@@ -20,8 +21,11 @@ import {
   type SeriesType,
 } from './history.buckets.js';
 import { HISTORY_ERRORS as E } from './history.errors.js';
+import { withGaps } from './history.gaps.js';
+import { encodeAnswer } from './history.json.js';
 import { leafAt } from './history.leaves.js';
 import type { Retention } from './history.maintenance.js';
+import { HistoryQueue } from './history.queue.js';
 import type { HistoryRecorder } from './history.recorder.js';
 import type { HistoryRepository, Series } from './history.repository.js';
 import type { ExclusionsBody, HistoryExportQuery, HistoryQuery } from './history.schemas.js';
@@ -31,46 +35,47 @@ export interface HistoryServiceOptions {
   devices: Pick<DeviceFeed, 'find'>;
   recorder: Pick<HistoryRecorder, 'setExclusions'>;
   retention: Retention;
+  /** Whose turn it is (docs/history.md#limits); default: the documented limits. */
+  queue?: HistoryQueue;
   now?: () => number;
 }
 
+/** A caller's reach, asked for only once their request has its turn. */
+type ReachOf = () => Promise<Reach>;
+
 /** The range a request asks for when it gives none: the last 24 hours. */
 const DEFAULT_RANGE_MS = DAY;
-/** Rows the CSV export reads at a time. */
-const EXPORT_PAGE = 5000;
 
 const gapBucket = (t: number): Bucket => ({ t, min: null, max: null, mean: null, last: null, count: 0 });
 
 /**
- * Entries and gap markers in time order: a gap goes after the last entry before or at its time,
- * and several gaps with no entry between them count once.
+ * Widths tried for hourly buckets, from the smallest that fits `points` without gaps: with their
+ * gap entries, this many times wider always fits (at least 8 points), so the search ends here.
  */
-function withGaps<T extends { t: number }>(
-  entries: readonly T[],
-  gaps: readonly number[],
-  gap: (t: number) => T,
-): T[] {
-  if (gaps.length === 0) return [...entries];
-  const out: T[] = [];
-  let g = 0;
-  let lastWasGap = true;
-  for (const entry of entries) {
-    let pending: number | undefined;
-    while (g < gaps.length && gaps[g]! < entry.t) pending ??= gaps[g++];
-    if (pending !== undefined && !lastWasGap) out.push(gap(Math.max(pending, out[out.length - 1]!.t)));
-    out.push(entry);
-    lastWasGap = false;
-  }
-  if (g < gaps.length && !lastWasGap) out.push(gap(Math.max(gaps[g]!, out[out.length - 1]!.t)));
-  return out;
-}
+const WIDEST_TRY = 16;
 
 /** docs/history.md#api: what was recorded of a device's property, at a resolution that fits. */
 export class HistoryService {
   private readonly now: () => number;
 
+  private readonly queue: HistoryQueue;
+
   constructor(private readonly options: HistoryServiceOptions) {
     this.now = options.now ?? Date.now;
+    this.queue = options.queue ?? new HistoryQueue();
+  }
+
+  /**
+   * GET /api/history: the answer as JSON, once the person's turn has come (429 beyond their
+   * limit, docs/history.md#limits); the reading and the encoding give the event loop turns.
+   */
+  async answer(person: string, query: HistoryQuery, reachOf: ReachOf): Promise<Buffer> {
+    const release = await this.queue.enter(person);
+    try {
+      return await encodeAnswer(await this.query(query, await reachOf()));
+    } finally {
+      release();
+    }
   }
 
   /** `reach`: the caller's (docs/access.md); a device it may not view is not found. */
@@ -98,11 +103,12 @@ export class HistoryService {
     if (from >= now - retention.rawDays * DAY) {
       const count = await repository.countRaw(series.id, from, to, points);
       if (count <= points) {
-        const readings = withGaps(
-          await repository.raw(series.id, from, to),
-          gaps,
-          (t): Reading => ({ t, v: null }),
-        );
+        // At most points + 1 readings, should more have arrived since they were counted.
+        const raw: Reading[] = [];
+        for await (const page of repository.rawPages(series.id, from, to, { most: points + 1, type })) {
+          raw.push(...page);
+        }
+        const readings = withGaps(raw, gaps, (t): Reading => ({ t, v: null }));
         if (readings.length <= points) return answer('raw', 0, readings);
       }
     }
@@ -118,67 +124,114 @@ export class HistoryService {
     // A range of more hours than points: hours merged n at a time, n as small as fits.
     const n = Math.max(1, Math.ceil((to - from) / HOUR / points));
     const hourly = await this.buckets(series.id, '1h', from, to, n * HOUR);
-    for (let k = 1; ; k++) {
-      const width = k * n * HOUR;
-      const buckets = withGaps(k === 1 ? hourly : combine(hourly, width), gaps, gapBucket);
-      if (buckets.length <= points)
-        return answer(
-          '1h',
-          width,
-          buckets.map((b) => this.shape(b, type)),
-        );
+    let buckets: Bucket[] = [];
+    let width = n * HOUR;
+    for (let k = 1; k <= WIDEST_TRY; k++) {
+      width = k * n * HOUR;
+      buckets = withGaps(k === 1 ? hourly : combine(hourly, width), gaps, gapBucket);
+      if (buckets.length <= points) break;
+    }
+    // Only for fewer than 8 points with gaps between them: the latest that fit, from an entry on.
+    if (buckets.length > points) {
+      buckets = buckets.slice(-points);
+      while (buckets[0]?.count === 0) buckets.shift();
+    }
+    return answer(
+      '1h',
+      width,
+      buckets.map((b) => this.shape(b, type)),
+    );
+  }
+
+  /**
+   * GET /api/history/export: CSV `time,value` of the finest data kept for each part of the range
+   * (docs/history.md#api), read and sent a page at a time; the person's turn (docs/history.md#limits)
+   * is held until the body has been sent or dropped.
+   */
+  async export(
+    person: string,
+    query: HistoryExportQuery,
+    reachOf: ReachOf,
+  ): Promise<{ filename: string; body: Readable }> {
+    const release = await this.queue.enter(person);
+    try {
+      const { filename, lines } = await this.csv(query, await reachOf());
+      const body = Readable.from(lines);
+      body.once('close', release);
+      return { filename, body };
+    } catch (error) {
+      release();
+      throw error;
     }
   }
 
-  /** CSV `time,value` of the finest data kept for each part of the range (docs/history.md#api). */
-  async export(
+  /** The export's file name and lines. */
+  async csv(
     query: HistoryExportQuery,
     reach: Reach = EVERYTHING,
-  ): Promise<{ filename: string; body: Readable }> {
+  ): Promise<{ filename: string; lines: AsyncGenerator<string> }> {
     const { device, series } = await this.find(query.device_id, query.property, reach);
     const { from, to } = this.range(query);
     const { repository } = this.options;
     const filename = `${device.name}-${query.property}`.replace(/[^\w.-]+/g, '_');
+    // Enum values are text from the device: a spreadsheet must not run one as a formula.
+    const value = (v: unknown) =>
+      v === null || v === undefined ? '' : typeof v === 'string' ? csvField(v) : String(v);
+    const line = (t: number, v: unknown) => `${new Date(t).toISOString()},${value(v)}\n`;
     async function* lines(): AsyncGenerator<string> {
       yield 'time,value\n';
       if (!series) return;
       const rawFrom = (await repository.oldestOf('history_raw', series.id)) ?? to;
       const fiveFrom = Math.min(rawFrom, (await repository.oldestOf('history_5m', series.id)) ?? rawFrom);
-      const value = (v: unknown) => (v === null || v === undefined ? '' : csvField(String(v)));
-      const line = (t: number, v: unknown) => `${new Date(t).toISOString()},${value(v)}\n`;
-      const segments: ['history_1h' | 'history_5m' | 'history_raw', number, number][] = [
+      const buckets: ['history_1h' | 'history_5m', number, number][] = [
         ['history_1h', from, Math.min(to, fiveFrom)],
         ['history_5m', Math.max(from, fiveFrom), Math.min(to, rawFrom)],
-        ['history_raw', Math.max(from, rawFrom), to],
       ];
-      for (const [table, start, end] of segments) {
-        let cursor = start;
-        while (cursor < end) {
-          let chunk = '';
-          let count = 0;
-          let lastT = cursor;
-          if (table === 'history_raw') {
-            const rows = await repository.raw(series.id, cursor, end, EXPORT_PAGE);
-            for (const row of rows) chunk += line(row.t, row.v);
-            count = rows.length;
-            lastT = rows[rows.length - 1]?.t ?? end;
-          } else {
-            const rows = await repository.buckets(table, series.id, cursor, end);
-            for (const row of rows) chunk += line(row.t, row.mean ?? row.last);
-            count = rows.length;
-            lastT = end - 1;
-          }
-          if (chunk) yield chunk;
-          if (count < EXPORT_PAGE) break;
-          cursor = lastT + 1;
+      for (const [table, start, end] of buckets) {
+        for await (const page of repository.bucketPages(table, series.id, start, end)) {
+          yield page.map((row) => line(row.t, row.mean ?? row.last)).join('');
         }
       }
+      for await (const page of repository.rawPages(series.id, Math.max(from, rawFrom), to, {
+        type: series.type,
+      })) {
+        yield page.map((row) => line(row.t, row.v)).join('');
+      }
     }
-    return { filename, body: Readable.from(lines()) };
+    return { filename, lines: lines() };
   }
 
-  async exclusions(deviceId: string): Promise<HistoryExclusions> {
-    this.device(deviceId);
+  /** What is not recorded of a device the caller may view (docs/history.md#api); else 404. */
+  async exclusions(deviceId: string, reach: Reach = EVERYTHING): Promise<HistoryExclusions> {
+    this.reachable(deviceId, reach);
+    return this.exclusionsOf(deviceId);
+  }
+
+  /** Replaces them: the caller needs `control` of the device (404 outside their reach, 403 with `view`). */
+  async setExclusions(
+    deviceId: string,
+    body: ExclusionsBody,
+    reach: Reach = EVERYTHING,
+  ): Promise<HistoryExclusions> {
+    const device = this.reachable(deviceId, reach);
+    if (!reach.everything && reach.levelOf(device.id) !== 'control') throw new HttpError(403, E.viewOnly);
+    const properties = [...new Set(body.properties.map((p) => p.trim()).filter(Boolean))];
+    await this.options.repository.setExclusions(deviceId, body.device, properties);
+    this.options.recorder.setExclusions(await this.options.repository.exclusions());
+    return this.exclusionsOf(deviceId);
+  }
+
+  // ── internals ───────────────────────────────────────────────────────────────────────────────
+
+  /** The device, if the hub lists it and the caller may view it: to others it does not exist (docs/access.md). */
+  private reachable(id: string, reach: Reach): Device {
+    const device = this.options.devices.find(id);
+    if (!device || (!reach.everything && reach.levelOf(device.id) === 'none'))
+      throw new HttpError(404, E.deviceNotFound);
+    return device;
+  }
+
+  private async exclusionsOf(deviceId: string): Promise<HistoryExclusions> {
     const rows = (await this.options.repository.exclusions()).filter((r) => r.device_id === deviceId);
     return {
       device_id: deviceId,
@@ -190,31 +243,14 @@ export class HistoryService {
     };
   }
 
-  async setExclusions(deviceId: string, body: ExclusionsBody): Promise<HistoryExclusions> {
-    this.device(deviceId);
-    const properties = [...new Set(body.properties.map((p) => p.trim()).filter(Boolean))];
-    await this.options.repository.setExclusions(deviceId, body.device, properties);
-    this.options.recorder.setExclusions(await this.options.repository.exclusions());
-    return this.exclusions(deviceId);
-  }
-
-  // ── internals ───────────────────────────────────────────────────────────────────────────────
-
-  private device(id: string): Device {
-    const device = this.options.devices.find(id);
-    if (!device) throw new HttpError(404, E.deviceNotFound);
-    return device;
-  }
-
   /** The device, its series (none yet when nothing is recorded) and the property's type; 404s. */
   private async find(
     deviceId: string,
     property: string,
     reach: Reach,
   ): Promise<{ device: Device; series: Series | undefined; type: SeriesType }> {
-    const device = this.device(deviceId);
-    // docs/access.md: whoever may view the device may read its history; to others it does not exist.
-    if (!reach.everything && reach.levelOf(device.id) === 'none') throw new HttpError(404, E.deviceNotFound);
+    // docs/access.md: whoever may view the device may read its history.
+    const device = this.reachable(deviceId, reach);
     const series = await this.options.repository.series(device.id, property);
     if (series) return { device, series, type: series.type };
     const leaf = leafAt(device, property);
@@ -244,20 +280,33 @@ export class HistoryService {
     const { repository } = this.options;
     const start = bucketStart(from, width);
     const five = (await repository.progress('rollup_5m')) ?? start;
-    const fromRaw = async (a: number) =>
-      a < to ? bucketize(await repository.raw(seriesId, a, to), width) : [];
+    // Whatever the roll-up has not reached, merged in SQL: a bucket per row, however many readings.
+    const fromRaw = async (a: number) => (a < to ? repository.rawMerged(seriesId, a, to, width) : []);
+    const pages = async (table: 'history_5m' | 'history_1h', a: number, b: number) => {
+      const out: Bucket[] = [];
+      for await (const page of repository.bucketPages(table, seriesId, a, b)) out.push(...page);
+      return out;
+    };
     if (resolution === '5m') {
-      const stored = await repository.buckets('history_5m', seriesId, start, Math.min(to, five));
+      // The caller asks for no more 5-minute buckets than points.
+      const stored = await pages('history_5m', start, Math.min(to, five));
       return [...stored, ...(await fromRaw(Math.max(start, five)))];
     }
     const hour = Math.min((await repository.progress('rollup_1h')) ?? start, bucketStart(five, HOUR));
     const stored =
       width === HOUR
-        ? await repository.buckets('history_1h', seriesId, start, Math.min(to, hour))
+        ? await pages('history_1h', start, Math.min(to, hour))
         : await repository.bucketsMerged('history_1h', seriesId, start, Math.min(to, hour), width);
+    await yieldToEventLoop();
     const fromFive =
       hour < Math.min(to, five)
-        ? await repository.buckets('history_5m', seriesId, Math.max(start, hour), Math.min(to, five))
+        ? await repository.bucketsMerged(
+            'history_5m',
+            seriesId,
+            Math.max(start, hour),
+            Math.min(to, five),
+            width,
+          )
         : [];
     const tail = await fromRaw(Math.max(start, hour, five));
     return combine([...stored, ...fromFive, ...tail], width);
@@ -276,8 +325,4 @@ export class HistoryService {
     }
     return { t: bucket.t, last: bucket.last as boolean | string | null, count: bucket.count };
   }
-}
-
-function csvField(text: string): string {
-  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }

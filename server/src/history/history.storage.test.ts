@@ -171,6 +171,57 @@ describe.each(testDatabases())('history storage on $name', ({ create }) => {
     ]);
   });
 
+  it('reads buckets and readings a page at a time, each once and in order, at most as many as asked', async () => {
+    const { seriesId } = await newSeries();
+    const base = bucketStart(now, HOUR) + 1000 * DAY;
+    await repository.upsertBuckets(
+      'history_5m',
+      Array.from({ length: 25 }, (_, i) => ({
+        series_id: seriesId,
+        t: base + i * FIVE_MINUTES,
+        min: i,
+        max: i,
+        mean: i,
+        last: i,
+        count: 1,
+      })),
+    );
+    const pages = async <T>(read: AsyncGenerator<T[]>) => {
+      const out: T[][] = [];
+      for await (const page of read) out.push(page);
+      return out;
+    };
+    const buckets = await pages(repository.bucketPages('history_5m', seriesId, base, base + DAY, 10));
+    expect(buckets.map((page) => page.length)).toEqual([10, 10, 5]);
+    expect(buckets.flat().map((b) => b.mean)).toEqual(Array.from({ length: 25 }, (_, i) => i));
+
+    // Readings sharing a millisecond across a page's end, and more of one millisecond than a page.
+    const times = [0, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 5, 5, 6];
+    await repository.insertRaw(times.map((t, i) => ({ series_id: seriesId, t: base + t, v: i })));
+    const sorted = (list: { t: number; v: unknown }[]) =>
+      [...list].sort((a, b) => a.t - b.t || Number(a.v) - Number(b.v));
+    const all = await repository.raw(seriesId, base, base + 10);
+    for (const page of [1, 2, 4, 5, 100]) {
+      const read = await pages(repository.rawPages(seriesId, base, base + 10, { page }));
+      expect(
+        read.every((p) => p.length > 0 && p.length <= page),
+        `page ${page}`,
+      ).toBe(true);
+      expect(
+        read.flat().map((r) => r.t),
+        `page ${page}`,
+      ).toEqual(all.map((r) => r.t));
+      expect(sorted(read.flat()), `page ${page}`).toEqual(sorted(all));
+      const first = (await pages(repository.rawPages(seriesId, base, base + 10, { page, most: 7 }))).flat();
+      expect(
+        first.map((r) => r.t),
+        `page ${page}, most 7`,
+      ).toEqual(all.slice(0, 7).map((r) => r.t));
+    }
+    expect(await repository.countRaw(seriesId, base, base + 10, 5)).toBe(6);
+    expect(await repository.countRaw(seriesId, base, base + 10, 100)).toBe(times.length);
+  });
+
   it('is idle (its worker may end) only once a step found nothing, until readings are written', async () => {
     const m = maintenance();
     expect(m.idle).toBe(false);
@@ -267,6 +318,26 @@ describe.each(testDatabases())('history storage on $name', ({ create }) => {
         { t: end - 3 * HOUR - 30_000, min: null, max: null, mean: null, last: null, count: 0 },
         { t: end - 2 * HOUR - 30_000, min: null, max: null, mean: null, last: null, count: 0 },
       ]);
+    });
+
+    it('answers as few as 2 points whatever the gaps: never more than asked, never a gap first', async () => {
+      const ask2 = async (from: number, to: number, points: number) => {
+        const answer = await ask(from, to, points);
+        expect(answer.points.length, `${points} points`).toBeLessThanOrEqual(points);
+        expect(answer.points.length, `${points} points`).toBeGreaterThan(0);
+        expect((answer.points[0] as HistoryNumericBucket).count, `${points} points`).toBeGreaterThan(0);
+        return answer;
+      };
+      // A gap (Hearth restarting, the device going offline) in every other hour of the last 3 days.
+      await repository.addGaps(
+        Array.from({ length: 36 }, (_, i) => ({
+          device_id: deviceId,
+          t: end - 3 * DAY + i * 2 * HOUR + 30_000,
+        })),
+      );
+      for (const points of [2, 3, 4, 5, 7, 8, 13]) {
+        for (const span of [DAY, 3 * DAY, 30 * DAY, 365 * DAY]) await ask2(end - span, end, points);
+      }
     });
 
     it('rolls up again readings written late, behind the roll-up', async () => {
