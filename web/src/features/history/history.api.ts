@@ -11,7 +11,14 @@ export async function fetchDevice(id: string): Promise<Loaded<Device | undefined
   return { ok: true, data: result.data.find((device) => device.id === id) };
 }
 
-/** GET /api/history (docs/history.md#api). */
+/** How often a chart refused with 429 (docs/history.md#limits) is asked for again. */
+export const HISTORY_RETRIES = 3;
+
+/**
+ * GET /api/history (docs/history.md#api). A person's charts take turns on the server: a page asking
+ * for more at once than it queues is answered 429 for the rest, which are asked again after the
+ * answer's `retry_after` seconds.
+ */
 export async function fetchHistory(
   deviceId: string,
   property: string,
@@ -19,15 +26,15 @@ export async function fetchHistory(
   to: number,
   points: number,
 ): Promise<Loaded<HistoryAnswer>> {
-  const result = await api.get<HistoryAnswer>('/api/history', {
-    device_id: deviceId,
-    property,
-    from: Math.floor(from),
-    to: Math.ceil(to),
-    points,
-  });
-  if (!result.success) return { ok: false, status: result.status, error: result.error };
-  return { ok: true, data: result.data };
+  const query = { device_id: deviceId, property, from: Math.floor(from), to: Math.ceil(to), points };
+  for (let attempt = 0; ; attempt++) {
+    const result = await api.get<HistoryAnswer>('/api/history', query);
+    if (result.success) return { ok: true, data: result.data };
+    if (result.status !== 429 || attempt >= HISTORY_RETRIES)
+      return { ok: false, status: result.status, error: result.error };
+    const seconds = Number((result.data as { retry_after?: unknown } | null)?.retry_after);
+    await new Promise((resolve) => setTimeout(resolve, (Number.isFinite(seconds) ? seconds : 1) * 1000));
+  }
 }
 
 /** GET /api/history/exclusions/{device_id} (docs/history.md#api). */
