@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubFetch } from '../../shared/api/test-fetch.js';
-import { fetchHistory, HISTORY_RETRIES } from './history.api.js';
+import { fetchHistory, HISTORY_IN_FLIGHT, HISTORY_RETRIES } from './history.api.js';
 
 const ANSWER = { device_id: 'd', property: 'p', resolution: 'raw', bucket_ms: 0, type: 'number', points: [] };
 const BUSY = { status: 429, body: { error: 'Too many requests, please try again later', retry_after: 1 } };
@@ -39,5 +39,29 @@ describe('fetchHistory', () => {
       error: 'Device not found',
     });
     expect(refused).toHaveLength(1);
+  });
+
+  it(`has at most ${HISTORY_IN_FLIGHT} charts in flight at once; the others wait for their turn and all load`, async () => {
+    let open = 0;
+    let most = 0;
+    const answers: (() => void)[] = [];
+    stubFetch(async () => {
+      most = Math.max(most, ++open);
+      await new Promise<void>((resolve) => answers.push(resolve));
+      open--;
+      return { body: ANSWER };
+    });
+    const charts = Array.from({ length: 12 }, (_, i) => fetchHistory('d', `p${i}`, 0, 1000, 100));
+    // The server answers one request at a time, each once the app has sent it.
+    for (let answered = 0; answered < 12; ) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      const next = answers.shift();
+      if (next) {
+        next();
+        answered++;
+      }
+    }
+    expect(await Promise.all(charts)).toEqual(Array.from({ length: 12 }, () => ({ ok: true, data: ANSWER })));
+    expect(most).toBe(HISTORY_IN_FLIGHT);
   });
 });

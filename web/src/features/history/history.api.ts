@@ -15,9 +15,28 @@ export async function fetchDevice(id: string): Promise<Loaded<Device | undefined
 export const HISTORY_RETRIES = 3;
 
 /**
- * GET /api/history (docs/history.md#api). A person's charts take turns on the server: a page asking
- * for more at once than it queues is answered 429 for the rest, which are asked again after the
- * answer's `retry_after` seconds.
+ * Chart requests the app has in flight at once: the server runs 2 of a person's and queues 6 more
+ * (docs/history.md#limits), so a device page with a dozen charts, beside a few sparklines, is not
+ * refused; the rest wait here for their turn.
+ */
+export const HISTORY_IN_FLIGHT = 4;
+let inFlight = 0;
+const waiting: (() => void)[] = [];
+
+async function inTurn<T>(call: () => Promise<T>): Promise<T> {
+  while (inFlight >= HISTORY_IN_FLIGHT) await new Promise<void>((resolve) => waiting.push(resolve));
+  inFlight++;
+  try {
+    return await call();
+  } finally {
+    inFlight--;
+    waiting.shift()?.();
+  }
+}
+
+/**
+ * GET /api/history (docs/history.md#api), at most HISTORY_IN_FLIGHT at a time; a chart the server
+ * refuses with 429 all the same is asked for again after the answer's `retry_after` seconds.
  */
 export async function fetchHistory(
   deviceId: string,
@@ -28,7 +47,7 @@ export async function fetchHistory(
 ): Promise<Loaded<HistoryAnswer>> {
   const query = { device_id: deviceId, property, from: Math.floor(from), to: Math.ceil(to), points };
   for (let attempt = 0; ; attempt++) {
-    const result = await api.get<HistoryAnswer>('/api/history', query);
+    const result = await inTurn(() => api.get<HistoryAnswer>('/api/history', query));
     if (result.success) return { ok: true, data: result.data };
     if (result.status !== 429 || attempt >= HISTORY_RETRIES)
       return { ok: false, status: result.status, error: result.error };
