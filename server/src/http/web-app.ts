@@ -37,9 +37,11 @@ export async function registerWebApp(app: HttpApp, webRoot: string | undefined) 
       cacheControl: false,
       setHeaders(res, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        // The service worker and the manifest: a new release reaches installed apps at once.
+        const fresh = /(^|[\\/])(sw\.js|manifest\.webmanifest)$/.test(filePath);
         res.setHeader(
           'cache-control',
-          immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
+          immutable ? 'public, max-age=31536000, immutable' : fresh ? 'no-cache' : 'public, max-age=300',
         );
       },
     });

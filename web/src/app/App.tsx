@@ -10,6 +10,7 @@ import {
   ActivityPage,
   DeviceHistoryPage,
   DevicesPage,
+  InboxPage,
   PassesPage,
   PassPage,
   UsersPage,
@@ -30,6 +31,7 @@ export function App() {
               <Route path="/users" element={<UsersPage />} />
               <Route path="/users/access" element={<AccessPage />} />
               <Route path="/activity" element={<ActivityPage />} />
+              <Route path="/notifications" element={<InboxPage />} />
               <Route path="/passes" element={<PassesPage />} />
               <Route path="/profile" element={<ProfilePage />} />
               <Route path="/map" element={<MapPage />} />

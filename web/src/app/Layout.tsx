@@ -1,6 +1,9 @@
 import { useCallback, useState } from 'react';
 import { Outlet } from 'react-router';
 import { AuthModal } from '../features/auth/auth-modal.lazy.js';
+import { CriticalBanner } from '../features/notifications/CriticalBanner.js';
+import { NotificationBell } from '../features/notifications/NotificationCenter.js';
+import { OfflineNotice } from '../features/notifications/OfflineNotice.js';
 import { useSessionControl } from '../shared/session/session-control.js';
 import { loadable } from '../shared/ui/loadable.js';
 import { ProfileMenu } from './ProfileMenu.js';
@@ -34,8 +37,13 @@ export function Layout() {
           >
             <span aria-hidden="true">☰</span>
           </button>
-          <ProfileMenu onOpenSettings={() => setSettingsOpen(true)} />
+          <div className="topbar__end">
+            <NotificationBell />
+            <ProfileMenu onOpenSettings={() => setSettingsOpen(true)} />
+          </div>
         </header>
+        <OfflineNotice />
+        <CriticalBanner />
         <main className="page">
           <Outlet />
         </main>

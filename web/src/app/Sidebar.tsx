@@ -1,4 +1,4 @@
-import { Flame, History, House, Map as MapIcon, Music, Ticket, Users, Zap } from 'lucide-react';
+import { Bell, Flame, History, House, Map as MapIcon, Music, Ticket, Users, Zap } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useDevicesAccess } from '../features/access/own-access.js';
@@ -13,6 +13,7 @@ const ICONS: Record<NavItem['icon'], typeof House> = {
   users: Users,
   passes: Ticket,
   activity: History,
+  notifications: Bell,
   music: Music,
 };
 

@@ -17,21 +17,21 @@ describe('sidebar entries by role (docs/screens.md#layout, docs/roles.md)', () =
     [
       'user',
       [
-        ['Main', ['Home', 'Map', 'Activity']],
+        ['Main', ['Home', 'Map', 'Activity', 'Notifications']],
         ['Integrations', ['Spotify']],
       ],
     ],
     [
       'resident',
       [
-        ['Main', ['Home', 'Devices', 'Map', 'Users', 'Guest passes', 'Activity']],
+        ['Main', ['Home', 'Devices', 'Map', 'Users', 'Guest passes', 'Activity', 'Notifications']],
         ['Integrations', ['Spotify']],
       ],
     ],
     [
       'admin',
       [
-        ['Main', ['Home', 'Devices', 'Map', 'Users', 'Guest passes', 'Activity']],
+        ['Main', ['Home', 'Devices', 'Map', 'Users', 'Guest passes', 'Activity', 'Notifications']],
         ['Integrations', ['Spotify']],
       ],
     ],
@@ -42,10 +42,18 @@ describe('sidebar entries by role (docs/screens.md#layout, docs/roles.md)', () =
   it('gives a `user` with an access rule the Devices entry, and nobody signed out (docs/screens.md#devices-for-a-user)', () => {
     const main = (role: Parameters<typeof navGroupsFor>[0], devices: boolean) =>
       navGroupsFor(role, { devices })[0]?.items.map((item) => item.label);
-    expect(main('user', true)).toEqual(['Home', 'Devices', 'Map', 'Activity']);
-    expect(main('user', false)).toEqual(['Home', 'Map', 'Activity']);
+    expect(main('user', true)).toEqual(['Home', 'Devices', 'Map', 'Activity', 'Notifications']);
+    expect(main('user', false)).toEqual(['Home', 'Map', 'Activity', 'Notifications']);
     expect(main(null, true)).toEqual(['Home', 'Map']);
-    expect(main('resident', false)).toEqual(['Home', 'Devices', 'Map', 'Users', 'Guest passes', 'Activity']);
+    expect(main('resident', false)).toEqual([
+      'Home',
+      'Devices',
+      'Map',
+      'Users',
+      'Guest passes',
+      'Activity',
+      'Notifications',
+    ]);
   });
 
   it('highlights only an exact path match', () => {

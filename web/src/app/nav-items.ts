@@ -4,7 +4,7 @@ import { MUSIC_PROVIDER } from '../shared/music-provider.js';
 export interface NavItem {
   path: string;
   label: string;
-  icon: 'home' | 'devices' | 'map' | 'users' | 'passes' | 'activity' | 'music';
+  icon: 'home' | 'devices' | 'map' | 'users' | 'passes' | 'activity' | 'notifications' | 'music';
   /** Only these roles see the entry; everyone when absent. */
   roles?: readonly Role[];
   /** Also shown, whatever the role, when the viewer has this grant. */
@@ -34,6 +34,13 @@ const GROUPS: NavGroup[] = [
       { path: '/passes', label: 'Guest passes', icon: 'passes', roles: MANAGER_ROLES },
       // docs/activity.md#page: every signed-in role (a `user` sees their own entries).
       { path: '/activity', label: 'Activity', icon: 'activity', roles: ['user', 'resident', 'admin'] },
+      // docs/alerts.md#in-the-app: every signed-in role (each sees the alerts of the devices they may view).
+      {
+        path: '/notifications',
+        label: 'Notifications',
+        icon: 'notifications',
+        roles: ['user', 'resident', 'admin'],
+      },
     ],
   },
   {

@@ -16,6 +16,8 @@ export const PassesPage = loadable(() => import('../features/passes/PassesPage.j
 export const PassPage = loadable(() => import('../features/passes/PassPage.js'), pageLoading);
 // docs/screens.md#access-rules: the rules matrix, under Users.
 export const AccessPage = loadable(() => import('../features/access/AccessPage.js'), pageLoading);
+// docs/alerts.md#in-the-app: the notification inbox.
+export const InboxPage = loadable(() => import('../features/notifications/InboxPage.js'), pageLoading);
 
 /** The page a sidebar entry opens, whose code can be fetched ahead (on hover or focus). */
 export const PAGE_AT: Record<string, { preload(): Promise<unknown> }> = {
@@ -23,4 +25,5 @@ export const PAGE_AT: Record<string, { preload(): Promise<unknown> }> = {
   '/users': UsersPage,
   '/activity': ActivityPage,
   '/passes': PassesPage,
+  '/notifications': InboxPage,
 };

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useSession } from '../../shared/session/session-context.js';
+import { NotificationSettings } from '../notifications/NotificationSettings.js';
 import { Dialog } from '../../shared/ui/Dialog.js';
 import { ApiTokensCard } from './ApiTokensCard.js';
 import { ChangePasswordForm } from './ChangePasswordForm.js';
@@ -60,6 +61,7 @@ function SettingsOverlay({ onClose }: { onClose(): void }) {
       </section>
       <SignInMethods action={action} />
       <SessionsCard action={action} />
+      <NotificationSettings />
       <ApiTokensCard action={action} />
       <section className="settings-card" aria-labelledby="settings-account-title">
         <h3 id="settings-account-title" className="settings-card__title">
