@@ -1,7 +1,14 @@
 import { expect, it } from 'vitest';
 import { eventually } from '../server/test/wait.js';
 import { hubDevices } from './support/devices.page.js';
-import { ADA, openSignedIn, SettingsPage, screenshotBothThemes, signUp } from './support/settings.page.js';
+import {
+  ADA,
+  axeFindings,
+  openSignedIn,
+  SettingsPage,
+  screenshotBothThemes,
+  signUp,
+} from './support/settings.page.js';
 import { useE2e } from './support/suite.js';
 
 // Issue 38, acceptance 3, in Chromium: a token made in Settings, copied, switches a lamp from a
@@ -24,6 +31,8 @@ it('makes a token in Settings that a script uses until it is revoked', async () 
 
   await settings.button('New token').click();
   const dialog = page.getByRole('dialog', { name: 'New API token' });
+  await dialog.getByLabel('Name').waitFor();
+  expect(await axeFindings(page, '[aria-labelledby="new-token-title"]')).toEqual([]);
   await dialog.getByLabel('Name').fill('Stream Deck');
   await dialog.getByLabel('Access').selectOption('control');
   await dialog.getByRole('button', { name: 'Create token' }).click();
@@ -38,6 +47,7 @@ it('makes a token in Settings that a script uses until it is revoked', async () 
   const list = settings.dialog.getByRole('list', { name: 'API tokens' });
   await list.getByText('Stream Deck').waitFor();
   await list.getByText(/Never used · Never expires|Never used · Expires/).waitFor();
+  expect(await axeFindings(page, '[aria-labelledby="settings-tokens-title"]')).toEqual([]);
 
   // A script: plain fetch with the token as Bearer.
   const command = () =>
