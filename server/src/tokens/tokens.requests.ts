@@ -35,6 +35,9 @@ const bearer = (request: FastifyRequest): string | undefined => {
   return match?.[1];
 };
 const pathOf = (url: string) => url.split('?', 1)[0] ?? url;
+/** The accounts API by the route matched (however its address was spelt) or by the address. */
+const onAccountsApi = (request: FastifyRequest) =>
+  isAccountsApi(request.routeOptions.url ?? '') || isAccountsApi(pathOf(request.url));
 
 /**
  * The guard's side of a token's call (the accounts domain's `Authenticator` hands `hearth_…`
@@ -43,7 +46,7 @@ const pathOf = (url: string) => url.split('?', 1)[0] ?? url;
  */
 export function tokenGuard(service: ApiTokensService): ApiTokenGuard {
   return async (text, request) => {
-    if (isAccountsApi(pathOf(request.url))) throw new HttpError(403, E.accountsApi);
+    if (onAccountsApi(request)) throw new HttpError(403, E.accountsApi);
     const acting = await service.act(text, { ip: request.ip });
     request.apiToken = { token: acting.token, caller: acting.caller, handled: false, quiet: false };
     if (acting.over) {
@@ -76,8 +79,9 @@ export function registerTokenHooks(app: HttpApp, service: ApiTokensService, acti
     if (request.url.includes(API_TOKEN_PREFIX) && API_TOKEN_PATTERN.test(request.url)) {
       return done(new HttpError(400, E.inAddress));
     }
+    if (!request.headers.authorization?.includes(API_TOKEN_PREFIX)) return done();
     const text = bearer(request);
-    if (!text?.startsWith(API_TOKEN_PREFIX) || !isAccountsApi(pathOf(request.url))) return done();
+    if (!text?.startsWith(API_TOKEN_PREFIX) || !onAccountsApi(request)) return done();
     service.resolve(text).then(
       (found) => {
         if (found) {
