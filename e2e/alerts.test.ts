@@ -25,7 +25,15 @@ const LEAK_SENSOR = {
     supports_ota: false,
     options: [],
     exposes: [
-      { type: 'binary', name: 'water_leak', label: 'Water leak', property: 'water_leak', access: 1, value_on: true, value_off: false },
+      {
+        type: 'binary',
+        name: 'water_leak',
+        label: 'Water leak',
+        property: 'water_leak',
+        access: 1,
+        value_on: true,
+        value_off: false,
+      },
       { type: 'numeric', name: 'battery', label: 'Battery', property: 'battery', access: 1, unit: '%' },
     ],
   },
@@ -111,10 +119,18 @@ describe('alerts in the browser', () => {
       ada.accessToken,
     );
     expect(log.data.entries).toHaveLength(1);
-    expect(log.data.entries[0]).toMatchObject({ actor: { id: ada.id }, kind: 'alert.acknowledge', result: 'ok' });
+    expect(log.data.entries[0]).toMatchObject({
+      actor: { id: ada.id },
+      kind: 'alert.acknowledge',
+      result: 'ok',
+    });
     // The kind reads as the activity page names it.
     await adaActivity.goto(`${suite.server.url}/activity?kind=alert.acknowledge`);
-    await adaActivity.getByText(/^Alert acknowledged/).filter({ visible: true }).first().waitFor();
+    await adaActivity
+      .getByText(/^Alert acknowledged/)
+      .filter({ visible: true })
+      .first()
+      .waitFor();
 
     const kimInbox = await open(kim, '/notifications');
     await kimInbox.getByText('Nothing to report.').waitFor();
