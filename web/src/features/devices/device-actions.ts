@@ -1,9 +1,18 @@
-import type { DeviceRenameCommand, DeviceSetCommand } from '@hearth/contracts';
+import type {
+  DeviceBulkCommand,
+  DeviceBulkCommandAnswer,
+  DeviceCallResult,
+  DeviceRenameCommand,
+  DeviceSetCommand,
+} from '@hearth/contracts';
 import type { ApiResult } from '../../shared/api/client.js';
+import type { PlannedCommand } from '../rooms/room-actions.js';
 import type { HubAnswer } from './api/devices.api.js';
 import { answerError } from './api/devices.api.js';
+import type { CommandWatch } from './command-watch.js';
 import { MESSAGES } from './devices.messages.js';
 import type { DeviceCommand } from './model/commands.js';
+import { CommandConfirmation, commandChecks } from './model/confirm.js';
 import type { DeviceView, Json } from './model/device.types.js';
 import type { DeviceStore } from './store/device-store.js';
 
@@ -15,6 +24,9 @@ export interface ActionDeps {
   accessToken: () => string | null;
   postCommand(id: string, command: DeviceCommand): Promise<ApiResult<HubAnswer>>;
   renameDevice(id: string, name: string): Promise<ApiResult<HubAnswer>>;
+  postBulk(commands: DeviceBulkCommand[]): Promise<ApiResult<DeviceCallResult<DeviceBulkCommandAnswer>>>;
+  /** Follows each command sent until the device's state confirms it (docs/screens.md#device-tile). */
+  watch?: Pick<CommandWatch, 'watch'>;
 }
 
 const COMMAND_ERRORS = new Set<string>();
@@ -29,7 +41,10 @@ export async function sendCommand(deps: ActionDeps, device: DeviceView, command:
   if (error) {
     COMMAND_ERRORS.add(error);
     store.setStatus({ error });
-  } else clearCommandError(store);
+  } else {
+    clearCommandError(store);
+    if (command) deps.watch?.watch(device, command);
+  }
 }
 
 /**
@@ -64,6 +79,53 @@ export async function deliverCommand(
     return result.status === 0 ? MESSAGES.notConnectedCommands : answerError(result, MESSAGES.commandFailed);
   } finally {
     store.setPending(device.key, false);
+  }
+}
+
+/**
+ * docs/screens.md#room-actions: the plan in one `POST /api/devicehub/commands`, which answers once
+ * every device's state confirmed its command (or after 5 s). Meanwhile each planned device is
+ * pending, and `onConfirmed` hears of each one whose state message confirms it; devices the
+ * answer says did not respond read "Not responding". Resolves with the answer or the failure's message.
+ */
+export async function sendAll(
+  deps: ActionDeps,
+  plan: PlannedCommand[],
+  onConfirmed: (device: DeviceView) => void = () => {},
+): Promise<DeviceBulkCommandAnswer | string> {
+  const { store } = deps;
+  const sent = plan.filter(({ device }) => device.id);
+  const following = new Map(
+    sent.map(({ device, command }) => [
+      device.key,
+      { device, confirmation: new CommandConfirmation(commandChecks(device, command)) },
+    ]),
+  );
+  const unlisten = store.listenState((key, state) => {
+    const followed = following.get(key);
+    if (!followed?.confirmation.report(state)) return;
+    following.delete(key);
+    store.setPending(key, false);
+    onConfirmed(followed.device);
+  });
+  for (const { device } of sent) store.setPending(device.key, true);
+  try {
+    const result = await deps.postBulk(
+      sent.map(({ device, command }) => ({ device_id: device.id as string, ...command })),
+    );
+    const answer = result.success ? result.data?.data : null;
+    if (!answer)
+      return result.status === 0
+        ? MESSAGES.notConnectedCommands
+        : result.data?.error || result.error || MESSAGES.commandFailed;
+    answer.results.forEach((outcome, index) => {
+      const device = sent[index]?.device;
+      if (device && outcome.outcome === 'not_responding') store.setNotResponding(device.key, true);
+    });
+    return answer;
+  } finally {
+    unlisten();
+    for (const { device } of sent) store.setPending(device.key, false);
   }
 }
 

@@ -35,6 +35,7 @@ export const MESSAGES = {
   newRoom: 'New room…',
   roomName: 'Room name',
   createRoom: 'Create',
+  // The star names the device: "Add Hallway lamp to favourites" (docs/strings.md#rooms-on-the-devices-page).
   addFavourite: 'Add to favourites',
   removeFavourite: 'Remove from favourites',
   select: 'Select',
@@ -44,6 +45,46 @@ export const MESSAGES = {
     'Drag onto a room to move it there. With the keyboard, use its room menu, or Select and then Move to room.',
   dropOnRoom: 'Drop on a room',
 } as const;
+
+/** The favourite star's accessible name: it names the device, as home's card does. */
+export const favouriteLabel = (starred: boolean, name: string) =>
+  starred ? `Remove ${name} from favourites` : `Add ${name} to favourites`;
+
+/** docs/strings.md#device-tile: the tile's menu and what it holds beyond the room and the star. */
+export const TILE_TEXTS = {
+  menu: (name: string) => `Options for ${name}`,
+  rename: 'Rename',
+  renameLabel: (name: string) => `Rename ${name}`,
+  history: 'History',
+  historyLabel: (name: string) => `History of ${name}`,
+  favourite: 'Favourite',
+  details: 'Details',
+  /** The summary's Sensors figure: what it counts (docs/screens.md#page-states). */
+  sensorsHint: 'Devices with at least one numeric reading (temperature, power, brightness…), lamps included',
+  notResponding: 'Not responding',
+  notRespondingLabel: (name: string) => `${name} is not responding`,
+} as const;
+
+/** docs/screens.md#locks: a lock's words. */
+export const LOCK_TEXTS = {
+  locked: 'Locked',
+  unlocked: 'Unlocked',
+  jammed: 'Jammed',
+  locking: 'Locking…',
+  unlocking: 'Unlocking…',
+  open: 'Open',
+  unknown: '—',
+  lock: 'Lock',
+  unlock: 'Unlock',
+  lockLabel: (name: string) => `Lock ${name}`,
+  unlockLabel: (name: string) => `Unlock ${name}`,
+  confirmTitle: (name: string) => `Unlock ${name}?`,
+  confirmText: 'Anyone at the door can open it once it is unlocked.',
+  cancel: 'Cancel',
+} as const;
+
+/** docs/screens.md#covers: a cover's buttons, beside its position. */
+export const COVER_TEXTS = { open: 'Open', stop: 'Stop', close: 'Close' } as const;
 
 /** The tile's room button: its accessible name. */
 export const roomOf = (name: string, room: string) => `Room of ${name}: ${room}`;

@@ -13,6 +13,7 @@ export function testHub(devices: Json[]) {
     send: vi.fn(async () => {}),
     rename: vi.fn(async () => ({ status: 'unchanged' as const })),
     deliver: vi.fn(async () => null),
+    sendAll: vi.fn(async () => 'not sent in tests'),
   } satisfies HubActions;
   store.loadList(devices);
   store.flush();

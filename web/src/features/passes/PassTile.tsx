@@ -3,6 +3,7 @@ import { memo, useMemo } from 'react';
 import { Switch } from '../devices/components/ControlView.js';
 import { DeviceIcon } from '../devices/components/DeviceIcon.js';
 import { LastSeen } from '../devices/components/LastSeen.js';
+import { LockControl } from '../devices/components/LockControl.js';
 import { TileControls } from '../devices/components/TileControls.js';
 import { TileMetrics } from '../devices/components/TileMetrics.js';
 import { MESSAGES } from '../devices/devices.messages.js';
@@ -13,7 +14,8 @@ import { binaryReadings, type Control, deviceControls, splitControls } from '../
 import { lastHeard } from '../devices/model/device.model.js';
 import type { DeviceView } from '../devices/model/device.types.js';
 import { humanise } from '../devices/model/format.js';
-import { deviceMetrics } from '../devices/model/metrics.js';
+import { lockOf } from '../devices/model/lock.js';
+import { tileMetrics } from '../devices/model/metrics.js';
 import type { DeviceStore } from '../devices/store/device-store.js';
 
 /**
@@ -34,20 +36,32 @@ export const PassTile = memo(function PassTile({
   const { device, pending } = useDevice(store, deviceKey);
   const view = useMemo(() => {
     if (!device) return null;
-    const { power, others } = splitControls(deviceControls(device));
+    const controls = deviceControls(device);
+    // docs/screens.md#locks: Locked / Unlocked with a confirmed Unlock, as on the Devices page.
+    const lock = lockOf(device, controls);
+    const { power, others } = splitControls(controls.filter((control) => control !== lock?.control));
     const readings = binaryReadings(device).map((reading) => ({
       ...reading,
       label: binaryLabel(reading.property, reading.value),
       tone: binaryTone(reading.property, reading.value),
     }));
-    const metrics = deviceMetrics(device).filter(
-      (metric) => metric.property !== power?.property && !others.some((c) => c.property === metric.property),
+    const controlled = new Set(
+      [lock?.control, power, ...others].flatMap((control) =>
+        control
+          ? [control.property, control.parts?.actions?.property, control.parts?.position?.property]
+          : [],
+      ),
     );
-    return { icon: deviceIconKind(device), power, others, readings, metrics };
+    const metrics = tileMetrics(device, new Set([...controlled].filter((p): p is string => !!p)));
+    return { icon: deviceIconKind(device), lock, power: lock ? null : power, others, readings, metrics };
   }, [device]);
   if (!device || !view) return null;
   const control = levelOf(device) === 'control';
-  const on = view.power ? view.power.value === true : device.toggleState === true;
+  const on = view.lock
+    ? view.lock.status === 'locked'
+    : view.power
+      ? view.power.value === true
+      : device.toggleState === true;
   const send = (item: Control, value: unknown) => onSend(device, buildCommand(item, value));
   const classes = ['device-tile', `icon-${view.icon}`, on && 'is-on', !device.online && 'is-offline']
     .filter(Boolean)
@@ -61,7 +75,14 @@ export const PassTile = memo(function PassTile({
           <p className="tile-meta">{[device.manufacturer, device.model].filter(Boolean).join(' • ')}</p>
         </div>
         <div className="tile-power">
-          {view.power && control ? (
+          {view.lock ? (
+            <LockControl
+              lock={view.lock}
+              name={device.displayName}
+              disabled={pending}
+              onSend={control ? (command) => onSend(device, command) : undefined}
+            />
+          ) : view.power && control ? (
             <Switch
               checked={on}
               label={`Power ${device.displayName}`}

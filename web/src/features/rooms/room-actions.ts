@@ -1,3 +1,4 @@
+import type { DeviceBulkCommandAnswer } from '@hearth/contracts';
 import type { DeviceCommand } from '../devices/model/commands.js';
 import { buildCommand } from '../devices/model/commands.js';
 import { deviceControls, splitControls } from '../devices/model/controls.js';
@@ -30,9 +31,62 @@ export function planRoomAction(devices: Iterable<DeviceView>, roomId: string, on
 
 export interface RoomActionProgress {
   total: number;
-  /** Answered so far, failed ones included. */
+  /** Answered (or, sent together, confirmed) so far. */
   done: number;
+  /** Refused, or not sent (the bus away): with the reason. */
   failed: { device: DeviceView; error: string }[];
+  /** Sent, but their state did not confirm it in time (docs/devicehub.md#commands-to-several-devices). */
+  notResponding?: DeviceView[];
+  /** Not sent: offline. */
+  offline?: DeviceView[];
+}
+
+/** Sends the whole plan at once; resolves with the server's answer or the failure's message. */
+export type BulkSendFn = (
+  plan: PlannedCommand[],
+  /** A device of the plan whose state confirmed its command (before the answer comes). */
+  onConfirmed: (device: DeviceView) => void,
+) => Promise<DeviceBulkCommandAnswer | string>;
+
+/**
+ * docs/screens.md#room-actions: sends the plan in one call (`POST /api/devicehub/commands`) and
+ * counts a device as done only when its state confirms it; the ones that did not, or were
+ * offline (not sent), are named in the summary. Progress follows the confirmations as they come.
+ */
+export async function runConfirmedRoomAction(
+  plan: PlannedCommand[],
+  send: BulkSendFn,
+  onProgress: (progress: RoomActionProgress) => void = () => {},
+): Promise<RoomActionProgress> {
+  const total = plan.length;
+  const confirmed = new Set<DeviceView>();
+  onProgress({ total, done: 0, failed: [] });
+  if (total === 0) return { total, done: 0, failed: [] };
+  const answer = await send(plan, (device) => {
+    if (confirmed.has(device)) return;
+    confirmed.add(device);
+    onProgress({ total, done: confirmed.size, failed: [] });
+  });
+  if (typeof answer === 'string') {
+    return { total, done: 0, failed: plan.map(({ device }) => ({ device, error: answer })) };
+  }
+  const progress: Required<RoomActionProgress> = {
+    total,
+    done: 0,
+    failed: [],
+    notResponding: [],
+    offline: [],
+  };
+  answer.results.forEach((result, index) => {
+    const device = plan[index]?.device;
+    if (!device) return;
+    if (result.outcome === 'confirmed') progress.done++;
+    else if (result.outcome === 'not_responding') progress.notResponding.push(device);
+    else if (result.outcome === 'offline') progress.offline.push(device);
+    else progress.failed.push({ device, error: result.error ?? result.outcome });
+  });
+  onProgress(progress);
+  return progress;
 }
 
 /** Sends a command; resolves with the error message, or null when it was accepted. */
@@ -72,12 +126,30 @@ export async function runRoomAction(
   return progress;
 }
 
-/** docs/strings.md#rooms-on-the-devices-page: the summary line once a room action finished. */
+const names = (devices: DeviceView[]) => devices.map((device) => device.displayName).join(', ');
+
+/**
+ * docs/strings.md#rooms-on-the-devices-page: the summary line once a room action finished:
+ * "Turned off 4 of 6 — 1 not responding: Desk lamp; 1 offline: Porch lamp", failures last.
+ */
 export function roomActionSummary(progress: RoomActionProgress, on: boolean): string {
   const verb = on ? 'on' : 'off';
   if (progress.total === 0) return 'No lights or switches in this room';
-  const ok = progress.total - progress.failed.length;
-  if (progress.failed.length === 0) return `Turned ${verb} ${ok} of ${progress.total}`;
-  const names = progress.failed.map((failure) => failure.device.displayName).join(', ');
-  return `Turned ${verb} ${ok} of ${progress.total}; failed: ${names}`;
+  const silent = progress.notResponding ?? [];
+  const offline = progress.offline ?? [];
+  const ok = progress.total - progress.failed.length - silent.length - offline.length;
+  const missing = [
+    silent.length > 0 && `${silent.length} not responding: ${names(silent)}`,
+    offline.length > 0 && `${offline.length} offline: ${names(offline)}`,
+  ].filter(Boolean);
+  const failed = progress.failed.map((failure) => failure.device);
+  return [
+    `Turned ${verb} ${ok} of ${progress.total}`,
+    missing.length > 0 ? ` — ${missing.join('; ')}` : '',
+    failed.length > 0 ? `; failed: ${names(failed)}` : '',
+  ].join('');
 }
+
+/** Whether the summary tells of devices that did not do it (shown in the danger tone). */
+export const roomActionFell = (progress: RoomActionProgress) =>
+  progress.failed.length + (progress.notResponding?.length ?? 0) + (progress.offline?.length ?? 0) > 0;

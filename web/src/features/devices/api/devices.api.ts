@@ -1,3 +1,9 @@
+import type {
+  DeviceBulkCommand,
+  DeviceBulkCommandAnswer,
+  DeviceBulkCommandRequest,
+  DeviceCallResult,
+} from '@hearth/contracts';
 import { type ApiResult, api } from '../../../shared/api/client.js';
 import { MESSAGES, requestFailed } from '../devices.messages.js';
 import type { DeviceCommand } from '../model/commands.js';
@@ -49,6 +55,12 @@ export const renameDevice = (id: string, name: string): Promise<ApiResult<HubAns
 
 export const postCommand = (id: string, command: DeviceCommand): Promise<ApiResult<HubAnswer>> =>
   api.post<HubAnswer>(`/api/devicehub/devices/${encodeURIComponent(id)}/commands`, command);
+
+/** POST /api/devicehub/commands: several devices at once, each confirmed by its state (docs/devicehub.md#commands-to-several-devices). */
+export const postBulkCommands = (commands: DeviceBulkCommand[]) =>
+  api.post<DeviceCallResult<DeviceBulkCommandAnswer>>('/api/devicehub/commands', {
+    commands,
+  } satisfies DeviceBulkCommandRequest);
 
 /** The server's error from `{success:false, error}` or the wrapper, else the fallback. */
 export function answerError(result: ApiResult<HubAnswer>, fallback: string): string | null {

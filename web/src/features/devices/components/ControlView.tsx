@@ -1,7 +1,12 @@
 import { MAX_TEXT_LENGTH } from '@hearth/contracts';
-import { useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { COVER_TEXTS } from '../devices.messages.js';
+import { coverPart } from '../model/commands.js';
 import type { Control } from '../model/controls.js';
+import { COVER_ACTIONS, coverOption } from '../model/cover.js';
 import { formatNumber } from '../model/format.js';
+import { sliderScale } from '../model/scales.js';
+import { SendPacer } from '../model/send-pacer.js';
 import { ColorControl } from './ColorControl.js';
 import { GroupControl } from './GroupControl.js';
 
@@ -41,32 +46,72 @@ export function Switch({
   );
 }
 
-function SliderControl({ control, disabled, onSend }: ControlProps) {
-  const server = typeof control.value === 'number' ? control.value : control.min;
-  // docs/screens.md#device-tile: a local value only lives until the device data changes.
-  const [local, setLocal] = useState<{ base: number; value: number } | null>(null);
-  const draft = local && local.base === server ? local.value : null;
-  const setDraft = (value: number) => setLocal({ base: server, value });
+/**
+ * A slider in the device's terms (docs/screens.md#device-tile): brightness as 0–100 %, a colour
+ * temperature in kelvin, others in their own unit; what goes to the device is its own scale. It
+ * sends when released, at most every 250 ms while dragged, and 250 ms after the last arrow key.
+ */
+export function SliderControl({ control, disabled, onSend }: ControlProps) {
+  const scale = useMemo(() => sliderScale(control), [control]);
+  const server = typeof control.value === 'number' ? scale.shown(control.value) : scale.min;
+  // docs/screens.md#device-tile: a local value lives until the device data changes, and while the
+  // slider is held or its keys wait to be sent (an echo of a value sent mid-drag must not pull
+  // the thumb back).
+  const [local, setLocal] = useState<{ base: number; value: number; held: boolean } | null>(null);
+  const draft = local && (local.held || local.base === server) ? local.value : null;
   const value = draft ?? server;
-  const commit = () => {
-    if (draft !== null && draft !== server) onSend(draft);
+  const latest = useRef({ onSend, scale, server });
+  latest.current = { onSend, scale, server };
+  const pointer = useRef(false);
+  const [pacer] = useState(
+    () =>
+      new SendPacer<number>((shown) => {
+        const { onSend: send, scale: current, server: base } = latest.current;
+        send(current.device(shown));
+        // Sent: the draft now lasts until the device reports (unless the pointer still holds it).
+        setLocal((held) => (held ? { ...held, base, held: pointer.current } : held));
+      }),
+  );
+  useEffect(() => () => pacer.cancel(), [pacer]);
+  // The device moved on: the value it was last sent may be sent again.
+  const lastServer = useRef(server);
+  if (lastServer.current !== server) {
+    lastServer.current = server;
+    pacer.reset();
+  }
+  const move = (next: number) => {
+    setLocal({ base: server, value: next, held: true });
+    if (pointer.current) pacer.drag(next);
+    else pacer.key(next);
+  };
+  const settle = () => {
+    pointer.current = false;
+    pacer.release();
+    setLocal((current) => (current?.held ? { ...current, base: server, held: false } : current));
   };
   return (
     <label className="control control-slider">
       <span className="control-label">{control.label}</span>
       <input
         type="range"
-        min={control.min}
-        max={control.max}
-        step={control.step}
+        min={scale.min}
+        max={scale.max}
+        step={scale.step}
         value={value}
+        aria-valuetext={`${formatNumber(value)}${scale.unit ? ` ${scale.unit}` : ''}`}
         disabled={disabled}
-        onChange={(event) => setDraft(Number(event.target.value))}
-        onPointerUp={commit}
-        onKeyUp={commit}
-        onBlur={commit}
+        onPointerDown={() => {
+          pointer.current = true;
+        }}
+        onChange={(event) => move(Number(event.target.value))}
+        onPointerUp={settle}
+        onPointerCancel={settle}
+        onBlur={settle}
       />
-      <output>{formatNumber(value)}</output>
+      <output>
+        {formatNumber(value)}
+        {scale.unit && <span className="unit">{scale.unit}</span>}
+      </output>
     </label>
   );
 }
@@ -97,7 +142,46 @@ function NumberControl({ control, disabled, onSend }: ControlProps) {
         }}
         onBlur={commit}
       />
+      {control.unit && <span className="unit">{control.unit}</span>}
     </label>
+  );
+}
+
+/**
+ * docs/screens.md#covers: Open, Stop and Close as buttons beside the position slider (Home
+ * Assistant's and Apple Home's cover), not a dropdown of OPEN/CLOSE/STOP.
+ */
+function CoverControl({ control, disabled, onSend }: ControlProps) {
+  const { actions, position } = control.parts ?? {};
+  return (
+    <div className="control control-cover">
+      {actions && (
+        <div className="cover-actions">
+          {COVER_ACTIONS.map((action) => {
+            const option = coverOption(actions, action);
+            if (option === undefined) return null;
+            return (
+              <button
+                key={action}
+                type="button"
+                className="button button--secondary button--compact"
+                disabled={disabled}
+                onClick={() => onSend(coverPart('actions', option))}
+              >
+                {COVER_TEXTS[action]}
+              </button>
+            );
+          })}
+        </div>
+      )}
+      {position && (
+        <SliderControl
+          control={position}
+          disabled={disabled}
+          onSend={(value) => onSend(coverPart('position', value))}
+        />
+      )}
+    </div>
   );
 }
 
@@ -191,5 +275,7 @@ export function ControlView(props: ControlProps) {
     case 'composite':
     case 'list':
       return <GroupControl control={control} disabled={disabled} onApply={onSend} />;
+    case 'cover':
+      return <CoverControl {...props} />;
   }
 }

@@ -1,5 +1,5 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Json } from '../model/device.types.js';
 import { rawGroupDevice } from '../model/test-devices.js';
 import { testHub } from '../test-hub.js';
@@ -7,6 +7,10 @@ import { DeviceTile } from './DeviceTile.js';
 import { DevicesContext } from './devices-context.js';
 
 afterEach(cleanup);
+
+/** docs/screens.md#device-tile: rename, history, room, star, recording and access are in the tile's menu. */
+const openMenu = (name: string) =>
+  fireEvent.click(screen.getByRole('button', { name: `Options for ${name}` }));
 
 const writable = { readOnly: false, write: true, set: true };
 
@@ -81,6 +85,7 @@ describe('DeviceTile for a viewer who may only view it (docs/screens.md#devices-
 
   it('offers a resident or admin "Access…" for the device', () => {
     setup(lamp('control'));
+    openMenu('Lamp');
     expect(screen.getByRole('button', { name: 'Access… (who may use Lamp)' })).toBeTruthy();
   });
 });
@@ -115,6 +120,7 @@ describe('DeviceTile', () => {
 
   it('renames inline: Enter saves, Escape cancels', async () => {
     const { actions } = setup({ id: 'l', name: 'Lamp' });
+    openMenu('Lamp');
     fireEvent.click(screen.getByRole('button', { name: 'Rename Lamp' }));
     const field = screen.getByLabelText('Device name');
     fireEvent.change(field, { target: { value: 'Desk lamp' } });
@@ -124,6 +130,7 @@ describe('DeviceTile', () => {
     expect(actions.rename).toHaveBeenCalledWith(expect.objectContaining({ id: 'l' }), 'Desk lamp');
     expect(screen.queryByLabelText('Device name')).toBeNull();
 
+    openMenu('Lamp');
     fireEvent.click(screen.getByRole('button', { name: 'Rename Lamp' }));
     fireEvent.keyDown(screen.getByLabelText('Device name'), { key: 'Escape' });
     expect(screen.queryByLabelText('Device name')).toBeNull();
@@ -133,6 +140,7 @@ describe('DeviceTile', () => {
   it('shows the rename error line', async () => {
     const { actions } = setup({ id: 'l', name: 'Lamp' });
     actions.rename.mockRejectedValue(new Error('Name cannot be empty'));
+    openMenu('Lamp');
     fireEvent.click(screen.getByRole('button', { name: 'Rename Lamp' }));
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Save' }));
@@ -215,6 +223,7 @@ describe('DeviceTile', () => {
     act(() => store.setStatus({ bus: { bus: 'offline', since: '2026-01-05T09:07:00.000Z' } }));
     expect((screen.getByRole('switch', { name: 'Power Lamp' }) as HTMLButtonElement).disabled).toBe(true);
     expect((screen.getByRole('slider') as HTMLInputElement).disabled).toBe(true);
+    openMenu('Lamp');
     expect((screen.getByRole('button', { name: 'Rename Lamp' }) as HTMLButtonElement).disabled).toBe(true);
     act(() => store.setStatus({ bus: { bus: 'online', since: '2026-01-05T09:08:00.000Z' } }));
     expect((screen.getByRole('slider') as HTMLInputElement).disabled).toBe(false);
@@ -322,5 +331,177 @@ describe('DeviceTile', () => {
       input: { id: 'display_text', value: 'Welcome home' },
       state: { display_text: 'Welcome home' },
     });
+  });
+});
+
+describe('DeviceTile in household words (issue 34)', () => {
+  afterEach(() => vi.useRealTimers());
+
+  const bulb = {
+    id: 'bulb',
+    name: 'Bulb',
+    state: { state: 'ON', brightness: 127, color_temp: 370 },
+    capabilities: [
+      {
+        id: 'brightness',
+        property: 'brightness',
+        kind: 'numeric',
+        range: { min: 0, max: 254 },
+        access: writable,
+      },
+      {
+        id: 'color_temp',
+        property: 'color_temp',
+        kind: 'numeric',
+        unit: 'mired',
+        range: { min: 150, max: 500 },
+        access: writable,
+      },
+    ],
+    inputs: [
+      { id: 'state', type: 'toggle', property: 'state', access: writable },
+      {
+        id: 'brightness',
+        type: 'slider',
+        property: 'brightness',
+        range: { min: 0, max: 254 },
+        access: writable,
+      },
+      {
+        id: 'color_temp',
+        type: 'slider',
+        property: 'color_temp',
+        range: { min: 150, max: 500 },
+        access: writable,
+        metadata: { unit: 'mired' },
+      },
+    ],
+  };
+
+  it('shows brightness in % and colour temperature in kelvin, and sends the device its own scale', () => {
+    const { actions } = setup(bulb);
+    const [brightness, warmth] = screen.getAllByRole('slider') as HTMLInputElement[];
+    expect([brightness!.value, brightness!.getAttribute('aria-valuetext')]).toEqual(['50', '50 %']);
+    expect([warmth!.value, warmth!.getAttribute('aria-valuetext')]).toEqual(['2700', '2700 K']);
+    expect(screen.getByLabelText('Color temperature')).toBe(warmth);
+    fireEvent.change(brightness!, { target: { value: '100' } });
+    fireEvent.blur(brightness!);
+    expect(actions.send).toHaveBeenLastCalledWith(expect.objectContaining({ id: 'bulb' }), {
+      input: { id: 'brightness', value: 254 },
+      state: { brightness: 254, on: true },
+    });
+    fireEvent.change(warmth!, { target: { value: '4000' } });
+    fireEvent.blur(warmth!);
+    expect(actions.send).toHaveBeenLastCalledWith(expect.objectContaining({ id: 'bulb' }), {
+      input: { id: 'color_temp', value: 250 },
+      state: { color_temp: 250 },
+    });
+  });
+
+  it('sends five arrow-key steps as one command, 250 ms after the last', () => {
+    vi.useFakeTimers();
+    const { actions } = setup(bulb);
+    const [brightness] = screen.getAllByRole('slider') as HTMLInputElement[];
+    for (const value of ['51', '52', '53', '54', '55']) {
+      fireEvent.keyDown(brightness!, { key: 'ArrowRight' });
+      fireEvent.change(brightness!, { target: { value } });
+      fireEvent.keyUp(brightness!, { key: 'ArrowRight' });
+      act(() => vi.advanceTimersByTime(50));
+    }
+    expect(actions.send).not.toHaveBeenCalled();
+    act(() => vi.advanceTimersByTime(250));
+    expect(actions.send).toHaveBeenCalledTimes(1);
+    expect(actions.send).toHaveBeenLastCalledWith(expect.anything(), {
+      input: { id: 'brightness', value: 140 },
+      state: { brightness: 140, on: true },
+    });
+  });
+
+  it('reads a lock as Locked with "Unlock", which asks first; "Lock" does not', () => {
+    const raw = {
+      id: 'door',
+      name: 'Front door lock',
+      type: 'lock',
+      state: { state: 'LOCK' },
+      capabilities: [
+        {
+          id: 'state',
+          property: 'state',
+          kind: 'binary',
+          type: 'lock',
+          access: writable,
+          metadata: { value_on: 'LOCK', value_off: 'UNLOCK' },
+        },
+      ],
+    };
+    const { actions, store } = setup(raw);
+    expect(screen.queryByRole('switch')).toBeNull();
+    expect(screen.getByText('Locked')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Unlock Front door lock' }));
+    const dialog = screen.getByRole('dialog', { name: 'Unlock Front door lock?' });
+    expect(actions.send).not.toHaveBeenCalled();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(actions.send).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: 'Unlock Front door lock' }));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Unlock' }));
+    expect(actions.send).toHaveBeenLastCalledWith(expect.objectContaining({ id: 'door' }), {
+      input: { id: 'state', value: false },
+      state: { on: false },
+    });
+    act(() => {
+      store.applyState('door', { state: 'UNLOCK' });
+      store.flush();
+    });
+    expect(screen.getByText('Unlocked')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Lock Front door lock' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(actions.send).toHaveBeenLastCalledWith(expect.anything(), {
+      input: { id: 'state', value: true },
+      state: { on: true },
+    });
+  });
+
+  it('puts link quality under "Details", after the readings, and names properties in plain words', () => {
+    setup({
+      id: 'trv',
+      name: 'Radiator',
+      state: { local_temperature: 21.1, pi_heating_demand: 35, battery: 78, linkquality: 120 },
+      capabilities: [
+        {
+          id: 'local_temperature',
+          property: 'local_temperature',
+          kind: 'numeric',
+          unit: '°C',
+          name: 'Local temperature',
+        },
+        {
+          id: 'pi_heating_demand',
+          property: 'pi_heating_demand',
+          kind: 'numeric',
+          unit: '%',
+          name: 'Pi heating demand',
+        },
+      ],
+    });
+    const readings = screen.getAllByRole('term').map((term) => term.textContent);
+    expect(readings).toEqual(['Current temperature', 'Heating demand', 'Battery', 'Link quality']);
+    const details = screen.getByRole('region', { name: 'Details' });
+    expect(
+      within(details)
+        .getAllByRole('term')
+        .map((term) => term.textContent),
+    ).toEqual(['Link quality']);
+  });
+
+  it('says "Not responding" when its state did not confirm the last command', () => {
+    const { store } = setup(lamp('control'));
+    expect(screen.queryByText('Not responding')).toBeNull();
+    act(() => store.setNotResponding('lamp', true));
+    expect(screen.getByText('Not responding').getAttribute('role')).toBe('status');
+    act(() => {
+      store.applyState('lamp', { state: 'ON' });
+      store.flush();
+    });
+    expect(screen.queryByText('Not responding')).toBeNull();
   });
 });

@@ -1,36 +1,41 @@
 import { deviceIconKind, type Room } from '@hearth/contracts';
-import { memo, useCallback, useId, useMemo } from 'react';
+import { ChartLine, Pencil } from 'lucide-react';
+import { memo, useCallback, useId, useMemo, useRef, useState } from 'react';
 import { ACCESS_TEXTS } from '../../access/access.messages.js';
 import { nameInRoom } from '../../rooms/room-names.js';
-import { MESSAGES, selectDevice } from '../devices.messages.js';
-import { useRoomList, useTileSelection } from '../hooks/use-assign.js';
+import { MESSAGES, selectDevice, TILE_TEXTS } from '../devices.messages.js';
+import { useIsFavourite, useRoomList, useTileSelection } from '../hooks/use-assign.js';
 import { useBusOffline, useDevice } from '../hooks/use-device-store.js';
 import { useCanDrag } from '../hooks/use-wide.js';
 import { binaryLabel, binaryTone } from '../model/binary.js';
-import { buildCommand } from '../model/commands.js';
+import { buildCommand, type DeviceCommand } from '../model/commands.js';
 import { binaryReadings, type Control, deviceControls, splitControls } from '../model/controls.js';
 import { canControl, lastHeard } from '../model/device.model.js';
 import type { DeviceView } from '../model/device.types.js';
 import { DRAG_HINT_ID, DRAG_TYPE, PRESS_TARGETS } from '../model/drag.js';
 import { humanise, truncateDescription } from '../model/format.js';
-import { deviceMetrics } from '../model/metrics.js';
+import { lockOf } from '../model/lock.js';
+import { tileMetrics } from '../model/metrics.js';
 import { Switch } from './ControlView.js';
 import { useCommitProbe } from './commit-probe.js';
 import { DeviceIcon } from './DeviceIcon.js';
 import { useDevicesContext } from './devices-context.js';
 import { LastSeen } from './LastSeen.js';
+import { LockControl } from './LockControl.js';
 import { RenameField } from './RenameField.js';
 import { TileAccessButton } from './TileAccessButton.js';
 import { TileControls } from './TileControls.js';
+import { TileMenu } from './TileMenu.js';
 import { TileMetrics } from './TileMetrics.js';
 import { TileRecordingButton } from './TileRecordingButton.js';
-import { TileRoom } from './TileRoom.js';
+import { TileRoom, TileRoomPicker, TileStar } from './TileRoom.js';
 import { TileSparkline } from './TileSparkline.js';
+import './tile.css';
 
 /** One device tile; subscribes to its own device only. */
 export const DeviceTile = memo(function DeviceTile({ deviceKey }: { deviceKey: string }) {
   const { store, actions, rooms: hub, selection, manager = true } = useDevicesContext();
-  const { device, pending } = useDevice(store, deviceKey);
+  const { device, pending, notResponding } = useDevice(store, deviceKey);
   const busOffline = useBusOffline(store);
   const rooms = useRoomList(hub?.rooms);
   const picked = useTileSelection(selection, device?.id ?? null);
@@ -41,6 +46,7 @@ export const DeviceTile = memo(function DeviceTile({ deviceKey }: { deviceKey: s
     <TileBody
       device={device}
       pending={pending}
+      notResponding={notResponding}
       disabled={pending || busOffline}
       actions={actions}
       rooms={hub ? rooms : null}
@@ -55,6 +61,7 @@ export const DeviceTile = memo(function DeviceTile({ deviceKey }: { deviceKey: s
 function TileBody({
   device,
   pending,
+  notResponding,
   disabled,
   actions,
   rooms,
@@ -65,6 +72,8 @@ function TileBody({
 }: {
   device: DeviceView;
   pending: boolean;
+  /** Its last command was not confirmed by its state in time (docs/screens.md#device-tile). */
+  notResponding: boolean;
   /** Pending, or the device bus is offline. */
   disabled: boolean;
   actions: ReturnType<typeof useDevicesContext>['actions'];
@@ -74,14 +83,17 @@ function TileBody({
   selecting: boolean;
   selected: boolean;
   canDrag: boolean;
-  /** A resident or admin (room row, rename, history, recording, access); false for a `user`. */
+  /** A resident or admin (room, rename, history, recording, access, star); false for a `user`. */
   manager: boolean;
 }) {
-  const { selection, store } = useDevicesContext();
+  const { selection, store, rooms: hub } = useDevicesContext();
   // docs/access.md: a device the viewer may only view shows its state live, its controls disabled.
   const viewOnly = !canControl(device);
   const viewOnlyId = useId();
   const controlsOff = disabled || viewOnly;
+  const [renaming, setRenaming] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const starred = useIsFavourite(manager ? hub?.favourites : undefined, device.id);
   // The icon reads only metadata (kept as it was across state messages by the store).
   const { capabilities, type, description, model, name, manufacturer } = device;
   const icon = useMemo(
@@ -89,21 +101,29 @@ function TileBody({
     [capabilities, type, description, model, name, manufacturer],
   );
   const view = useMemo(() => {
-    const { power, others } = splitControls(deviceControls(device));
+    const controls = deviceControls(device);
+    // docs/screens.md#locks: a lock reads Locked / Unlocked, never a power switch.
+    const lock = lockOf(device, controls);
+    const { power, others } = splitControls(controls.filter((control) => control !== lock?.control));
     const readings = binaryReadings(device).map((reading) => ({
       ...reading,
       label: binaryLabel(reading.property, reading.value),
       tone: binaryTone(reading.property, reading.value),
     }));
+    // A value the user sets with a control is not repeated as a metric.
+    const controlled = new Set(
+      [lock?.control, power, ...others].flatMap((control) =>
+        control
+          ? [control.property, control.parts?.actions?.property, control.parts?.position?.property]
+          : [],
+      ),
+    );
     return {
-      power,
+      lock,
+      power: lock ? null : power,
       others,
       readings,
-      // A value the user sets with a control is not repeated as a metric.
-      metrics: deviceMetrics(device).filter(
-        (metric) =>
-          metric.property !== power?.property && !others.some((c) => c.property === metric.property),
-      ),
+      metrics: tileMetrics(device, new Set([...controlled].filter((p): p is string => !!p))),
       alert: readings.some((r) => r.tone === 'danger')
         ? 'danger'
         : readings.some((r) => r.tone === 'warning')
@@ -112,8 +132,13 @@ function TileBody({
     };
   }, [device]);
 
-  const send = (control: Control, value: unknown) => void actions.send(device, buildCommand(control, value));
-  const on = view.power ? view.power.value === true : device.toggleState === true;
+  const sendCommand = (command: DeviceCommand | null) => void actions.send(device, command);
+  const send = (control: Control, value: unknown) => sendCommand(buildCommand(control, value));
+  const on = view.lock
+    ? view.lock.status === 'locked'
+    : view.power
+      ? view.power.value === true
+      : device.toggleState === true;
   const meta = [device.manufacturer || 'Unknown', device.model, device.type].filter(Boolean).join(' • ');
   const classes = [
     'device-tile',
@@ -138,6 +163,10 @@ function TileBody({
     },
     [store, actions, key],
   );
+  const renamed = useCallback(() => {
+    setRenaming(false);
+    menuButton.current?.focus();
+  }, []);
   const { displayName, roomId, suggestedRoom } = device;
   const roomed = useMemo(
     () => (id ? { id, displayName, roomId, suggestedRoom } : null),
@@ -160,6 +189,8 @@ function TileBody({
         },
       }
     : {};
+  const canRename = manager && !viewOnly && !!id;
+  const historyHref = manager && id ? `/devices/${encodeURIComponent(id)}` : undefined;
 
   return (
     <article
@@ -183,15 +214,23 @@ function TileBody({
           <RenameField
             name={device.displayName}
             shownName={nameInRoom(device.displayName, roomName)}
-            disabled={disabled}
-            canRename={manager && !viewOnly}
+            starred={starred}
+            editing={renaming}
+            onDone={renamed}
             onRename={rename}
-            historyHref={manager && device.id ? `/devices/${encodeURIComponent(device.id)}` : undefined}
           />
           <p className="tile-meta">{meta}</p>
         </div>
         <div className="tile-power">
-          {view.power ? (
+          {view.lock ? (
+            <LockControl
+              lock={view.lock}
+              name={device.displayName}
+              disabled={controlsOff}
+              describedBy={viewOnly ? viewOnlyId : undefined}
+              onSend={viewOnly ? undefined : sendCommand}
+            />
+          ) : view.power ? (
             <Switch
               checked={on}
               label={`Power ${device.displayName}`}
@@ -205,6 +244,37 @@ function TileBody({
             </span>
           )}
         </div>
+        {manager && id && (
+          <TileMenu name={device.displayName} ref={menuButton}>
+            {canRename && (
+              <button
+                type="button"
+                className="popover-item"
+                aria-label={TILE_TEXTS.renameLabel(device.displayName)}
+                disabled={disabled}
+                data-closes-menu
+                onClick={() => setRenaming(true)}
+              >
+                <Pencil size={16} aria-hidden="true" />
+                {TILE_TEXTS.rename}
+              </button>
+            )}
+            {historyHref && (
+              <a
+                className="popover-item"
+                href={historyHref}
+                aria-label={TILE_TEXTS.historyLabel(device.displayName)}
+              >
+                <ChartLine size={16} aria-hidden="true" />
+                {TILE_TEXTS.history}
+              </a>
+            )}
+            {rooms && roomed && !viewOnly && <TileRoomPicker device={roomed} rooms={rooms} />}
+            <TileStar deviceId={id} name={device.displayName} />
+            <TileRecordingButton deviceId={id} name={device.displayName} capabilities={device.capabilities} />
+            <TileAccessButton deviceId={id} name={device.displayName} roomId={device.roomId} />
+          </TileMenu>
+        )}
       </header>
       <div className="pills">
         {viewOnly && (
@@ -221,9 +291,7 @@ function TileBody({
           </span>
         ))}
       </div>
-      {rooms && roomed && (
-        <TileRoom device={roomed} rooms={rooms} canMove={manager && !viewOnly} canStar={manager} />
-      )}
+      {rooms && roomed && <TileRoom device={roomed} rooms={rooms} canMove={manager && !viewOnly} />}
       {device.description && <p className="tile-description">{truncateDescription(device.description)}</p>}
       <TileControls
         controls={view.others}
@@ -238,15 +306,10 @@ function TileBody({
       <footer className="tile-footer">
         <LastSeen at={lastHeard(device)} />
         {pending && <span className="updating">{MESSAGES.updating}</span>}
-        {manager && (
-          <TileRecordingButton
-            deviceId={device.id}
-            name={device.displayName}
-            capabilities={device.capabilities}
-          />
-        )}
-        {manager && (
-          <TileAccessButton deviceId={device.id} name={device.displayName} roomId={device.roomId} />
+        {notResponding && !pending && (
+          <span className="tile-not-responding" role="status">
+            {TILE_TEXTS.notResponding}
+          </span>
         )}
       </footer>
     </article>

@@ -45,6 +45,7 @@ function setup(devices: Json[] = [{ id: 'lamp', name: 'Lamp' }], url = '/devices
     send: vi.fn(),
     rename: vi.fn(),
     deliver: vi.fn(async () => null),
+    sendAll: vi.fn(async () => 'not sent in tests'),
   } as unknown as HubActions;
   store.loadList(devices);
   store.flush();
@@ -193,17 +194,30 @@ describe('DevicesView toolbar and rooms', () => {
     ).toBeTruthy();
   });
 
-  it('"All off" sends one command per light and switch of the room and sums up', async () => {
+  it('"All off" sends the room\'s lights and switches in one call and sums up what their states confirmed', async () => {
     const { actions } = setup(fleet, '/devices?group=room', roomsHub([kitchen, hall]));
     await act(async () => {});
-    const deliver = actions.deliver as ReturnType<typeof vi.fn>;
-    deliver.mockImplementation(async (device: { id: string }) =>
-      device.id === 'plug' ? 'Device bridge offline' : null,
-    );
+    const sendAll = actions.sendAll as ReturnType<typeof vi.fn>;
+    sendAll.mockImplementation(async (plan: { device: { id: string } }[]) => ({
+      results: plan.map(({ device }) =>
+        device.id === 'plug'
+          ? { device_id: 'plug', outcome: 'failed', error: 'Device bridge offline' }
+          : { device_id: device.id, outcome: 'confirmed' },
+      ),
+      confirmed: 1,
+      total: 2,
+    }));
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'All off in Kitchen' }));
     });
-    expect(deliver.mock.calls.map(([device, command]) => [device.id, command.state])).toEqual([
+    expect(
+      sendAll.mock.calls[0]?.[0].map(
+        ({ device, command }: { device: { id: string }; command: { state: unknown } }) => [
+          device.id,
+          command.state,
+        ],
+      ),
+    ).toEqual([
       ['plug', { on: false }],
       ['lamp', { on: false }],
     ]);

@@ -4,7 +4,7 @@ import { ACCESS_TEXTS } from '../../access/access.messages.js';
 import { ManageRoomsDialog } from '../../rooms/ManageRoomsDialog.js';
 import type { RoomsSnapshot, RoomsStore } from '../../rooms/rooms-store.js';
 import { useRooms } from '../../rooms/use-rooms.js';
-import { BRIDGE_OFFLINE, busOfflineSince, MESSAGES, TOOLBAR } from '../devices.messages.js';
+import { BRIDGE_OFFLINE, busOfflineSince, MESSAGES, TILE_TEXTS, TOOLBAR } from '../devices.messages.js';
 import { type FilteredDevices, useDeviceFilter, useFilteredDevices } from '../hooks/use-device-filter.js';
 import { useDeviceIds, useDeviceStats, useHubStatus } from '../hooks/use-device-store.js';
 import type { DeviceStats } from '../model/device.types.js';
@@ -48,7 +48,13 @@ function Header({ filtered }: { filtered: FilteredDevices }) {
         <Stat label="Total devices" name="total" stats={stats} filtered={filtered} />
         <Stat label="Online" name="online" stats={stats} filtered={filtered} />
         <Stat label="With state" name="withState" stats={stats} filtered={filtered} />
-        <Stat label="Sensors" name="sensors" stats={stats} filtered={filtered} />
+        <Stat
+          label="Sensors"
+          name="sensors"
+          stats={stats}
+          filtered={filtered}
+          hint={TILE_TEXTS.sensorsHint}
+        />
       </section>
       {status.bus?.bus === 'offline' && (
         <div className="notice-card" role="status">
@@ -75,13 +81,15 @@ interface StatProps {
   name: keyof DeviceStats;
   stats: DeviceStats;
   filtered: FilteredDevices;
+  /** What the figure counts, as its tooltip (and told to screen readers). */
+  hint?: string;
 }
 
 /** One figure of the summary; while a filter narrows the list, the filtered count with the total beside it. */
-function Stat({ label, name, stats, filtered }: StatProps) {
+function Stat({ label, name, stats, filtered, hint }: StatProps) {
   const value = stats[name];
   return (
-    <div className="stat">
+    <div className="stat" title={hint}>
       {filtered.filtering ? (
         <span className="stat-value" data-stat={name}>
           {filtered.stats[name]}
@@ -93,6 +101,7 @@ function Stat({ label, name, stats, filtered }: StatProps) {
         </span>
       )}
       <span className="stat-label">{label}</span>
+      {hint && <span className="visually-hidden">{hint}</span>}
     </div>
   );
 }

@@ -1,48 +1,53 @@
-import { ChartLine, Pencil } from 'lucide-react';
-import { memo, useState } from 'react';
+import { Star } from 'lucide-react';
+import { memo, useEffect, useState } from 'react';
+import { TILE_TEXTS } from '../devices.messages.js';
 
 /**
  * docs/screens.md#devices-page inline rename: "Device name", Enter saves, Escape cancels, Save / Cancel, an error line.
- * Memoised (its tile renders on every state message): give it a stable `onRename`.
+ * The name wraps to two lines rather than being cut; "Rename {name}" is in the tile's menu, which
+ * sets `editing`. Memoised (its tile renders on every state message): give it stable callbacks.
  */
 export const RenameField = memo(function RenameField({
   name,
-  disabled,
   onRename,
-  historyHref,
+  editing,
+  onDone,
   shownName = name,
-  canRename = true,
+  starred = false,
 }: {
-  /** docs/access.md: false where the viewer may not rename it (only the name shows). */
-  canRename?: boolean;
   name: string;
   /** docs/rooms.md#display-name-within-a-room: what the heading shows; the full name is its title. */
   shownName?: string;
-  disabled: boolean;
+  /** The device is a favourite: a star beside the name (the menu holds the button). */
+  starred?: boolean;
   onRename(name: string): Promise<unknown>;
-  /** docs/history.md#device-history-page: the device's history, when it has a stable id. */
-  historyHref?: string | undefined;
+  /** The rename field is open (the menu's "Rename" opened it). */
+  editing: boolean;
+  /** The field closed: saved or cancelled. */
+  onDone(): void;
 }) {
-  const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(name);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
 
-  const start = () => {
-    setDraft(name);
-    setError(null);
-    setEditing(true);
-  };
+  // Each time it opens it starts from the current name.
+  useEffect(() => {
+    if (editing) {
+      setDraft(name);
+      setError(null);
+    }
+  }, [editing, name]);
+
   const cancel = () => {
-    setEditing(false);
     setError(null);
+    onDone();
   };
   const save = async () => {
     setSaving(true);
     try {
       await onRename(draft);
-      setEditing(false);
       setError(null);
+      onDone();
     } catch (failure) {
       setError((failure as Error).message);
     } finally {
@@ -54,21 +59,10 @@ export const RenameField = memo(function RenameField({
     return (
       <div className="tile-name">
         <h3 title={shownName === name ? undefined : name}>{shownName}</h3>
-        {canRename && (
-          <button
-            type="button"
-            className="icon-button icon-button--bare"
-            aria-label={`Rename ${name}`}
-            onClick={start}
-            disabled={disabled}
-          >
-            <Pencil size={14} />
-          </button>
-        )}
-        {historyHref && (
-          <a className="icon-button icon-button--bare" href={historyHref} aria-label={`History of ${name}`}>
-            <ChartLine size={14} />
-          </a>
+        {starred && (
+          <span className="tile-starred" role="img" aria-label={TILE_TEXTS.favourite}>
+            <Star size={14} fill="currentColor" aria-hidden="true" />
+          </span>
         )}
       </div>
     );

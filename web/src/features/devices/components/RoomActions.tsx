@@ -3,8 +3,9 @@ import { useState } from 'react';
 import {
   planRoomAction,
   type RoomActionProgress,
+  roomActionFell,
   roomActionSummary,
-  runRoomAction,
+  runConfirmedRoomAction,
 } from '../../rooms/room-actions.js';
 import { roomActionLabel, roomActionProgress, TOOLBAR } from '../devices.messages.js';
 import type { DeviceView } from '../model/device.types.js';
@@ -14,8 +15,8 @@ type Run = { on: boolean; progress: RoomActionProgress; finished: boolean };
 
 /**
  * docs/screens.md#room-actions: "All off" / "All on" for the room's lights and switches (all of
- * them, whatever the filter shows), one command per device through the hub, the progress while it
- * runs and what failed once it is done.
+ * them, whatever the filter shows) in one call that counts a device as done only when its state
+ * confirms it; the progress while it runs, and what did not respond, was offline or failed once done.
  */
 export function RoomActions({ room }: { room: Room }) {
   const { store, actions } = useDevicesContext();
@@ -27,7 +28,7 @@ export function RoomActions({ room }: { room: Room }) {
       .map((id) => store.getDevice(id))
       .filter((device): device is DeviceView => device !== undefined);
     const plan = planRoomAction(devices, room.id, on);
-    const progress = await runRoomAction(plan, actions.deliver, (next) =>
+    const progress = await runConfirmedRoomAction(plan, actions.sendAll, (next) =>
       setRun({ on, progress: next, finished: false }),
     );
     setRun({ on, progress, finished: true });
@@ -53,7 +54,7 @@ export function RoomActions({ room }: { room: Room }) {
         {TOOLBAR.allOn}
       </button>
       <span
-        className={`room-action-status${run?.finished && run.progress.failed.length > 0 ? ' is-failed' : ''}`}
+        className={`room-action-status${run?.finished && roomActionFell(run.progress) ? ' is-failed' : ''}`}
         role="status"
       >
         {run &&

@@ -1,8 +1,8 @@
 import { type ReactNode, useState } from 'react';
 
 /**
- * A tile's button that opens a dialog about its device ("Access…", "History…"). Its visible text
- * starts its accessible name, the rest (`about`) names the device for screen readers.
+ * An item of the tile's menu that opens a dialog about its device ("Access…", "History…"). Its
+ * visible text starts its accessible name, the rest (`about`) names the device for screen readers.
  */
 export function TileDialogButton({
   className,
@@ -20,7 +20,7 @@ export function TileDialogButton({
     <>
       <button
         type="button"
-        className={`button button--ghost button--compact ${className}`}
+        className={`popover-item ${className}`}
         aria-haspopup="dialog"
         onClick={() => setOpen(true)}
       >

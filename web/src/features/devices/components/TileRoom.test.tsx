@@ -80,6 +80,9 @@ async function setup(devices: Json[], favourites: string[] = [], viewer: 'manage
 }
 
 const tile = (name: string) => screen.getByRole('article', { name });
+/** docs/screens.md#device-tile: the room menu and the star are in the tile's menu. */
+const openMenu = (name: string) =>
+  fireEvent.click(within(tile(name)).getByRole('button', { name: `Options for ${name}` }));
 
 describe('rooms on a tile the viewer may not change (docs/screens.md#devices-for-a-user)', () => {
   it('shows a `user` the room read-only: no menu, star, suggestion, Select or drag', async () => {
@@ -118,6 +121,7 @@ describe('rooms on a tile the viewer may not change (docs/screens.md#devices-for
 describe("the tile's room menu (docs/rooms.md#on-the-devices-page)", () => {
   it('lists the rooms, Unassigned and New room…, the current one checked, and moves with one call', async () => {
     await setup([{ id: 'lamp', name: 'Kitchen lamp', room_id: 'k' }]);
+    openMenu('Kitchen lamp');
     fireEvent.click(screen.getByRole('button', { name: 'Room of Kitchen lamp: Kitchen' }));
     const menu = screen.getByRole('menu', { name: 'Move Kitchen lamp to room' });
     const options = within(menu).getAllByRole('menuitemradio');
@@ -137,6 +141,7 @@ describe("the tile's room menu (docs/rooms.md#on-the-devices-page)", () => {
 
   it('creates a room from "New room…" and moves the device into it', async () => {
     await setup([{ id: 'lamp', name: 'Lamp' }]);
+    openMenu('Lamp');
     fireEvent.click(screen.getByRole('button', { name: 'Room of Lamp: Unassigned' }));
     fireEvent.click(screen.getByRole('menuitem', { name: 'New room…' }));
     fireEvent.change(screen.getByLabelText('Room name'), { target: { value: ' Attic ' } });
@@ -147,6 +152,7 @@ describe("the tile's room menu (docs/rooms.md#on-the-devices-page)", () => {
 
   it('closes on Escape, giving focus back to the button, and moves nothing', async () => {
     await setup([{ id: 'lamp', name: 'Lamp' }]);
+    openMenu('Lamp');
     const button = screen.getByRole('button', { name: 'Room of Lamp: Unassigned' });
     fireEvent.click(button);
     fireEvent.keyDown(screen.getAllByRole('menuitemradio')[0]!, { key: 'Escape' });
@@ -158,6 +164,8 @@ describe("the tile's room menu (docs/rooms.md#on-the-devices-page)", () => {
   it('follows the stream: the room shown changes when a device.upsert moves the device', async () => {
     const { store } = await setup([{ id: 'lamp', name: 'Lamp', room_id: 'k' }]);
     await act(async () => store.upsert({ id: 'lamp', name: 'Lamp', room_id: 'b' }));
+    expect(within(tile('Lamp')).getByText('Bedroom', { selector: '.tile-room-name' })).toBeTruthy();
+    openMenu('Lamp');
     expect(screen.getByRole('button', { name: 'Room of Lamp: Bedroom' })).toBeTruthy();
   });
 
@@ -170,13 +178,20 @@ describe("the tile's room menu (docs/rooms.md#on-the-devices-page)", () => {
 });
 
 describe('the favourite star', () => {
-  it('stars and un-stars, saving the whole list', async () => {
+  it('stars and un-stars, saving the whole list; its name names the device (issue 34)', async () => {
     const { save } = await setup([{ id: 'lamp', name: 'Lamp' }], ['other']);
-    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Add to favourites' })));
+    openMenu('Lamp');
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Add Lamp to favourites' })));
     expect(save).toHaveBeenLastCalledWith(['other', 'lamp']);
-    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Remove from favourites' })));
+    expect(within(tile('Lamp')).getByRole('img', { name: 'Favourite' })).toBeTruthy();
+    openMenu('Lamp');
+    await act(async () =>
+      fireEvent.click(screen.getByRole('button', { name: 'Remove Lamp from favourites' })),
+    );
     expect(save).toHaveBeenLastCalledWith(['other']);
-    expect(screen.getByRole('button', { name: 'Add to favourites' })).toBeTruthy();
+    openMenu('Lamp');
+    expect(screen.getByRole('button', { name: 'Add Lamp to favourites' })).toBeTruthy();
+    expect(within(tile('Lamp')).queryByRole('img', { name: 'Favourite' })).toBeNull();
   });
 });
 

@@ -5,11 +5,12 @@ import { formatMetricNumber } from '../model/format.js';
 import { sparklineMetric, sparklinePath } from '../model/sparkline.js';
 
 const WIDTH = 100;
-const HEIGHT = 28;
+const HEIGHT = 40;
 
 /**
- * docs/history.md#sparklines: the last 24 h of the tile's main numeric metric, a tiny SVG line,
- * loaded when the tile is on screen; nothing when nothing is recorded.
+ * docs/history.md#sparklines: the last 24 h of the tile's main numeric metric, a line with its
+ * label and range above it ("Temperature · last 24 h", "19.6–21.2 °C"), loaded when the tile is on
+ * screen; nothing when nothing is recorded.
  */
 export const TileSparkline = memo(function TileSparkline({
   deviceId,
@@ -59,6 +60,15 @@ const Sparkline = memo(function Sparkline({
   const suffix = unit ? ` ${unit}` : '';
   return (
     <div ref={element} className="tile-sparkline" data-sparkline={property} data-points={data?.x.length ?? 0}>
+      {drawn && (
+        <p className="tile-sparkline-caption" aria-hidden="true">
+          <span>{label} · last 24 h</span>
+          <span>
+            {formatMetricNumber(drawn.min)}–{formatMetricNumber(drawn.max)}
+            {suffix}
+          </span>
+        </p>
+      )}
       {drawn && (
         <svg
           viewBox={`0 0 ${WIDTH} ${HEIGHT}`}

@@ -1,15 +1,18 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { loadClientConfig } from '../../../shared/api/client-config.js';
 import { useToast } from '../../../shared/toast/toast-context.js';
+import type { BulkSendFn } from '../../rooms/room-actions.js';
 import { createRoomsHub } from '../../rooms/use-rooms.js';
 import {
   type DeviceListResult,
   fetchDevices,
   renameDevice as patchRename,
+  postBulkCommands,
   postCommand,
 } from '../api/devices.api.js';
 import { FIRST_SCREEN } from '../api/devices.paths.js';
-import { type ActionDeps, deliverCommand, renameDevice, sendCommand } from '../device-actions.js';
+import { CommandWatch } from '../command-watch.js';
+import { type ActionDeps, deliverCommand, renameDevice, sendAll, sendCommand } from '../device-actions.js';
 import { MESSAGES } from '../devices.messages.js';
 import type { DeviceCommand } from '../model/commands.js';
 import type { DeviceView } from '../model/device.types.js';
@@ -28,6 +31,8 @@ export interface HubActions {
   rename(device: DeviceView, name: string): ReturnType<typeof renameDevice>;
   /** Sends without touching the page's error card; resolves with the failure's message or null. */
   deliver(device: DeviceView, command: DeviceCommand): Promise<string | null>;
+  /** Several devices in one call, each confirmed by its state (docs/screens.md#room-actions). */
+  sendAll: BulkSendFn;
 }
 
 /**
@@ -93,6 +98,8 @@ export function useDeviceHub({
   firstScreen = true,
 }: HubViewer) {
   const [store] = useState(() => new DeviceStore());
+  // docs/screens.md#device-tile: every command sent is followed until the device's state confirms it.
+  const [watch] = useState(() => new CommandWatch(store));
   const userIdRef = useRef(userId);
   userIdRef.current = userId;
   // Rooms, floors and favourites (docs/rooms.md), kept live by the same stream.
@@ -200,11 +207,12 @@ export function useDeviceHub({
       stream?.stop();
       streamRef.current = null;
       store.clear();
+      watch.clear();
       rooms.rooms.clear();
       rooms.favourites.clear();
       selection.stop();
     };
-  }, [enabled, store, username, rooms, selection, firstScreen]);
+  }, [enabled, store, watch, username, rooms, selection, firstScreen]);
 
   const actions = useMemo<HubActions>(() => {
     const deps: ActionDeps = {
@@ -216,14 +224,17 @@ export function useDeviceHub({
       streamConnected: () => streamRef.current?.isConnected ?? false,
       accessToken: () => tokenRef.current,
       postCommand,
+      postBulk: postBulkCommands,
       renameDevice: patchRename,
+      watch,
     };
     return {
       send: (device, command) => sendCommand(deps, device, command),
       rename: (device, name) => renameDevice(deps, device, name),
       deliver: (device, command) => deliverCommand(deps, device, command),
+      sendAll: (plan, onConfirmed) => sendAll(deps, plan, onConfirmed),
     };
-  }, [store]);
+  }, [store, watch]);
 
   return { store, actions, rooms, selection };
 }

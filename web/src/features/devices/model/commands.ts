@@ -49,5 +49,17 @@ export function buildCommand(control: Control, value: unknown): DeviceCommand | 
         : null;
     case 'list':
       return Array.isArray(value) ? { input: { id, value }, state: { [property]: value } } : null;
+    // One of a cover's parts: its action (Open, Stop, Close) or its position.
+    case 'cover': {
+      const sent = isObject(value) ? value : {};
+      const part = sent.part === 'position' ? control.parts?.position : control.parts?.actions;
+      if (!part) return null;
+      if (!control.composite) return buildCommand(part, sent.value);
+      const inner = { [part.property]: sent.value };
+      return { input: { id, value: inner }, state: { [property]: inner } };
+    }
   }
 }
+
+/** What a cover control's parts send (buildCommand of a `cover` control). */
+export const coverPart = (part: 'actions' | 'position', value: unknown) => ({ part, value });

@@ -1,5 +1,6 @@
 import { KNOWN_BINARY_PROPERTIES, readBinary } from './binary.js';
 import { normaliseColour } from './colour.js';
+import { groupCovers } from './cover.js';
 import type {
   Access,
   CapabilityReading,
@@ -10,6 +11,7 @@ import type {
   Range,
 } from './device.types.js';
 import { humanise } from './format.js';
+import { type EndpointNaming, endpointNaming, propertyName } from './property-names.js';
 
 /** docs/strings.md#validation-rules "Controls": writable unless readOnly or any flag is false; writable if any flag is true. */
 export function isWritable(access: Access | undefined | null): boolean {
@@ -37,7 +39,16 @@ export const NUMBER_STEP = 1;
 /** docs/strings.md#constants-and-limits: controls and metrics shown before "Show N more". */
 export const VISIBLE_ITEMS = 5;
 
-export type ControlKind = 'toggle' | 'slider' | 'select' | 'number' | 'color' | 'text' | 'list' | 'composite';
+export type ControlKind =
+  | 'toggle'
+  | 'slider'
+  | 'select'
+  | 'number'
+  | 'color'
+  | 'text'
+  | 'list'
+  | 'composite'
+  | 'cover';
 
 export interface Control {
   key: string;
@@ -65,8 +76,17 @@ export interface Control {
   /** `toggle`: the device's own on and off values (e.g. LOCK / UNLOCK), when it has them. */
   valueOn?: unknown;
   valueOff?: unknown;
+  /** The unit of a number or slider value (`°C`, `%`, `mired`). */
+  unit?: string;
+  /** The capability's group: `light`, `switch`, `lock`, `cover`, `climate`… */
+  group?: string;
+  /** `cover`: its Open / Stop / Close select and its position slider, one or both. */
+  parts?: { actions?: Control; position?: Control };
+  /** `cover` of a composite (Home Assistant): its parts' values go inside the composite's object. */
+  composite?: boolean;
 }
 
+/** What an input's `type` may be (`cover` is made here, from a cover's parts: model/cover.ts). */
 const KINDS: ControlKind[] = ['toggle', 'slider', 'select', 'number', 'color', 'text', 'list', 'composite'];
 
 const capabilityIdOf = (input: InputReading) =>
@@ -147,6 +167,7 @@ function makeControl(
   range: Range | undefined,
   step: number | undefined,
   options: InputOptionReading[],
+  extra: { unit?: string | undefined; group?: string | undefined } = {},
 ): Control {
   const number = kind === 'number';
   // docs/strings.md#constants-and-limits: sliders default to 0–255; a number input has no bounds unless the device gives them.
@@ -164,6 +185,8 @@ function makeControl(
   };
   if (kind === 'toggle' && metadata?.value_on !== undefined) control.valueOn = metadata.value_on;
   if (kind === 'toggle' && metadata?.value_off !== undefined) control.valueOff = metadata.value_off;
+  if (extra.unit) control.unit = extra.unit;
+  if (extra.group) control.group = extra.group;
   return control;
 }
 
@@ -175,6 +198,24 @@ interface Scope {
   values: Json;
   capabilities: CapabilityReading[];
   nested: boolean;
+  /** Top level: how the device's endpoints are called (docs/strings.md#property-names). */
+  naming?: EndpointNaming;
+}
+
+const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/**
+ * A control's label: at the top level the maintained name of its property
+ * (docs/strings.md#property-names); inside a composite or list the device's own label.
+ */
+function labelOf(
+  scope: Scope,
+  property: string,
+  label: string | undefined,
+  metadata: Json | undefined,
+): string | undefined {
+  if (!scope.naming) return label;
+  return propertyName(property, { label, endpoint: text(metadata?.endpoint), naming: scope.naming });
 }
 
 function fromInput(input: InputReading, scope: Scope): Control | null {
@@ -186,16 +227,21 @@ function fromInput(input: InputReading, scope: Scope): Control | null {
   const inputId = input.id ?? capabilityIdOf(input) ?? property;
   if (!property || !inputId) return null;
   const options = input.options?.length ? input.options : optionsFrom(capability?.enum);
+  const metadata = capability?.metadata ?? input.metadata;
   const control = makeControl(
     scope.values,
-    capability?.metadata ?? input.metadata,
+    metadata,
     kind,
     inputId,
     property,
-    input.label ?? capability?.name,
+    labelOf(scope, property, input.label ?? capability?.name, metadata ?? input.metadata),
     input.range ?? input.Range ?? capability?.range,
     capability?.step,
     options,
+    {
+      unit: capability?.unit ?? capability?.units ?? text(input.metadata?.unit),
+      group: capability?.type ?? text(input.metadata?.group),
+    },
   );
   if (kind === 'composite') {
     const values = isObject(control.value) ? control.value : {};
@@ -224,7 +270,7 @@ function kindOfCapability(capability: CapabilityReading): ControlKind | null {
   return null;
 }
 
-function fromCapability(device: DeviceView, capability: CapabilityReading): Control | null {
+function fromCapability(device: DeviceView, capability: CapabilityReading, scope: Scope): Control | null {
   const kind = kindOfCapability(capability);
   const property = capability.property ?? capability.id;
   if (!kind || !property || !isWritable(capability.access)) return null;
@@ -235,11 +281,20 @@ function fromCapability(device: DeviceView, capability: CapabilityReading): Cont
     kind,
     capability.id ?? property,
     property,
-    capability.name,
+    labelOf(scope, property, capability.name, capability.metadata),
     capability.range,
     capability.step,
     optionsFrom(capability.enum),
+    { unit: capability.unit ?? capability.units, group: capability.type },
   );
+}
+
+/** docs/strings.md#property-names: how this device's endpoints are called, from its description. */
+export function deviceNaming(device: Pick<DeviceView, 'capabilities' | 'description'>): EndpointNaming {
+  const endpoints = new Set(
+    device.capabilities.map((capability) => text(capability.metadata?.endpoint)).filter(Boolean),
+  );
+  return endpointNaming(device.description, endpoints.size);
 }
 
 /**
@@ -247,16 +302,23 @@ function fromCapability(device: DeviceView, capability: CapabilityReading): Cont
  * capabilities. Read-only ones and hidden composite colour parts never appear.
  */
 export function deviceControls(device: DeviceView): Control[] {
-  const scope = { values: device.state, capabilities: device.capabilities, nested: false };
+  const scope: Scope = {
+    values: device.state,
+    capabilities: device.capabilities,
+    nested: false,
+    naming: deviceNaming(device),
+  };
   const built = device.inputs.length
     ? device.inputs.map((input) => fromInput(input, scope))
-    : device.capabilities.map((capability) => fromCapability(device, capability));
+    : device.capabilities.map((capability) => fromCapability(device, capability, scope));
   const seen = new Set<string>();
-  return built.filter((control): control is Control => {
-    if (!control || seen.has(control.key)) return false;
-    seen.add(control.key);
-    return true;
-  });
+  return groupCovers(
+    built.filter((control): control is Control => {
+      if (!control || seen.has(control.key)) return false;
+      seen.add(control.key);
+      return true;
+    }),
+  );
 }
 
 /** The header's power toggle (state/on) and the rest of the controls. */

@@ -2,6 +2,7 @@ import { binaryLabel, readBinary } from './binary.js';
 import { isNumericCapability } from './device.model.js';
 import type { DeviceView } from './device.types.js';
 import { formatMetricNumber, humanise } from './format.js';
+import { endpointNaming, propertyName } from './property-names.js';
 
 /** docs/strings.md#constants-and-limits default units. */
 export const DEFAULT_UNITS: Record<string, string> = { temperature: '°C', humidity: '%', battery: '%' };
@@ -64,4 +65,56 @@ export function deviceMetrics(device: DeviceView): Metric[] {
     });
   }
   return metrics;
+}
+
+/**
+ * docs/screens.md#device-tile: readings that tell how the device itself is (its radio, its
+ * supply), not what it measures. They go to the tile's "Details", after the readings, not
+ * beside humidity and battery. Zigbee2MQTT marks such exposes `category: diagnostic` (battery
+ * too, which a household reads as a headline and so stays one).
+ */
+const DIAGNOSTICS = new Set([
+  'linkquality',
+  'rssi',
+  'lqi',
+  'device_temperature',
+  'power_outage_count',
+  'update_available',
+]);
+const HEADLINES = new Set(['battery', 'battery_low', 'low_battery']);
+
+export interface TileMetric extends Metric {
+  /** In the tile's Details (docs/screens.md#device-tile). */
+  diagnostic: boolean;
+}
+
+/**
+ * The tile's metrics (deviceMetrics less `exclude`, the properties a control already shows):
+ * named from docs/strings.md#property-names, the readings first, then the diagnostics: link
+ * quality, a battery device's supply voltage and whatever the device marks as diagnostic.
+ */
+export function tileMetrics(device: DeviceView, exclude: ReadonlySet<string> = new Set()): TileMetric[] {
+  const byProperty = new Map(device.capabilities.map((c) => [c.property ?? c.id, c]));
+  const endpoints = new Set(device.capabilities.map((c) => c.metadata?.endpoint).filter(Boolean));
+  const naming = endpointNaming(device.description, endpoints.size);
+  const onBattery = 'battery' in device.state || 'battery_low' in device.state;
+  const metrics = deviceMetrics(device)
+    .filter((metric) => !exclude.has(metric.property))
+    .map((metric): TileMetric => {
+      const capability = byProperty.get(metric.property);
+      const endpoint =
+        typeof capability?.metadata?.endpoint === 'string' ? capability.metadata.endpoint : undefined;
+      const property = metric.property.toLowerCase();
+      const diagnostic =
+        !HEADLINES.has(property) &&
+        (DIAGNOSTICS.has(property) ||
+          capability?.metadata?.category === 'diagnostic' ||
+          (property === 'voltage' && onBattery));
+      return {
+        ...metric,
+        label: propertyName(metric.property, { label: capability?.name, endpoint, naming }),
+        diagnostic,
+      };
+    });
+  return [...metrics.filter((m) => !m.diagnostic), ...metrics.filter((m) => m.diagnostic)];
 }

@@ -65,6 +65,9 @@ export class DeviceStore {
   private facetVersions = Object.fromEntries(FACETS.map((facet) => [facet, 0])) as Record<Facet, number>;
   private status: HubStatus = INITIAL_STATUS;
   private pending = new Set<string>();
+  /** Devices whose last command their state did not confirm in time (docs/screens.md#device-tile). */
+  private silent = new Set<string>();
+  private stateListeners = new Set<(key: string, state: Json) => void>();
   private deviceListeners = new Map<string, Set<Listener>>();
   private listeners = new Set<Listener>();
   private assignmentVersion = 0;
@@ -86,6 +89,8 @@ export class DeviceStore {
   isBusOffline = () => this.status.bus?.bus === 'offline' || this.status.bus?.bridge === 'offline';
   getDevice = (key: string): DeviceView | undefined => this.devices.get(key);
   isPending = (key: string) => this.pending.has(key);
+  /** Its last command was not confirmed by its state in time; until its next state message. */
+  isNotResponding = (key: string) => this.silent.has(key);
   /** Changes whenever a device's room or room suggestion changes (docs/rooms.md#assignment), or one comes or goes. */
   getAssignmentVersion = () => this.assignmentVersion;
 
@@ -152,7 +157,22 @@ export class DeviceStore {
     record.raw = { ...record.raw, state, online: true };
     record.stateUpdatedAt = this.now();
     this.records.set(id, record);
+    this.silent.delete(id);
     this.markDirty(id);
+    for (const listener of this.stateListeners) listener(id, state);
+  }
+
+  /** Hears every state message as it arrives (the command watch, docs/screens.md#device-tile). */
+  listenState(listener: (key: string, state: Json) => void) {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  }
+
+  setNotResponding(key: string, silent: boolean) {
+    if (silent === this.silent.has(key)) return;
+    if (silent) this.silent.add(key);
+    else this.silent.delete(key);
+    this.notifyDevice(key);
   }
 
   setStatus(change: Partial<HubStatus>) {
@@ -179,6 +199,7 @@ export class DeviceStore {
     this.devices.clear();
     this.dirty.clear();
     this.pending.clear();
+    this.silent.clear();
     this.ids = [];
     this.stats = EMPTY_STATS;
     this.status = INITIAL_STATUS;
@@ -290,6 +311,7 @@ export class DeviceStore {
     if (this.records.has(key)) this.assignmentDirty = true;
     this.records.delete(key);
     this.pending.delete(key);
+    this.silent.delete(key);
     this.markDirty(key);
   }
 

@@ -107,3 +107,44 @@ describe('FavouriteCard', () => {
     expect(within(card).getByText('Unassigned')).toBeTruthy();
   });
 });
+
+describe('FavouriteCard in household words (issue 34)', () => {
+  it('does not repeat the room under a name that starts with it', () => {
+    const { card } = setup({ ...lamp, name: 'Hall lamp' });
+    expect(within(card).getByRole('heading').textContent).toBe('Hall lamp');
+    expect(within(card).queryByText('Hall')).toBeNull();
+  });
+
+  it('reads a lock as Locked with an "Unlock" that asks first', () => {
+    const { card, actions } = setup({
+      id: 'door',
+      name: 'Front door lock',
+      type: 'lock',
+      online: true,
+      state: { state: 'LOCK' },
+      capabilities: [
+        {
+          id: 'state',
+          property: 'state',
+          kind: 'binary',
+          type: 'lock',
+          access: writable,
+          metadata: { value_on: 'LOCK', value_off: 'UNLOCK' },
+        },
+      ],
+    });
+    expect(within(card).queryByRole('switch')).toBeNull();
+    expect(within(card).getByText('Locked')).toBeTruthy();
+    fireEvent.click(within(card).getByRole('button', { name: 'Unlock Front door lock' }));
+    expect(actions.send).not.toHaveBeenCalled();
+    fireEvent.click(
+      within(screen.getByRole('dialog', { name: 'Unlock Front door lock?' })).getByRole('button', {
+        name: 'Unlock',
+      }),
+    );
+    expect(actions.send).toHaveBeenCalledWith(expect.objectContaining({ id: 'door' }), {
+      input: { id: 'state', value: false },
+      state: { on: false },
+    });
+  });
+});

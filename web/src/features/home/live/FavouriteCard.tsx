@@ -4,10 +4,13 @@ import { memo, useMemo } from 'react';
 import { ControlView, Switch } from '../../devices/components/ControlView.js';
 import { DeviceIcon } from '../../devices/components/DeviceIcon.js';
 import { useDevicesContext } from '../../devices/components/devices-context.js';
+import { LockControl } from '../../devices/components/LockControl.js';
 import { MESSAGES } from '../../devices/devices.messages.js';
 import { useBusOffline, useDevice } from '../../devices/hooks/use-device-store.js';
-import { buildCommand } from '../../devices/model/commands.js';
+import { buildCommand, type DeviceCommand } from '../../devices/model/commands.js';
 import { type Control, deviceControls, splitControls } from '../../devices/model/controls.js';
+import { lockOf } from '../../devices/model/lock.js';
+import { nameInRoom } from '../../rooms/room-names.js';
 import { HOME_MESSAGES, moveDownLabel, moveUpLabel, unstarLabel } from '../home.messages.js';
 import { mainValue } from './home-live.model.js';
 
@@ -38,16 +41,32 @@ export const FavouriteCard = memo(function FavouriteCard({
   const busOffline = useBusOffline(store);
   const view = useMemo(() => {
     if (!device) return null;
-    const { power, others } = splitControls(deviceControls(device));
-    return { icon: deviceIconKind(device), power, primary: others[0] ?? null, value: mainValue(device) };
+    const controls = deviceControls(device);
+    // docs/screens.md#locks: a lock reads Locked / Unlocked with Lock / Unlock, never a power switch.
+    const lock = lockOf(device, controls);
+    const { power, others } = splitControls(controls.filter((control) => control !== lock?.control));
+    return {
+      icon: deviceIconKind(device),
+      lock,
+      power: lock ? null : power,
+      primary: others[0] ?? null,
+      value: mainValue(device),
+    };
   }, [device]);
   if (!device || !view) return null;
 
   const name = device.displayName;
   const disabled = pending || busOffline;
-  const send = (control: Control, value: unknown) => void actions.send(device, buildCommand(control, value));
-  const on = view.power ? view.power.value === true : device.toggleState === true;
+  const sendCommand = (command: DeviceCommand | null) => void actions.send(device, command);
+  const send = (control: Control, value: unknown) => sendCommand(buildCommand(control, value));
+  const on = view.lock
+    ? view.lock.status === 'locked'
+    : view.power
+      ? view.power.value === true
+      : device.toggleState === true;
   const room = roomName(device.roomId) ?? HOME_MESSAGES.unassigned;
+  // A name that starts with its room ("Kitchen lamp" in Kitchen) does not repeat it below.
+  const roomInName = device.roomId !== null && nameInRoom(name, room) !== name;
   const classes = ['favourite-card', `icon-${view.icon}`, on && 'is-on', !device.online && 'is-offline']
     .filter(Boolean)
     .join(' ');
@@ -60,13 +79,17 @@ export const FavouriteCard = memo(function FavouriteCard({
           <h3 className="favourite-card-name" title={name}>
             {name}
           </h3>
-          <p className="favourite-card-room">
-            {room}
-            {!device.online && <span className="badge tone-muted">{HOME_MESSAGES.offline}</span>}
-          </p>
+          {(!roomInName || !device.online) && (
+            <p className="favourite-card-room">
+              {!roomInName && room}
+              {!device.online && <span className="badge tone-muted">{HOME_MESSAGES.offline}</span>}
+            </p>
+          )}
         </div>
         <div className="favourite-card-main">
-          {view.power ? (
+          {view.lock ? (
+            <LockControl lock={view.lock} name={name} disabled={disabled} onSend={sendCommand} />
+          ) : view.power ? (
             <Switch
               checked={on}
               label={`Power ${name}`}
