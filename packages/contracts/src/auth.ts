@@ -106,3 +106,9 @@ export interface IdentityView {
 export interface IdentitiesResponse {
   identities: IdentityView[];
 }
+
+/** docs/api.md#preferences: GET and PATCH /api/auth/preferences, the caller's own settings of the app. */
+export interface Preferences {
+  /** Home leaves out the sample tiles under "Examples" ("Hide examples"). */
+  hide_examples: boolean;
+}

@@ -13,6 +13,7 @@ import type { PassesTables } from '../passes/passes.tables.js';
 import type { PushTables } from '../push/push.tables.js';
 import type { RoomsTables } from '../rooms/rooms.tables.js';
 import type { ApiTokensTables } from '../tokens/tokens.tables.js';
+import type { PreferencesTables } from '../users/preferences.tables.js';
 import type { SecretsTables } from './secrets.tables.js';
 
 /**
@@ -62,3 +63,6 @@ export interface Database
 
 /** API tokens (migration 0026). */
 export interface Database extends ApiTokensTables {}
+
+/** Each person's preferences (migration 0028). */
+export interface Database extends PreferencesTables {}

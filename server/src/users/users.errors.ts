@@ -15,4 +15,7 @@ export const USER_ADMIN_ERRORS = {
   lockFlag: 'lock must be true or false',
   resetAccess: 'reset_access must be true or false',
   resetWithoutRole: 'reset_access goes with a role',
+  // docs/api.md#preferences
+  hideExamples: 'hide_examples must be true or false',
+  noPreference: 'Nothing to change: give hide_examples',
 } as const;

@@ -4,6 +4,8 @@ import type { Module } from '../lifecycle/module.js';
 import type { Dialect } from '../storage/database.js';
 import type { Database } from '../storage/schema.js';
 import type { Guards } from './caller.js';
+import { PreferencesRepository } from './preferences.repository.js';
+import { registerPreferencesRoutes } from './preferences.routes.js';
 import type { UsersRepository } from './users.repository.js';
 import { registerUsersRoutes } from './users.routes.js';
 import { type RoleChangeRules, type SessionRevoker, UsersService } from './users.service.js';
@@ -23,7 +25,7 @@ export interface UsersModuleDeps {
   revokeApiTokens?: (userId: string) => Promise<void>;
 }
 
-/** User administration: the Users page's list, role changes, names and locks. */
+/** User administration: the Users page's list, role changes, names and locks; and each person's preferences. */
 export function usersModule(deps: UsersModuleDeps): Module {
   const service = new UsersService({
     users: deps.users,
@@ -34,6 +36,9 @@ export function usersModule(deps: UsersModuleDeps): Module {
   });
   return {
     name: 'users',
-    register: (app) => registerUsersRoutes(app, deps.guards, service, deps.activity ?? noActivity),
+    register: (app) => {
+      registerUsersRoutes(app, deps.guards, service, deps.activity ?? noActivity);
+      registerPreferencesRoutes(app, deps.guards, new PreferencesRepository(deps.db));
+    },
   };
 }

@@ -20,6 +20,7 @@ import { migration as m0021 } from './0021_notifications.js';
 import { migration as m0022 } from './0022_push.js';
 import { migration as m0026 } from './0026_api_tokens.js';
 import { migration as m0027 } from './0027_activity_actor_owner.js';
+import { migration as m0028 } from './0028_user_preferences.js';
 
 /**
  * Every migration, in order. Names are zero-padded so they sort; never rename or edit one that
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '0022_push': m0022,
   '0026_api_tokens': m0026,
   '0027_activity_actor_owner': m0027,
+  '0028_user_preferences': m0028,
 };
