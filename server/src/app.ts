@@ -15,6 +15,7 @@ import {
 } from './accounts/index.js';
 import { type ActivityModule, activityModule } from './activity/index.js';
 import { alertsModule } from './alerts/index.js';
+import { type Notifier as AutomationNotifier, automationsModule } from './automations/index.js';
 import { type Bus, type BusOptions, connectBus } from './bus/bus.js';
 import { BusProbe } from './bus/bus-probe.js';
 import type { Config } from './config/config.js';
@@ -35,6 +36,7 @@ import { notificationsModule } from './notifications/index.js';
 import { passesModule } from './passes/index.js';
 import { pushModule } from './push/index.js';
 import { roomsModule } from './rooms/index.js';
+import { scenesModule } from './scenes/index.js';
 import { type Clock, systemClock } from './shared/clock.js';
 import { preparePrivateDirectory } from './storage/data-dir.js';
 import { openStorage, type Storage } from './storage/database.js';
@@ -58,6 +60,8 @@ export interface Hearth {
   activity: ActivityModule['log'];
   /** Alerts' beat and notifications' sending, run now (tests with a fake clock, docs/alerts.md#tests). */
   alerts: { tick(): Promise<void>; sweep(): Promise<void> };
+  /** Automations' beat, run now, and the runs it started settled (tests with a fake clock). */
+  automations: { tick(): Promise<void> };
   /** Listens on config.port/host; resolves with the bound address. */
   listen(): Promise<string>;
   /** Stops accepting, lets in-flight requests finish (up to graceMs), closes modules, bus and database. */
@@ -349,6 +353,63 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clock,
     activity: activity.log,
   });
+  // docs/automations.md: scenes and automations act through the hub's gate as their owner.
+  const scenes = scenesModule({
+    db,
+    log,
+    guards,
+    devices: deviceHub.devices,
+    feed: deviceHub.feed,
+    gate: deviceHub.gate,
+    reach,
+    bus,
+    topicPrefix: config.devicehubTopicPrefix,
+  });
+  // The notify action and the loop breaker's notice, as notifications (docs/automations.md#notify).
+  const automationNotifier: AutomationNotifier = {
+    notify: (message) => {
+      const at = new Date(clock.now()).toISOString();
+      return notifications.notifier.publish(
+        {
+          id: message.id,
+          kind: 'automation',
+          severity: 'info',
+          title: message.title,
+          body: message.body,
+          device_id: null,
+          room_id: null,
+          audience: message.to === 'admins' ? 'admins' : 'device',
+          ...(typeof message.to === 'object' ? { people: message.to } : {}),
+          window_minutes: 0,
+          version: 1,
+          created_at: at,
+          updated_at: at,
+          resolved_at: null,
+          acknowledged_at: null,
+          acknowledged_by: null,
+        },
+        true,
+      );
+    },
+  };
+  const automations = automationsModule({
+    db,
+    log,
+    guards,
+    feed: deviceHub.feed,
+    gate: deviceHub.gate,
+    devices: deviceHub.devices,
+    scenes: scenes.service,
+    reach,
+    users,
+    notifier: automationNotifier,
+    activity: activity.log,
+    clock,
+    timeZone: config.householdTimeZone,
+    location: config.householdLocation,
+    bus,
+    topicPrefix: config.devicehubTopicPrefix,
+  });
   const features: Module[] = [
     activity,
     // Its hooks see every request: a token in the address, on the accounts API, and each token call's entry.
@@ -399,6 +460,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     push,
     notifications,
     alerts,
+    scenes,
+    automations,
   ];
   const checks = (): HealthCheck[] => [
     { name: 'database', check: () => storage.ping().then(() => true) },
@@ -437,6 +500,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     auth: accounts.auth,
     activity: activity.log,
     alerts: { tick: () => alerts.tick(), sweep: () => notifications.sweep() },
+    automations: { tick: () => automations.tick() },
     listen: () => app.listen({ port: config.port, host: config.host }),
     close(graceMs = 10_000) {
       closing ??= (async () => {

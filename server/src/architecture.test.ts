@@ -24,6 +24,8 @@ const DOMAINS = [
   'notifications',
   'push',
   'tokens',
+  'scenes',
+  'automations',
 ];
 
 interface Edge {

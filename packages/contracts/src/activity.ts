@@ -1,7 +1,10 @@
 /** Shapes of the activity log (docs/activity.md), shared by server and web app. */
 
-/** Who did it: a signed-in person, a guest pass (its label), a script with an API token, or Hearth itself. */
-export type ActivityActorType = 'user' | 'pass' | 'api' | 'system';
+/**
+ * Who did it: a signed-in person, a guest pass (its label), a script with an API token, an
+ * automation (its name, acting for its owner), or Hearth itself.
+ */
+export type ActivityActorType = 'user' | 'pass' | 'api' | 'automation' | 'system';
 
 export interface ActivityActor {
   type: ActivityActorType;
@@ -9,7 +12,7 @@ export interface ActivityActor {
   id?: string;
   /** What the page shows: the person's name, the pass's label, … (as it was at the time). */
   label: string;
-  /** An API token's owner (type `api`): the person it acts for, their name as it was then. */
+  /** An API token's or automation's owner: the person it acts for, their name as it was then. */
   owner?: { id: string; label: string };
 }
 
@@ -49,6 +52,8 @@ export const ACTIVITY_KINDS = [
   'device.left',
   'device.offline',
   'device.back',
+  'automation.notify',
+  'automation.enable',
   'alert.acknowledge',
   'alert.mute',
   'alert.settings',

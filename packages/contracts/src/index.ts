@@ -5,6 +5,7 @@
 export * from './access.js';
 export * from './activity.js';
 export * from './auth.js';
+export * from './automations.js';
 export * from './client-config.js';
 export * from './device-icons.js';
 export * from './devicehub.js';
@@ -13,4 +14,5 @@ export * from './notifications.js';
 export * from './passes.js';
 export * from './roles.js';
 export * from './rooms.js';
+export * from './scenes.js';
 export * from './tokens.js';

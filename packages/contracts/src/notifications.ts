@@ -3,8 +3,11 @@
  * web app.
  */
 
-/** The built-in rules: a device offline, a low battery, a safety sensor tripped, the hub away. */
-export const NOTIFICATION_KINDS = ['offline', 'battery', 'safety', 'hub'] as const;
+/**
+ * The built-in rules: a device offline, a low battery, a safety sensor tripped, the hub away; and
+ * what automations say (their `notify` action, the loop breaker: docs/automations.md#notify).
+ */
+export const NOTIFICATION_KINDS = ['offline', 'battery', 'safety', 'hub', 'automation'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export const NOTIFICATION_SEVERITIES = ['info', 'warning', 'critical'] as const;

@@ -56,7 +56,7 @@ function seesOf(scope: ActivityScope): Sees | undefined {
   };
 }
 
-const ACTOR_TYPES = new Set(['user', 'pass', 'api', 'system']);
+const ACTOR_TYPES = new Set(['user', 'pass', 'api', 'automation', 'system']);
 /** Rows the CSV export reads at a time. */
 const EXPORT_CHUNK = 5000;
 /** Reads a page may take to fill when a narrowed viewer's entries are left out; then it ends short. */

@@ -47,6 +47,7 @@ const SEVERITY: Record<NotificationKind, Incident['severity']> = {
   battery: 'info',
   safety: 'critical',
   hub: 'warning',
+  automation: 'info',
 };
 
 /**

@@ -48,7 +48,8 @@ export function wordsOf(incident: Incident, zone: string): { title: string; body
         ? { title: T.safety.resolvedTitle(name, first), body: T.safety.resolvedBody(at) }
         : { title: T.safety.title(name, first), body: T.safety.body(alarms, since) };
     }
-    case 'hub': {
+    // 'hub' (incidents never have the kind 'automation': automations publish their own notices).
+    default: {
       const part: HubPart = incident.subject === 'bridge' ? 'bridge' : 'bus';
       return resolved
         ? { title: T.hub.resolvedTitle(part), body: T.hub.resolvedBody(at) }

@@ -61,6 +61,8 @@ export interface Config {
   activityRetentionDays: number;
   /** HOUSEHOLD_TIME_ZONE: guest passes' weekly schedules are read in it (IANA name). */
   householdTimeZone: string;
+  /** HOUSEHOLD_LATITUDE and HOUSEHOLD_LONGITUDE: where sunrise and sunset are computed (both, or none). */
+  householdLocation: { latitude: number; longitude: number } | null;
   /** PUSH_SUBJECT: the contact push services see in Hearth's VAPID signature (mailto: or https:). */
   pushSubject: string;
   /** PUSH_ALLOW_PRIVATE_ENDPOINTS: Web Push endpoints may be private addresses (a test push service). */
@@ -152,6 +154,12 @@ const schemas = {
   HISTORY_HOURLY_DAYS: integer(1, 365000).describe('a number of days 1-365000'),
   ACTIVITY_RETENTION_DAYS: integer(1, 36500).describe('a number of days 1-36500'),
   HOUSEHOLD_TIME_ZONE: z.string().refine(isTimeZone).describe('an IANA time zone such as "Europe/Berlin"'),
+  HOUSEHOLD_LATITUDE: z.coerce.number().min(-90).max(90).describe('a latitude in degrees from -90 to 90'),
+  HOUSEHOLD_LONGITUDE: z.coerce
+    .number()
+    .min(-180)
+    .max(180)
+    .describe('a longitude in degrees from -180 to 180'),
   PUSH_SUBJECT: z
     .string()
     .refine((value) => /^mailto:[^\s@]+@[^\s@]+$/.test(value) || /^https:\/\/[^\s/]+/.test(value))
@@ -283,6 +291,10 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     activityRetentionDays: values.ACTIVITY_RETENTION_DAYS ?? 90,
     // The server's own zone (TZ, else the system's) unless told otherwise.
     householdTimeZone: values.HOUSEHOLD_TIME_ZONE ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+    householdLocation:
+      values.HOUSEHOLD_LATITUDE !== undefined && values.HOUSEHOLD_LONGITUDE !== undefined
+        ? { latitude: values.HOUSEHOLD_LATITUDE, longitude: values.HOUSEHOLD_LONGITUDE }
+        : null,
     pushSubject:
       values.PUSH_SUBJECT ?? `mailto:${mailAddress(values.MAIL_FROM ?? 'Hearth <hearth@localhost>')}`,
     pushAllowPrivateEndpoints: values.PUSH_ALLOW_PRIVATE_ENDPOINTS === '1',

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { Device, DeviceCommandRequest, DevicehubStatus } from '@hearth/contracts';
+import type { ActivityActor, Device, DeviceCommandRequest, DevicehubStatus } from '@hearth/contracts';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { TokenReader } from '../accounts/index.js';
@@ -73,8 +73,11 @@ export interface DeviceDirectory {
   roomOf(id: string): string | null | undefined;
   /** These devices' new room is stored: the hub's devices follow, with a `device.upsert` each. */
   roomsAssigned(ids: readonly string[], roomId: string | null): void;
-  /** Publishes a JSON event to browsers; `topic` is relative to P (e.g. `events/room.upsert`). */
-  publishEvent(topic: string, payload: unknown): void;
+  /**
+   * Publishes a JSON event to browsers; `topic` is relative to P (e.g. `events/room.upsert`).
+   * `managers`: only residents' and admins' connections get it (automations, scenes).
+   */
+  publishEvent(topic: string, payload: unknown, audience?: 'managers'): void;
 }
 
 /** What the history domain uses of the hub: a device by id, and its updates as they happen. */
@@ -105,6 +108,16 @@ export interface DeviceGate {
     deviceId: string,
     request: DeviceCommandRequest,
     origin?: { ip?: string; client?: string },
+  ): Promise<{ device_id: string; status: 'sent' }>;
+  /**
+   * A command checked against the reach, recorded with `actor` as it is (an automation acting for
+   * its owner, docs/automations.md#activity).
+   */
+  commandAs(
+    reach: Reach,
+    actor: ActivityActor,
+    deviceId: string,
+    request: DeviceCommandRequest,
   ): Promise<{ device_id: string; status: 'sent' }>;
   /** The matching stream connections read their reach again (a pass paused, revoked, expired). */
   reachChanged(match: (principal: Principal) => boolean): Promise<void>;
@@ -168,12 +181,14 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
       has: (id) => hub().has(id),
       roomOf: (id) => hub().roomOf(id),
       roomsAssigned: (ids, roomId) => hub().roomsAssigned(ids, roomId),
-      publishEvent: (topic, payload) => hub().publishEvent(topic, payload),
+      publishEvent: (topic, payload, audience) => hub().publishEvent(topic, payload, audience),
     },
     gate: {
       visible: (reach) => hub().visibleTo(reach, hub().list()),
       command: (reach, actor, deviceId, request, origin = {}) =>
         hub().commandAs({ actor: actorOf(actor), origin, reach: () => reach }, deviceId, request),
+      commandAs: (reach, actor, deviceId, request) =>
+        hub().commandAs({ actor, reach: () => reach }, deviceId, request),
       reachChanged: async (match) => {
         await edge?.reachChanged(match);
       },

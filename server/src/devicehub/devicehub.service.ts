@@ -295,14 +295,16 @@ export class DeviceHubService {
    * a narrower reach gets `room.upsert` only for rooms holding a device it may view, and
    * `favourites.changed` only for its own account (docs/access.md#stream).
    */
-  publishEvent(topic: string, payload: unknown) {
+  publishEvent(topic: string, payload: unknown, audience?: 'managers') {
     const id = (payload as { id?: unknown; user_id?: unknown } | null) ?? {};
     const about: EdgeAbout | undefined =
-      topic === roomTopics.upsert && typeof id.id === 'string'
-        ? { type: 'room', roomId: id.id }
-        : topic === roomTopics.favouritesChanged && typeof id.user_id === 'string'
-          ? { type: 'favourites', userId: id.user_id }
-          : undefined;
+      audience === 'managers'
+        ? { type: 'managers' }
+        : topic === roomTopics.upsert && typeof id.id === 'string'
+          ? { type: 'room', roomId: id.id }
+          : topic === roomTopics.favouritesChanged && typeof id.user_id === 'string'
+            ? { type: 'favourites', userId: id.user_id }
+            : undefined;
     this.publish(topic, JSON.stringify(payload), false, about);
   }
 

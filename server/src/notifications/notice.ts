@@ -16,6 +16,8 @@ export interface Notice {
   room_id: string | null;
   /** `device`: whoever may view the device (docs/access.md); `admins`: admins only (the hub). */
   audience: 'device' | 'admins';
+  /** Only these people of the audience (an automation's `notify` to chosen people); all when absent. */
+  people?: readonly string[];
   /** At most one delivery per person per this many minutes (the first one aside). */
   window_minutes: number;
   version: number;

@@ -87,7 +87,7 @@ export class NotificationsService {
     const people = await this.deps.repository.people();
     const told: string[] = [];
     for (const person of people) {
-      if (person.locked) continue;
+      if (person.locked || (notice.people && !notice.people.includes(person.id))) continue;
       if ((await this.sees(person))(notice)) told.push(person.id);
     }
     return told;

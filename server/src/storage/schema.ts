@@ -5,6 +5,7 @@ import type { IdentityTables } from '../accounts/identities.tables.js';
 import type { PicturesTables } from '../accounts/pictures/pictures.tables.js';
 import type { ActivityTables } from '../activity/activity.tables.js';
 import type { AlertsTables } from '../alerts/alerts.tables.js';
+import type { AutomationsTables } from '../automations/automations.tables.js';
 import type { DevicehubTables } from '../devicehub/devicehub.tables.js';
 import type { HistoryTables } from '../history/history.tables.js';
 import type { RateLimitTables } from '../http/rate-limit.tables.js';
@@ -12,6 +13,7 @@ import type { NotificationsTables } from '../notifications/notifications.tables.
 import type { PassesTables } from '../passes/passes.tables.js';
 import type { PushTables } from '../push/push.tables.js';
 import type { RoomsTables } from '../rooms/rooms.tables.js';
+import type { ScenesTables } from '../scenes/scenes.tables.js';
 import type { ApiTokensTables } from '../tokens/tokens.tables.js';
 import type { PreferencesTables } from '../users/preferences.tables.js';
 import type { SecretsTables } from './secrets.tables.js';
@@ -63,6 +65,9 @@ export interface Database
 
 /** API tokens (migration 0026). */
 export interface Database extends ApiTokensTables {}
+
+/** Scenes and automations (migrations 0023 to 0025). */
+export interface Database extends ScenesTables, AutomationsTables {}
 
 /** Each person's preferences (migration 0028). */
 export interface Database extends PreferencesTables {}

@@ -1,5 +1,11 @@
 import type { IncomingMessage } from 'node:http';
-import { type Device, type DeviceAccess, devicehubTopics, type StreamRefusal } from '@hearth/contracts';
+import {
+  type Device,
+  type DeviceAccess,
+  devicehubTopics,
+  isManager,
+  type StreamRefusal,
+} from '@hearth/contracts';
 import { Aedes } from 'aedes';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -42,13 +48,18 @@ export interface EdgeCaller {
 
 export type EdgeCommandHandler = (command: EdgeCommand, caller: EdgeCaller) => void | Promise<void>;
 
+/** A fast-path connection's view for a message only some connections get (it lists no devices). */
+const NONE_VISIBLE: Map<string, DeviceAccess> = new Map();
+
 /** What a message is about, so that a filtered connection gets only what it may view. */
 export type EdgeAbout =
   | { type: 'state'; deviceId: string }
   | { type: 'upsert'; device: Device }
   | { type: 'removed'; deviceId: string }
   | { type: 'room'; roomId: string }
-  | { type: 'favourites'; userId: string };
+  | { type: 'favourites'; userId: string }
+  /** Residents and admins only (automations, scenes). */
+  | { type: 'managers' };
 
 /** The hub's devices as the edge reads them when a connection's reach changes. */
 export interface EdgeDirectory {
@@ -388,6 +399,12 @@ export async function createEdgeBroker(
           transport.writePacket(shared());
         return;
       }
+      case 'managers': {
+        const principal = transport.session.principal;
+        if (principal?.kind === 'user' && isManager(principal.user.role) && transport.subscribedTo(absolute))
+          transport.writePacket(shared());
+        return;
+      }
       default:
         if (transport.subscribedTo(absolute)) transport.writePacket(shared());
     }
@@ -422,9 +439,9 @@ export async function createEdgeBroker(
     for (const transport of live) {
       const visible = transport.session.visible;
       // The fast path: residents and admins without rules get the same bytes, unchecked.
-      if (visible === undefined) {
+      if (visible === undefined && options.about?.type !== 'managers') {
         if (transport.subscribedTo(absolute)) transport.writePacket(shared());
-      } else deliverFiltered(transport, visible, absolute, options.about, shared);
+      } else deliverFiltered(transport, visible ?? NONE_VISIBLE, absolute, options.about, shared);
     }
     if (!options.retain) return published;
     // The retained copy's payload is a view of the packet's bytes, not a second copy.

@@ -18,6 +18,9 @@ import { migration as m0016 } from './0016_session_authenticated_at.js';
 import { migration as m0020 } from './0020_alerts.js';
 import { migration as m0021 } from './0021_notifications.js';
 import { migration as m0022 } from './0022_push.js';
+import { migration as m0023 } from './0023_scenes.js';
+import { migration as m0024 } from './0024_automations.js';
+import { migration as m0025 } from './0025_automation_runs.js';
 import { migration as m0026 } from './0026_api_tokens.js';
 import { migration as m0027 } from './0027_activity_actor_owner.js';
 import { migration as m0028 } from './0028_user_preferences.js';
@@ -46,6 +49,9 @@ export const migrations: Record<string, Migration> = {
   '0020_alerts': m0020,
   '0021_notifications': m0021,
   '0022_push': m0022,
+  '0023_scenes': m0023,
+  '0024_automations': m0024,
+  '0025_automation_runs': m0025,
   '0026_api_tokens': m0026,
   '0027_activity_actor_owner': m0027,
   '0028_user_preferences': m0028,

@@ -1,5 +1,5 @@
 import type { ActivityActor, ActivityEntry } from '@hearth/contracts';
-import { API_ACTOR, KIND_LABELS, PASS_USES } from './activity.messages.js';
+import { API_ACTOR, AUTOMATION_ACTOR, KIND_LABELS, PASS_USES } from './activity.messages.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -40,9 +40,13 @@ function stateText(state: unknown): string {
     .join(', ');
 }
 
-/** Who: the person, the pass, or an API token with the person it acts for. */
+/** Who: the person, the pass, or an API token or automation with the person it acts for. */
 export const actorLabel = (actor: ActivityActor): string =>
-  actor.type === 'api' && actor.owner ? API_ACTOR(actor.label, actor.owner.label) : actor.label;
+  actor.type === 'api' && actor.owner
+    ? API_ACTOR(actor.label, actor.owner.label)
+    : actor.type === 'automation' && actor.owner
+      ? AUTOMATION_ACTOR(actor.label, actor.owner.label)
+      : actor.label;
 
 export interface Names {
   device(id: string): string | undefined;

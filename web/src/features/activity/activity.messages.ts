@@ -69,6 +69,8 @@ export const KIND_LABELS: Record<ActivityKind, string> = {
   'device.left': 'Device left',
   'device.offline': 'Device went offline',
   'device.back': 'Device came back',
+  'automation.notify': 'Automation notified',
+  'automation.enable': 'Automation switched on or off',
   'alert.acknowledge': 'Alert acknowledged',
   'alert.mute': 'Alerts for a device changed',
   'alert.settings': 'Alert rules changed',
@@ -76,6 +78,8 @@ export const KIND_LABELS: Record<ActivityKind, string> = {
 
 /** An API token's entries: the token's name and whose it is. */
 export const API_ACTOR = (token: string, owner: string) => `${token} (API token of ${owner})`;
+/** An automation's entries: its name and whose it is (docs/automations.md#activity). */
+export const AUTOMATION_ACTOR = (name: string, owner: string) => `${name} (automation of ${owner})`;
 
 /** What a guest pass was used for (`pass.use`'s `action`, docs/passes.md#activity). */
 export const PASS_USES = {

@@ -1,0 +1,60 @@
+import { AUTOMATION_MAX_WAIT_SECONDS, AUTOMATION_MODES, CATCH_UP_MODES } from '@hearth/contracts';
+
+/** Every message automations answer with (docs/automations.md#errors); asserted in tests. */
+export const AUTOMATIONS_ERRORS = {
+  notFound: 'Automation not found',
+  sceneNotFound: (id: string) => `Unknown scene: ${id}`,
+  unknownAutomation: (id: string) => `Unknown automation: ${id}`,
+  unknownDevice: (id: string) => `Unknown device: ${id}`,
+  unknownProperty: (device: string, property: string) => `Unknown property of ${device}: ${property}`,
+  notWritable: (device: string, property: string) => `${property} of ${device} cannot be set`,
+  viewOnly: (device: string) => `You may only view ${device}, not control it`,
+  unknownPerson: (id: string) => `Unknown person: ${id}`,
+  name: 'name must be 1 to 64 characters',
+  mode: `mode must be one of ${AUTOMATION_MODES.join(', ')}`,
+  catchUp: `catch_up must be one of ${CATCH_UP_MODES.join(', ')}`,
+  triggers: 'Give at least one trigger, at most 20',
+  conditions: 'conditions may hold at most 20',
+  actions: 'Give at least one action, at most 50',
+  time: (field: string) => `${field} must be a time HH:MM or HH:MM:SS`,
+  weekdays: (field: string) => `${field} must list weekdays 1 (Monday) to 7 (Sunday)`,
+  seconds: (field: string) =>
+    `${field} must be a whole number of seconds from 1 to ${AUTOMATION_MAX_WAIT_SECONDS}`,
+  offset: (field: string) => `${field} must be a whole number of minutes from -720 to 720`,
+  cronFields: (field: string) => `${field} must have 5 fields, or 6 with seconds first`,
+  cronSyntax: (field: string) => `${field} is not a cron expression`,
+  cronNever: (field: string) => `${field} never fires`,
+  cronTooOften: (field: string) => `${field} fires more often than once a second`,
+  stateTrigger: (field: string) => `${field}: give at most one of to and above/below`,
+  stateCondition: (field: string) => `${field} needs one of equals, above or below`,
+  timeCondition: (field: string) => `${field} needs after, before or weekdays`,
+  notifyTo: (field: string) => `${field} must be "household" or a list of people's ids`,
+  self: 'An automation cannot enable or disable itself',
+  cycle: (names: string) => `Automations would enable each other in a circle: ${names}`,
+  noLocation: "Set the household's location first: sunrise and sunset depend on it",
+  unknownField: (field: string) => `${field} is not a field here`,
+  type: (field: string, types: readonly string[]) => `${field} must be one of ${types.join(', ')}`,
+  enabled: 'enabled must be true or false',
+  cursor: 'cursor is not one this API gave',
+  limit: 'limit must be a whole number from 1 to 100',
+  latitude: 'latitude must be a number from -90 to 90, or null',
+  longitude: 'longitude must be a number from -180 to 180, or null',
+  stepTimeout: (seconds: number) => `No answer within ${seconds} s`,
+  deviceRemoved: 'Device removed',
+  sceneRemoved: 'Scene removed',
+  automationRemoved: 'Automation removed',
+  ownerGone: 'The owner may no longer use automations',
+  alreadyRunning: 'Already running',
+  queueFull: 'Too many runs waiting',
+  restarted: 'Stopped: a new trigger restarted it',
+  disabled: 'Stopped: the automation was disabled',
+  loopPaused: 'Paused: it ran more than 30 times in a minute',
+  missed: (count: number) =>
+    count === 1 ? 'Hearth was not running at the time' : `Hearth was not running: ${count} fires missed`,
+} as const;
+
+/** Notices to people (docs/strings.md#automations). */
+export const AUTOMATION_NOTICES = {
+  pausedTitle: (name: string) => `Automation paused: ${name}`,
+  pausedBody: 'It ran more than 30 times in a minute, which looks like a loop. Fix it, then enable it again.',
+} as const;

@@ -1,0 +1,321 @@
+import {
+  AUTOMATION_PAGE_SIZE,
+  type Automation,
+  type AutomationAction,
+  type AutomationList,
+  type AutomationRuns,
+  type AutomationTrigger,
+  type HouseholdLocation,
+  type RunStatus,
+} from '@hearth/contracts';
+import type { DeviceFeed, Reach } from '../devicehub/index.js';
+import { HttpError } from '../http/errors.js';
+import { readableKeys, refusedKey, type ScenesService } from '../scenes/index.js';
+import { nowIso } from '../storage/columns.js';
+import type { UserRecord } from '../users/index.js';
+import type { AutomationEngine } from './automations.engine.js';
+import { AUTOMATIONS_ERRORS as E } from './automations.errors.js';
+import { type AutomationRecord, type AutomationsRepository, toRunView } from './automations.repository.js';
+import { cronProblem, type Location, nextRunOf } from './automations.schedule.js';
+import type { CreateAutomation, UpdateAutomation } from './automations.schemas.js';
+
+export interface AutomationsServiceDeps {
+  repository: AutomationsRepository;
+  engine: AutomationEngine;
+  feed: Pick<DeviceFeed, 'find'>;
+  scenes: Pick<ScenesService, 'get'>;
+  /** Whether an account exists (notify's people). */
+  person(id: string): Promise<boolean>;
+  reachOf(user: UserRecord): Promise<Reach>;
+  clock: { now(): number };
+  zone: string;
+  location: {
+    get(): Location | null;
+    /** HOUSEHOLD_LATITUDE/LONGITUDE, unless an admin set another. */
+    set(location: HouseholdLocation): Promise<void>;
+    view(): HouseholdLocation;
+  };
+}
+
+const encodeCursor = (row: { name: string; id: string }) =>
+  Buffer.from(JSON.stringify([row.name, row.id])).toString('base64url');
+
+function decodeCursor(cursor: string): { name: string; id: string } {
+  try {
+    const [name, id, extra] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (typeof name === 'string' && typeof id === 'string' && extra === undefined) return { name, id };
+  } catch {
+    // refused below
+  }
+  throw new HttpError(400, E.cursor);
+}
+
+/** docs/automations.md#api: automations kept, checked against the hub and the caller's reach, and run. */
+export class AutomationsService {
+  constructor(private readonly deps: AutomationsServiceDeps) {}
+
+  view(automation: AutomationRecord): Automation {
+    return {
+      id: automation.id,
+      name: automation.name,
+      enabled: automation.enabled,
+      mode: automation.mode,
+      catch_up: automation.catch_up,
+      triggers: automation.triggers,
+      conditions: automation.conditions,
+      actions: automation.actions,
+      owner_id: automation.owner_id,
+      next_run: automation.enabled ? automation.next_run : null,
+      last_run:
+        automation.last_run_at && automation.last_run_status
+          ? { at: automation.last_run_at, status: automation.last_run_status as RunStatus }
+          : null,
+      paused_reason: automation.paused_reason,
+    };
+  }
+
+  async list(query: { cursor?: string | undefined; limit?: number | undefined }): Promise<AutomationList> {
+    const limit = query.limit ?? AUTOMATION_PAGE_SIZE;
+    const rows = await this.deps.repository.page(
+      query.cursor ? decodeCursor(query.cursor) : undefined,
+      limit + 1,
+    );
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      automations: page.map((row) => this.view(row)),
+      next_cursor: rows.length > limit && last ? encodeCursor(last) : null,
+      time_zone: this.deps.zone,
+    };
+  }
+
+  async get(id: string): Promise<AutomationRecord> {
+    const automation = await this.deps.repository.find(id);
+    if (!automation) throw new HttpError(404, E.notFound);
+    return automation;
+  }
+
+  async runs(id: string): Promise<AutomationRuns> {
+    await this.get(id);
+    return { runs: (await this.deps.repository.runs(id)).map(toRunView) };
+  }
+
+  /** A device the caller may view (else it is unknown to them), and for actions control. */
+  private device(reach: Reach, id: string, control: boolean) {
+    const device = this.deps.feed.find(id);
+    const level = device ? (reach.everything ? 'control' : reach.levelOf(id)) : 'none';
+    if (!device || level === 'none') throw new HttpError(400, E.unknownDevice(id));
+    if (control && level !== 'control') throw new HttpError(403, E.viewOnly(device.name));
+    return device;
+  }
+
+  /** docs/automations.md#checks: every part names what exists and what the caller may use. */
+  private async check(
+    caller: UserRecord,
+    self: string,
+    rule: Pick<AutomationRecord, 'triggers' | 'conditions' | 'actions'>,
+  ) {
+    const reach = await this.deps.reachOf(caller);
+    const now = this.deps.clock.now();
+    rule.triggers.forEach((trigger, index) => {
+      const field = `triggers.${index}`;
+      if (trigger.type === 'cron') {
+        const problem = cronProblem(trigger.expression, now);
+        if (problem === 'fields') throw new HttpError(400, E.cronFields(`${field}.expression`));
+        if (problem === 'syntax') throw new HttpError(400, E.cronSyntax(`${field}.expression`));
+        if (problem === 'never') throw new HttpError(400, E.cronNever(`${field}.expression`));
+        if (problem === 'too-often') throw new HttpError(400, E.cronTooOften(`${field}.expression`));
+      }
+      if (trigger.type === 'sun' && !this.deps.location.get()) throw new HttpError(400, E.noLocation);
+      if (trigger.type === 'state') {
+        if (trigger.to !== undefined && (trigger.above !== undefined || trigger.below !== undefined))
+          throw new HttpError(400, E.stateTrigger(field));
+        const device = this.device(reach, trigger.device_id, false);
+        if (!readableKeys(device).has(trigger.property))
+          throw new HttpError(400, E.unknownProperty(device.name, trigger.property));
+      }
+      if (trigger.type === 'event') {
+        const device = this.device(reach, trigger.device_id, false);
+        if (!readableKeys(device).has('action'))
+          throw new HttpError(400, E.unknownProperty(device.name, 'action'));
+      }
+      if (trigger.type === 'availability') this.device(reach, trigger.device_id, false);
+    });
+    rule.conditions.forEach((condition, index) => {
+      const field = `conditions.${index}`;
+      if (condition.type === 'state') {
+        if (condition.equals === undefined && condition.above === undefined && condition.below === undefined)
+          throw new HttpError(400, E.stateCondition(field));
+        const device = this.device(reach, condition.device_id, false);
+        if (!readableKeys(device).has(condition.property))
+          throw new HttpError(400, E.unknownProperty(device.name, condition.property));
+      }
+      if (condition.type === 'time' && !condition.after && !condition.before && !condition.weekdays)
+        throw new HttpError(400, E.timeCondition(field));
+      if (condition.type === 'sun' && !this.deps.location.get()) throw new HttpError(400, E.noLocation);
+    });
+    for (const action of rule.actions) {
+      if (action.type === 'device') {
+        const device = this.device(reach, action.device_id, true);
+        const refused = refusedKey(device, action.state);
+        if (refused)
+          throw new HttpError(
+            400,
+            refused.known
+              ? E.notWritable(device.name, refused.key)
+              : E.unknownProperty(device.name, refused.key),
+          );
+      }
+      if (action.type === 'scene')
+        await this.deps.scenes.get(action.scene_id).catch(() => {
+          throw new HttpError(400, E.sceneNotFound(action.scene_id));
+        });
+      if (action.type === 'notify' && action.to !== 'household') {
+        for (const id of action.to)
+          if (!(await this.deps.person(id))) throw new HttpError(400, E.unknownPerson(id));
+      }
+      if (action.type === 'automation' && action.automation_id === self) throw new HttpError(400, E.self);
+    }
+    await this.checkCycles(self, rule.actions);
+  }
+
+  /** Automations enabling or disabling each other in a circle are refused (docs/automations.md#loops). */
+  private async checkCycles(self: string, actions: readonly AutomationAction[]) {
+    const targets = (list: readonly AutomationAction[]) =>
+      list.flatMap((action) => (action.type === 'automation' ? [action.automation_id] : []));
+    const graph = new Map<string, { name: string; next: string[] }>();
+    let frontier = targets(actions);
+    graph.set(self, { name: '', next: frontier });
+    while (frontier.length > 0) {
+      const unseen = [...new Set(frontier)].filter((id) => !graph.has(id));
+      const known = await this.deps.repository.names(unseen);
+      frontier = [];
+      for (const id of unseen) {
+        const found = known.get(id);
+        if (!found) throw new HttpError(400, E.unknownAutomation(id));
+        const next = targets(found.actions);
+        graph.set(id, { name: found.name, next });
+        frontier.push(...next);
+      }
+    }
+    // A path from self back to self.
+    const path: string[] = [];
+    const seen = new Set<string>();
+    const back = (id: string): boolean => {
+      for (const next of graph.get(id)?.next ?? []) {
+        if (next === self) return true;
+        if (seen.has(next)) continue;
+        seen.add(next);
+        path.push(next);
+        if (back(next)) return true;
+        path.pop();
+      }
+      return false;
+    };
+    if (back(self)) {
+      const names = path.map((id) => graph.get(id)?.name ?? id);
+      throw new HttpError(400, E.cycle(['this automation', ...names, 'this automation'].join(' → ')));
+    }
+  }
+
+  private nextRun(triggers: readonly AutomationTrigger[], enabled: boolean): string | null {
+    if (!enabled) return null;
+    const next = nextRunOf(triggers, this.deps.clock.now(), this.deps.zone, this.deps.location.get());
+    return next === null ? null : nowIso(next);
+  }
+
+  async create(caller: UserRecord, input: CreateAutomation): Promise<Automation> {
+    const id = crypto.randomUUID();
+    await this.check(caller, id, input);
+    const automation: AutomationRecord = {
+      id,
+      name: input.name,
+      enabled: input.enabled,
+      mode: input.mode,
+      catch_up: input.catch_up,
+      triggers: input.triggers,
+      conditions: input.conditions,
+      actions: input.actions,
+      owner_id: caller.id,
+      next_run: this.nextRun(input.triggers, input.enabled),
+      last_run_at: null,
+      last_run_status: null,
+      paused_reason: null,
+    };
+    await this.deps.repository.insert(automation, nowIso(this.deps.clock.now()));
+    await this.changed(id);
+    return this.view(automation);
+  }
+
+  /**
+   * PATCH: the rule's parts replace the stored ones and the caller becomes the owner (it acts with
+   * their reach from now on); `enabled` alone changes nothing else.
+   */
+  async update(caller: UserRecord, id: string, input: UpdateAutomation): Promise<Automation> {
+    const stored = await this.get(id);
+    const { enabled, ...rest } = input;
+    const ruleChanged = Object.values(rest).some((value) => value !== undefined);
+    let automation = stored;
+    if (ruleChanged) {
+      automation = {
+        ...stored,
+        ...(rest.name !== undefined ? { name: rest.name } : {}),
+        ...(rest.mode !== undefined ? { mode: rest.mode } : {}),
+        ...(rest.catch_up !== undefined ? { catch_up: rest.catch_up } : {}),
+        ...(rest.triggers !== undefined ? { triggers: rest.triggers } : {}),
+        ...(rest.conditions !== undefined ? { conditions: rest.conditions } : {}),
+        ...(rest.actions !== undefined ? { actions: rest.actions } : {}),
+        owner_id: caller.id,
+      };
+      await this.check(caller, id, automation);
+      automation.next_run = this.nextRun(automation.triggers, automation.enabled);
+      if (!(await this.deps.repository.update(automation, nowIso(this.deps.clock.now()))))
+        throw new HttpError(404, E.notFound);
+      if (rest.triggers !== undefined) await this.deps.repository.dropPendingOf(id);
+    }
+    if (enabled !== undefined && enabled !== automation.enabled)
+      await this.deps.engine.setEnabled(automation, enabled);
+    await this.changed(id);
+    return this.view(await this.get(id));
+  }
+
+  async delete(id: string): Promise<void> {
+    if (!(await this.deps.repository.delete(id))) throw new HttpError(404, E.notFound);
+    await this.deps.engine.reload(id);
+    this.deps.engine.changed(id, true);
+  }
+
+  /** POST /api/automations/{id}/run: the actions now; answers with the run's id. */
+  async run(caller: UserRecord, id: string): Promise<{ run_id: string | null; status: string }> {
+    const automation = await this.get(id);
+    const name = `${caller.firstName} ${caller.lastName}`.trim() || caller.email;
+    const outcome = await this.deps.engine.runNow(automation, name);
+    if (outcome.kind === 'running') return { run_id: outcome.run.id, status: 'running' };
+    if (outcome.kind === 'queued') return { run_id: outcome.runId, status: 'queued' };
+    if (outcome.kind === 'recorded' || outcome.kind === 'paused')
+      return { run_id: outcome.runId, status: outcome.kind === 'paused' ? 'stopped' : outcome.status };
+    throw new HttpError(404, E.notFound);
+  }
+
+  location(): HouseholdLocation {
+    return this.deps.location.view();
+  }
+
+  /** PUT /api/automations/location (admins): sun triggers' next fires follow. */
+  async setLocation(location: HouseholdLocation): Promise<HouseholdLocation> {
+    if ((location.latitude === null) !== (location.longitude === null)) throw new HttpError(400, E.latitude);
+    await this.deps.location.set(location);
+    for (const automation of await this.deps.repository.all()) {
+      if (!automation.triggers.some((trigger) => trigger.type === 'sun')) continue;
+      automation.next_run = this.nextRun(automation.triggers, automation.enabled);
+      await this.deps.repository.update(automation, nowIso(this.deps.clock.now()));
+      await this.changed(automation.id);
+    }
+    return this.location();
+  }
+
+  private async changed(id: string) {
+    await this.deps.engine.reload(id);
+    this.deps.engine.changed(id, false);
+  }
+}
