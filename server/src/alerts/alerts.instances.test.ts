@@ -15,7 +15,7 @@ import {
 const MINUTE = 60_000;
 const devices = alertDevices({ leaks: ['Attic leak'], plugs: ['Garage plug'] });
 
-/** docs/alerts.md#several-instances: a restart neither repeats nor loses an open incident or a waiting one. */
+/** docs/alerts.md#incidents: a restart neither repeats nor loses an open incident or a waiting one. */
 describe.each(testDatabases())('alerts across a restart on $name', ({ create }) => {
   describe.each(testBuses())('over the $name', ({ url }) => {
     const hooks = new WebhookCatcher();
@@ -91,7 +91,7 @@ describe.each(testDatabases())('alerts across a restart on $name', ({ create }) 
   });
 });
 
-/** docs/alerts.md#several-instances: two instances on one PostgreSQL and one Mosquitto raise each incident once. */
+/** docs/alerts.md#incidents: two instances on one PostgreSQL and one Mosquitto raise each incident once. */
 describeWithService('TEST_MQTT_URL', 'alerts on two instances', (mqttUrl) => {
   const hooks = new WebhookCatcher();
   const clock = new FakeClock();

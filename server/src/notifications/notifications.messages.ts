@@ -1,4 +1,4 @@
-/** Texts of notification mails (docs/strings.md#notifications). */
+/** Texts of notification mails (docs/strings.md#alerts). */
 export const NOTIFICATION_TEXTS = {
   mailOpen: 'Open Hearth to see it, acknowledge it or turn off alerts for this device:',
   digestSubject: (count: number) =>

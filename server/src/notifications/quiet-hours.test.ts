@@ -4,7 +4,7 @@ import { quietUntil } from './quiet-hours.js';
 const at = (iso: string) => Date.parse(iso);
 const NIGHT = { start: '22:00', end: '07:00' };
 
-describe('quiet hours (docs/alerts.md#quiet-hours)', () => {
+describe('quiet hours (docs/alerts.md#delivery)', () => {
   it.each([
     ['21:59 is before them', '2026-03-02T21:59:30Z', NIGHT, null],
     [

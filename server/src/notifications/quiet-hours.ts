@@ -1,6 +1,6 @@
 import type { QuietHours } from '@hearth/contracts';
 
-// docs/alerts.md#quiet-hours: quiet hours are wall-clock times in HOUSEHOLD_TIME_ZONE.
+// docs/alerts.md#delivery: quiet hours are wall-clock times in HOUSEHOLD_TIME_ZONE.
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 

@@ -1,6 +1,6 @@
 import type { NotificationKind, NotificationStatus } from '@hearth/contracts';
 
-/** docs/strings.md#notifications: every text of the bell, inbox, banner and Notifications settings. */
+/** docs/strings.md#notifications-texts: every text of the bell, inbox, banner and Notifications settings. */
 export const NOTIFICATION_TEXTS = {
   bell: (unread: number) => (unread === 0 ? 'Notifications' : `Notifications, ${unread} unread`),
   inboxTitle: 'Notifications',
