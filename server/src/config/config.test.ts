@@ -116,6 +116,14 @@ describe('parseConfig', () => {
       'Invalid HOUSEHOLD_TIME_ZONE "Mars/Olympus": expected an IANA time zone such as "Europe/Berlin"',
     ],
     [
+      { PUSH_SUBJECT: 'hearth@example.com' },
+      'Invalid PUSH_SUBJECT "hearth@example.com": expected a mailto: address or https:// URL',
+    ],
+    [
+      { PUSH_ALLOW_PRIVATE_ENDPOINTS: 'yes' },
+      'Invalid PUSH_ALLOW_PRIVATE_ENDPOINTS "yes": expected "0" or "1"',
+    ],
+    [
       { DATABASE_CONNECT_TIMEOUT: 'soon' },
       'Invalid DATABASE_CONNECT_TIMEOUT "soon": expected a number of seconds 0-3600',
     ],
@@ -158,6 +166,16 @@ describe('parseConfig', () => {
     } catch (error) {
       expect((error as Error).message).not.toContain('\n');
     }
+  });
+
+  it("reads the Web Push contact (MAIL_FROM's address by default) and whether private endpoints are allowed", () => {
+    expect(parseConfig({}).pushSubject).toBe('mailto:hearth@localhost');
+    expect(parseConfig({ MAIL_FROM: 'Home <home@example.com>' }).pushSubject).toBe('mailto:home@example.com');
+    expect(parseConfig({ PUSH_SUBJECT: 'https://home.example.com' }).pushSubject).toBe(
+      'https://home.example.com',
+    );
+    expect(parseConfig({}).pushAllowPrivateEndpoints).toBe(false);
+    expect(parseConfig({ PUSH_ALLOW_PRIVATE_ENDPOINTS: '1' }).pushAllowPrivateEndpoints).toBe(true);
   });
 
   it("reads the household's time zone, the server's own by default", () => {
