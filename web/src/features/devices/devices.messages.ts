@@ -39,6 +39,7 @@ export const MESSAGES = {
   addFavourite: 'Add to favourites',
   removeFavourite: 'Remove from favourites',
   select: 'Select',
+  selectAllShown: 'Select all shown',
   moveToRoom: 'Move to room',
   accept: 'Accept',
   dragHint:
@@ -129,6 +130,8 @@ export const TOOLBAR = {
   emptyRoom: 'No devices in this room',
   allOff: 'All off',
   allOn: 'All on',
+  // docs/screens.md#on-a-phone: the filters behind one button, with how many are on.
+  filters: 'Filters',
 } as const;
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;

@@ -20,7 +20,7 @@ import './rooms-assign.css';
  * "Accept all suggestions (N)", and while tiles are dragged the room drop bar. Nothing without
  * a rooms hub (tests of other parts).
  */
-export function AssignToolbar() {
+export function AssignToolbar({ shown = [] }: { shown?: readonly string[] }) {
   const { store, rooms: hub, selection } = useDevicesContext();
   const rooms = useRoomList(hub?.rooms);
   const ids = useDeviceIds(store);
@@ -78,7 +78,7 @@ export function AssignToolbar() {
           {MESSAGES.dragHint}
         </p>
       )}
-      {selecting && <SelectionBar rooms={rooms} onDone={() => selectButton.current?.focus()} />}
+      {selecting && <SelectionBar rooms={rooms} shown={shown} onDone={() => selectButton.current?.focus()} />}
       {canDrag && <RoomDropBar rooms={rooms} />}
     </div>
   );
@@ -87,12 +87,15 @@ export function AssignToolbar() {
 /** docs/rooms.md#selection: "N selected", "Move to room" (one call for all), "Cancel"; Escape leaves. */
 function SelectionBar({
   rooms,
+  shown,
   onDone,
 }: {
   rooms: Room[] /** Focus goes back to "Select" once moved. */;
+  /** The devices the filter shows, for "Select all shown". */
+  shown: readonly string[];
   onDone(): void;
 }) {
-  const { selection } = useDevicesContext();
+  const { store, selection } = useDevicesContext();
   const move = useMoveDevices();
   const snapshot = useSyncExternalStore(
     selection?.subscribe ?? (() => () => {}),
@@ -114,6 +117,12 @@ function SelectionBar({
       <span className="selection-count" role="status">
         {selectedCount(snapshot.ids.length)}
       </span>
+      <SelectAllShown
+        shown={shown}
+        picked={snapshot.ids}
+        onPick={(ids) => selection?.add(ids)}
+        store={store}
+      />
       <RoomPicker
         rooms={rooms}
         current={undefined}
@@ -138,6 +147,36 @@ function SelectionBar({
         {MESSAGES.cancel}
       </button>
     </section>
+  );
+}
+
+/** docs/rooms.md#selection: picks every device the filter shows that the viewer may move (disabled once all are). */
+function SelectAllShown({
+  shown,
+  picked,
+  onPick,
+  store,
+}: {
+  shown: readonly string[];
+  picked: readonly string[];
+  onPick(ids: string[]): void;
+  store: ReturnType<typeof useDevicesContext>['store'];
+}) {
+  const movable = shown.filter((id) => {
+    const device = store.getDevice(id);
+    return device !== undefined && canControl(device);
+  });
+  const pickedSet = new Set(picked);
+  const all = movable.every((id) => pickedSet.has(id));
+  return (
+    <button
+      type="button"
+      className="button button--secondary button--compact"
+      disabled={all}
+      onClick={() => onPick(movable)}
+    >
+      {MESSAGES.selectAllShown}
+    </button>
   );
 }
 

@@ -1,15 +1,17 @@
 import type { Room } from '@hearth/contracts';
-import { Search } from 'lucide-react';
+import { ListFilter, Search } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { TOOLBAR } from '../devices.messages.js';
 import {
   type DeviceFilter,
+  hiddenFiltersOn,
   isFiltering,
   NO_FILTER,
   resolveRoom,
   roomParam,
   UNASSIGNED,
 } from '../model/filters.js';
+import './phone.css';
 
 interface ToolbarProps {
   filter: DeviceFilter;
@@ -38,8 +40,15 @@ export function DevicesToolbar({ filter, update, rooms, types, onManageRooms, by
           ? filter.room
           : resolved;
   const typeOptions = filter.type && !types.includes(filter.type) ? [...types, filter.type] : types;
+  // docs/screens.md#on-a-phone: below 600 px the fields after the search wait behind "Filters".
+  const [open, setOpen] = useState(false);
+  const on = hiddenFiltersOn(filter);
   return (
-    <search className="devices-toolbar" aria-label={TOOLBAR.label}>
+    <search
+      id={`${id}-toolbar`}
+      className={`devices-toolbar${open ? ' devices-toolbar--open' : ''}`}
+      aria-label={TOOLBAR.label}
+    >
       <div className="toolbar-search">
         <Search size={16} aria-hidden="true" />
         <input
@@ -54,6 +63,17 @@ export function DevicesToolbar({ filter, update, rooms, types, onManageRooms, by
           }}
         />
       </div>
+      <button
+        type="button"
+        className="button button--secondary toolbar-filters-button"
+        aria-expanded={open}
+        aria-controls={`${id}-toolbar`}
+        onClick={() => setOpen(!open)}
+      >
+        <ListFilter size={16} aria-hidden="true" />
+        {TOOLBAR.filters}
+        {on > 0 && <span className="badge toolbar-filters-count">{on}</span>}
+      </button>
       {byRoom && (
         <div className="toolbar-field">
           <label className="field-label" htmlFor={`${id}-room`}>

@@ -166,7 +166,7 @@ function Body({ filtered, filter, clear, rooms, roomsLoaded }: BodyProps) {
   }
   return (
     <>
-      <AssignToolbar />
+      <AssignToolbar shown={filtered.ids} />
       <DeviceGrid ids={filtered.ids} groups={groups} partial={partial} />
     </>
   );

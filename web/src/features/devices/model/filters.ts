@@ -69,6 +69,10 @@ export function filterToSearch(filter: DeviceFilter): string {
 export const isFiltering = (filter: DeviceFilter) =>
   Boolean(filter.q.trim() || filter.room || filter.type || filter.status || filter.battery);
 
+/** docs/screens.md#on-a-phone: how many of the filters behind the "Filters" button are on (the search box stays in view). */
+export const hiddenFiltersOn = (filter: DeviceFilter) =>
+  [filter.room, filter.type, filter.status, filter.battery].filter(Boolean).length;
+
 /** A URL-friendly form of a room's name: `Living room` → `living-room`. */
 export function slugify(name: string): string {
   return name

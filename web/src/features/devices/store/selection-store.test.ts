@@ -41,4 +41,17 @@ describe('SelectionStore', () => {
     selection.keepOnly(new Set(['b']));
     expect(selection.getSnapshot().ids).toEqual(['b']);
   });
+
+  it('adds every shown device for "Select all shown", keeping what was picked and its order', () => {
+    const selection = new SelectionStore();
+    selection.start();
+    selection.toggle('c');
+    let told = 0;
+    selection.subscribe(() => told++);
+    selection.add(['a', 'b', 'c']);
+    expect(selection.getSnapshot()).toEqual({ active: true, ids: ['c', 'a', 'b'] });
+    // Nothing new: nobody is told.
+    selection.add(['b', 'a']);
+    expect(told).toBe(1);
+  });
 });

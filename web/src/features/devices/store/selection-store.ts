@@ -35,6 +35,14 @@ export class SelectionStore extends SnapshotStore<SelectionSnapshot> {
     this.set({ active: true, ids: ids.includes(id) ? ids.filter((other) => other !== id) : [...ids, id] });
   }
 
+  /** docs/rooms.md#selection: "Select all shown" adds these (the devices the filter shows) to the selection. */
+  add(ids: readonly string[]) {
+    const picked = new Set(this.snapshot.ids);
+    const added = ids.filter((id) => !picked.has(id));
+    if (added.length > 0 || !this.snapshot.active)
+      this.set({ active: true, ids: [...this.snapshot.ids, ...added] });
+  }
+
   /** Drops ids the page no longer lists (removed devices). */
   keepOnly(listed: ReadonlySet<string>) {
     const ids = this.snapshot.ids.filter((id) => listed.has(id));
