@@ -6,16 +6,18 @@ import { NotificationBell } from '../features/notifications/NotificationCenter.j
 import { OfflineNotice } from '../features/notifications/OfflineNotice.js';
 import { useSessionControl } from '../shared/session/session-control.js';
 import { loadable } from '../shared/ui/loadable.js';
+import { BottomBar } from './BottomBar.js';
 import { ProfileMenu } from './ProfileMenu.js';
 import { Sidebar } from './Sidebar.js';
 
 const AccountSettings = loadable(() => import('../features/settings/AccountSettings.js'));
 
-/** docs/screens.md#layout: sidebar, top bar with the menu and profile buttons, the page, the auth modal. */
+/** docs/screens.md#layout: sidebar, top bar with the menu and profile buttons, the page, a phone's bottom bar, the auth modal. */
 export function Layout() {
   const [menuOpen, setMenuOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const closeMenu = useCallback(() => setMenuOpen(false), []);
+  const openMenu = useCallback(() => setMenuOpen(true), []);
   const closeSettings = useCallback(() => setSettingsOpen(false), []);
   // Drawn from its first opening on, and kept: it holds a sign-in waiting for its code.
   const { authModal } = useSessionControl();
@@ -48,6 +50,7 @@ export function Layout() {
           <Outlet />
         </main>
       </div>
+      <BottomBar menuOpen={menuOpen} onMenu={openMenu} />
       {authWanted && <AuthModal />}
       {settingsOpen && <AccountSettings open={settingsOpen} onClose={closeSettings} />}
     </div>

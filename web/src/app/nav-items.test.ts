@@ -1,6 +1,6 @@
 import { isManager } from '@hearth/contracts';
 import { describe, expect, it } from 'vitest';
-import { isCurrent, navGroupsFor } from './nav-items.js';
+import { bottomBarItemsFor, isCurrent, navGroupsFor } from './nav-items.js';
 
 const labels = (role: Parameters<typeof navGroupsFor>[0]) =>
   navGroupsFor(role).map((group) => [group.title, group.items.map((item) => item.label)]);
@@ -54,6 +54,16 @@ describe('sidebar entries by role (docs/screens.md#layout, docs/roles.md)', () =
       'Activity',
       'Notifications',
     ]);
+  });
+
+  it("puts the viewer's Home, Devices and Activity on a phone's bottom bar (docs/screens.md#bottom-bar)", () => {
+    const bar = (role: Parameters<typeof navGroupsFor>[0], devices = false) =>
+      bottomBarItemsFor(role, { devices }).map((item) => item.label);
+    expect(bar(null)).toEqual(['Home']);
+    expect(bar('user')).toEqual(['Home', 'Activity']);
+    expect(bar('user', true)).toEqual(['Home', 'Devices', 'Activity']);
+    expect(bar('resident')).toEqual(['Home', 'Devices', 'Activity']);
+    expect(bar('admin')).toEqual(['Home', 'Devices', 'Activity']);
   });
 
   it('highlights only an exact path match', () => {

@@ -60,5 +60,14 @@ export function navGroupsFor(role: Role | null | undefined, grants: NavGrants = 
   );
 }
 
+/** docs/screens.md#bottom-bar: the pages a phone's bottom bar leads to, in its order (beside "Menu"). */
+export const BOTTOM_BAR_PATHS = ['/', '/devices', '/activity'] as const;
+
+/** The bottom bar's entries a viewer may see: the sidebar's, for the paths of BOTTOM_BAR_PATHS. */
+export function bottomBarItemsFor(role: Role | null | undefined, grants: NavGrants = {}): NavItem[] {
+  const items = navGroupsFor(role, grants).flatMap((group) => group.items);
+  return BOTTOM_BAR_PATHS.flatMap((path) => items.filter((item) => item.path === path));
+}
+
 /** docs/screens.md#layout: highlighted only when the path matches exactly. */
 export const isCurrent = (item: NavItem, pathname: string) => item.path === pathname;
