@@ -240,6 +240,10 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
       if (!service) throw new Error('the device hub starts after it is registered');
       await service.load();
       const hub = service;
+      // Before the lease: an instance that takes it at once writes its whole view, and a view of
+      // "offline until the bus says otherwise" would overwrite what the others saw (a device
+      // without availability reports is online only by the registry's word), which they adopt.
+      if (deps.dialect === 'postgres') hub.adoptPresence(await repository.presence());
       lease.onChange((holder) => {
         if (holder) hub.markAllForWriter();
       });

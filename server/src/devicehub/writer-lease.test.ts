@@ -83,4 +83,40 @@ describe.each(testDatabases())('device state writer and presence on $name', ({ n
       }
     },
   );
+
+  it.runIf(shared && mosquitto)(
+    'an instance that takes the lock at start shows and keeps what the registry says of a device without availability reports',
+    async () => {
+      // The instances before it saw the front door's fresh message; none runs now, so this one
+      // writes at once, before the bus has told it anything (a restart inside the hand-over window).
+      const { household: c } = await startHousehold(database, mosquitto, {
+        base,
+        prefix: `hearth-c-${unique}`,
+      });
+      try {
+        expect(await stored(c, 'Front door')).toMatchObject({ online: 1 });
+        await waitFor(() => c.app.logs.text.includes(WRITES), 5000);
+        expect(byName(await c.list(), 'Front door')).toMatchObject({
+          online: true,
+          last_seen: '2026-11-24T06:02:00.000Z',
+        });
+        // Its whole view went to the registry when it took the lock; a report after that is
+        // stored with it or later (once the adapter listens: /healthz stops naming the hub; the
+        // list went with the household before).
+        await waitFor(async () => {
+          const health = (await c.app.app.inject({ url: '/healthz' })).json() as { failing?: string[] };
+          return !health.failing?.includes('devicehub');
+        }, 5000);
+        await c.z2m.publishDevices();
+        await c.z2m.publish('Kitchen remote', { action: 'single', last_seen: '2026-11-24T06:03:00.000Z' });
+        await waitFor(
+          async () => (await stored(c, 'Kitchen remote'))?.last_seen === '2026-11-24T06:03:00.000Z',
+          5000,
+        );
+        expect(await stored(c, 'Front door')).toEqual({ online: 1, last_seen: '2026-11-24T06:02:00.000Z' });
+      } finally {
+        await c.close();
+      }
+    },
+  );
 });
