@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { withGaps } from './history.gaps.js';
+import { GapMerge, withGaps } from './history.gaps.js';
 
 interface Entry {
   t: number;
@@ -77,6 +77,23 @@ describe('withGaps', () => {
         expect(values(out)).toEqual(expected);
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('gives the same answer fed a page at a time as all at once', () => {
+    const times = fc
+      .array(fc.integer({ min: 0, max: 200 }), { maxLength: 40 })
+      .map((t) => t.sort((a, b) => a - b));
+    fc.assert(
+      fc.property(times, times, fc.integer({ min: 1, max: 10 }), (readingTimes, gaps, page) => {
+        const entries = readingTimes.map((t, i) => ({ t, v: i }));
+        const merge = new GapMerge(bounded(gaps), marker);
+        const paged: Entry[] = [];
+        for (let i = 0; i < entries.length; i += page) paged.push(...merge.add(entries.slice(i, i + page)));
+        paged.push(...merge.finish());
+        expect(paged).toEqual(withGaps(entries, gaps, marker));
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -21,8 +21,8 @@ import {
   type SeriesType,
 } from './history.buckets.js';
 import { HISTORY_ERRORS as E } from './history.errors.js';
-import { withGaps } from './history.gaps.js';
-import { encodeAnswer } from './history.json.js';
+import { GapMerge, withGaps } from './history.gaps.js';
+import { encodeAnswer, slicesOf } from './history.json.js';
 import { leafAt } from './history.leaves.js';
 import type { Retention } from './history.maintenance.js';
 import { HistoryQueue } from './history.queue.js';
@@ -42,6 +42,12 @@ export interface HistoryServiceOptions {
 
 /** A caller's reach, asked for only once their request has its turn. */
 type ReachOf = () => Promise<Reach>;
+
+/** An answer's fields, and its points a page at a time, as they are read. */
+interface Paged {
+  head: Omit<HistoryAnswer, 'points'>;
+  pages: AsyncIterable<readonly HistoryPoint[]>;
+}
 
 /** The range a request asks for when it gives none: the last 24 hours. */
 const DEFAULT_RANGE_MS = DAY;
@@ -72,7 +78,8 @@ export class HistoryService {
   async answer(person: string, query: HistoryQuery, reachOf: ReachOf): Promise<Buffer> {
     const release = await this.queue.enter(person);
     try {
-      return await encodeAnswer(await this.query(query, await reachOf()));
+      const { head, pages } = await this.paged(query, await reachOf());
+      return await encodeAnswer(head, pages);
     } finally {
       release();
     }
@@ -80,42 +87,62 @@ export class HistoryService {
 
   /** `reach`: the caller's (docs/access.md); a device it may not view is not found. */
   async query(query: HistoryQuery, reach: Reach = EVERYTHING): Promise<HistoryAnswer> {
+    const { head, pages } = await this.paged(query, reach);
+    const points: HistoryPoint[] = [];
+    for await (const page of pages) points.push(...page);
+    return { ...head, points };
+  }
+
+  /** The answer's fields, and its points a page at a time (docs/history.md#api). */
+  private async paged(query: HistoryQuery, reach: Reach): Promise<Paged> {
     const { device, series, type } = await this.find(query.device_id, query.property, reach);
     const { from, to } = this.range(query);
-    const answer = (
-      resolution: HistoryResolution,
-      bucket_ms: number,
-      points: HistoryPoint[],
-    ): HistoryAnswer => ({
+    const head = (resolution: HistoryResolution, bucket_ms: number): Paged['head'] => ({
       device_id: device.id,
       property: query.property,
       resolution,
       bucket_ms,
       type,
-      points,
     });
-    if (!series) return answer('raw', 0, []);
+    const whole = (resolution: HistoryResolution, bucket_ms: number, points: HistoryPoint[]): Paged => ({
+      head: head(resolution, bucket_ms),
+      pages: slicesOf(points),
+    });
+    if (!series) return whole('raw', 0, []);
     const { repository, retention } = this.options;
     const { points } = query;
     const now = this.now();
     const gaps = await repository.gaps(device.id, from, to);
+    const gapReading = (t: number): Reading => ({ t, v: null });
 
     if (from >= now - retention.rawDays * DAY) {
       const count = await repository.countRaw(series.id, from, to, points);
+      if (count + gaps.length <= points) {
+        // It fits, whatever the gaps: read and answered a page at a time (readings that
+        // arrived since the count may make it more than fits: the latest then stay out).
+        const merge = new GapMerge(gaps, gapReading);
+        const pages = async function* () {
+          const most = points - gaps.length;
+          for await (const page of repository.rawPages(series.id, from, to, { most, type }))
+            yield merge.add(page);
+          yield merge.finish();
+        };
+        return { head: head('raw', 0), pages: pages() };
+      }
       if (count <= points) {
-        // At most points + 1 readings, should more have arrived since they were counted.
+        // With its gaps it may not fit: read first (at most points + 1), then seen.
         const raw: Reading[] = [];
         for await (const page of repository.rawPages(series.id, from, to, { most: points + 1, type })) {
           raw.push(...page);
         }
-        const readings = withGaps(raw, gaps, (t): Reading => ({ t, v: null }));
-        if (readings.length <= points) return answer('raw', 0, readings);
+        const readings = withGaps(raw, gaps, gapReading);
+        if (readings.length <= points) return whole('raw', 0, readings);
       }
     }
     if (from >= now - retention.fiveMinuteDays * DAY && (to - from) / FIVE_MINUTES <= points) {
       const buckets = withGaps(await this.buckets(series.id, '5m', from, to), gaps, gapBucket);
       if (buckets.length <= points)
-        return answer(
+        return whole(
           '5m',
           FIVE_MINUTES,
           buckets.map((b) => this.shape(b, type)),
@@ -136,7 +163,7 @@ export class HistoryService {
       buckets = buckets.slice(-points);
       while (buckets[0]?.count === 0) buckets.shift();
     }
-    return answer(
+    return whole(
       '1h',
       width,
       buckets.map((b) => this.shape(b, type)),
@@ -166,7 +193,7 @@ export class HistoryService {
   }
 
   /** The export's file name and lines. */
-  async csv(
+  private async csv(
     query: HistoryExportQuery,
     reach: Reach = EVERYTHING,
   ): Promise<{ filename: string; lines: AsyncGenerator<string> }> {
