@@ -31,7 +31,7 @@ export class ScriptedZigbee2mqtt {
       reconnectPeriod: 250,
     });
     const script = new ScriptedZigbee2mqtt(client, base);
-    await client.subscribeAsync([`${base}/+/set`]);
+    await client.subscribeAsync([`${base}/+/set`, `${base}/+/+/set`]);
     client.on('message', (topic, payload) => {
       script.sets.push({
         name: topic.slice(base.length + 1, -'/set'.length),
@@ -185,6 +185,8 @@ export interface AutomationKit {
   sets(name: string): unknown[];
   /** Closes the app (the database stays) and starts another on it, as a restart does. */
   restart(): Promise<void>;
+  /** Another instance on the same database and bus, with the same clock (closed by the caller). */
+  another(): Promise<TestApp>;
   close(): Promise<void>;
 }
 
@@ -263,6 +265,7 @@ export async function startAutomationKit(
     },
     tick: () => app.automations.tick(),
     sets: (name) => z2m.sets.filter((each) => each.name === name).map((each) => each.payload),
+    another: () => startTestApp(database, env, { clock }),
     async restart() {
       await app.close();
       app = await startTestApp(database, env, { clock });

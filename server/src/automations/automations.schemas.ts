@@ -32,12 +32,20 @@ const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/;
 const time = z
   .string({ error: (issue) => E.time(fieldOf(issue)) })
   .regex(TIME, { error: (issue) => E.time(fieldOf(issue)) });
+const weekdaysError = (issue: Issue) => E.weekdays(fieldOf(issue).replace(/\.\d+$/, ''));
 const weekdays = z
-  .array(z.number().int().min(1).max(7), {
-    error: (issue) => E.weekdays(fieldOf(issue).replace(/\.\d+$/, '')),
-  })
-  .min(1, { error: (issue) => E.weekdays(fieldOf(issue)) })
-  .max(7, { error: (issue) => E.weekdays(fieldOf(issue)) })
+  .array(
+    z
+      .number({ error: weekdaysError })
+      .int({ error: weekdaysError })
+      .min(1, { error: weekdaysError })
+      .max(7, { error: weekdaysError }),
+    {
+      error: weekdaysError,
+    },
+  )
+  .min(1, { error: weekdaysError })
+  .max(7, { error: weekdaysError })
   .transform((days) => [...new Set(days)].sort() as IsoWeekday[]);
 const id = (what: string) =>
   z
