@@ -53,13 +53,13 @@ const formatNumber = (value: number) =>
 
 // ── capabilities ───────────────────────────────────────────────────────────────────────────────
 
-function accessOf(read: boolean, write: boolean, binary = false): CapabilityAccess {
+export function accessOf(read: boolean, write: boolean, binary = false): CapabilityAccess {
   const access: CapabilityAccess = { readOnly: !write, write, set: write, published: read };
   if (write && binary) access.toggle = true;
   return access;
 }
 
-interface Leaf {
+export interface Leaf {
   property: string;
   name: string;
   type: string;
@@ -67,7 +67,7 @@ interface Leaf {
   write: boolean;
 }
 
-const binary = (leaf: Leaf): Capability => ({
+export const binary = (leaf: Leaf): Capability => ({
   id: leaf.property,
   property: leaf.property,
   name: leaf.name,
@@ -78,7 +78,7 @@ const binary = (leaf: Leaf): Capability => ({
   metadata: { value_on: true, value_off: false },
 });
 
-function numeric(leaf: Leaf, range: NumericRange, unit?: string): Capability {
+export function numeric(leaf: Leaf, range: NumericRange, unit?: string): Capability {
   const clean = Object.fromEntries(Object.entries(range).filter(([, v]) => v !== undefined)) as NumericRange;
   return {
     id: leaf.property,
@@ -95,7 +95,7 @@ function numeric(leaf: Leaf, range: NumericRange, unit?: string): Capability {
   };
 }
 
-const enumeration = (leaf: Leaf, values: string[]): Capability => ({
+export const enumeration = (leaf: Leaf, values: string[]): Capability => ({
   id: leaf.property,
   property: leaf.property,
   name: leaf.name,
@@ -107,7 +107,7 @@ const enumeration = (leaf: Leaf, values: string[]): Capability => ({
   metadata: { values },
 });
 
-const textual = (leaf: Leaf, length?: { min?: number; max?: number }): Capability => ({
+export const textual = (leaf: Leaf, length?: { min?: number; max?: number }): Capability => ({
   id: leaf.property,
   property: leaf.property,
   name: leaf.name,
@@ -119,7 +119,7 @@ const textual = (leaf: Leaf, length?: { min?: number; max?: number }): Capabilit
 });
 
 /** An entity of several parts: one capability whose value is an object of them. */
-function composite(id: string, name: string, type: string, features: Capability[]): Capability {
+export function composite(id: string, name: string, type: string, features: Capability[]): Capability {
   const read = features.some((f) => f.access.published);
   const write = features.some((f) => !f.access.readOnly);
   return {
