@@ -1,4 +1,5 @@
 import {
+  DEFAULT_ROOM_ICON,
   type Floor,
   ROOM_ICONS,
   type Room,
@@ -6,13 +7,18 @@ import {
   type RoomsResponse,
 } from '@hearth/contracts';
 import { ArrowDown, ArrowUp } from 'lucide-react';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
 import type { ApiResult } from '../../shared/api/client.js';
 import { Dialog } from '../../shared/ui/Dialog.js';
 import { MANAGE } from './manage-rooms.messages.js';
+import './manage-rooms.css';
 import { RoomIcon, roomIconLabel } from './RoomIcon.js';
+import { guessRoomIcon } from './room-icon-guess.js';
 import { createFloor, createRoom, deleteFloor, deleteRoom, updateFloor, updateRoom } from './rooms.api.js';
 import type { RoomsStore } from './rooms-store.js';
+
+const DEFAULT_ICON: RoomIconName = DEFAULT_ROOM_ICON;
+const NO_ICON = { value: DEFAULT_ICON, chosen: false };
 
 /** Calls the API and resolves with its error (or the fallback), or null once it worked. */
 type Call = (request: () => Promise<ApiResult<unknown>>, fallback: string) => Promise<string | null>;
@@ -93,11 +99,17 @@ interface RowProps {
   remove(): Promise<string | null>;
   confirmText: string;
   deleteText: string;
-  children?: React.ReactNode;
+  /** A room's icon select, before its name. */
+  icon?: ReactNode;
+  /** A room's floor select, after its name. */
+  floor?: ReactNode;
 }
 
-/** One room or floor: name (renamed with Save), its extras, up/down, delete with a confirmation; errors under it. */
-function ItemRow({ item, first, last, patch, remove, confirmText, deleteText, children }: RowProps) {
+/**
+ * One room or floor on a row of its own: (icon,) name (renamed with Save), (floor,) up/down, delete
+ * with a confirmation; errors under it.
+ */
+function ItemRow({ item, first, last, patch, remove, confirmText, deleteText, icon, floor }: RowProps) {
   const [draft, setDraft] = useState(item.name);
   // A rename from elsewhere (another browser, or this one's Save) shows in the field.
   useEffect(() => setDraft(item.name), [item.name]);
@@ -124,20 +136,23 @@ function ItemRow({ item, first, last, patch, remove, confirmText, deleteText, ch
   return (
     <li className="manage-row">
       <form className="manage-row-main" onSubmit={rename}>
-        {children}
-        <input
-          className="input input--compact"
-          aria-label={MANAGE.nameOf(item.name)}
-          aria-describedby={error ? errorId : undefined}
-          aria-invalid={error ? true : undefined}
-          value={draft}
-          onChange={(event) => setDraft(event.target.value)}
-        />
-        {draft !== item.name && (
-          <button type="submit" className="button button--primary button--compact" disabled={busy}>
-            {MANAGE.save}
-          </button>
-        )}
+        {icon && <span className="manage-cell manage-cell--icon">{icon}</span>}
+        <span className="manage-cell manage-cell--name">
+          <input
+            className="input input--compact"
+            aria-label={MANAGE.nameOf(item.name)}
+            aria-describedby={error ? errorId : undefined}
+            aria-invalid={error ? true : undefined}
+            value={draft}
+            onChange={(event) => setDraft(event.target.value)}
+          />
+          {draft !== item.name && (
+            <button type="submit" className="button button--primary button--compact" disabled={busy}>
+              {MANAGE.save}
+            </button>
+          )}
+        </span>
+        {floor && <span className="manage-cell manage-cell--floor">{floor}</span>}
         <span className="manage-row-buttons">
           <button
             type="button"
@@ -196,6 +211,79 @@ function ItemRow({ item, first, last, patch, remove, confirmText, deleteText, ch
         </p>
       )}
     </li>
+  );
+}
+
+/**
+ * docs/screens.md#manage-rooms: a new room on a row like the rooms' own. Its icon follows the name
+ * typed (guessRoomIcon: "Kitchen" → kitchen) until one is chosen by hand, and is reset after adding.
+ */
+function NewRoomForm({
+  floors,
+  onAdd,
+}: {
+  floors: Floor[];
+  onAdd(room: { name: string; icon: RoomIconName; floor_id: string | null }): Promise<string | null>;
+}) {
+  const [name, setName] = useState('');
+  const [icon, setIcon] = useState<{ value: RoomIconName; chosen: boolean }>(NO_ICON);
+  const [floor, setFloor] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const errorId = `${useId()}-error`;
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    const failure = await onAdd({ name, icon: icon.value, floor_id: floor });
+    setBusy(false);
+    setError(failure);
+    if (failure !== null) return;
+    setName('');
+    setIcon(NO_ICON);
+  };
+  return (
+    <form
+      className={`manage-add manage-row-main${floors.length > 0 ? ' manage-list--floors' : ''}`}
+      onSubmit={submit}
+    >
+      <span className="manage-cell manage-cell--icon">
+        <IconSelect
+          value={icon.value}
+          label={MANAGE.newRoomIcon}
+          onChange={(value) => setIcon({ value, chosen: true })}
+        />
+      </span>
+      <span className="manage-cell manage-cell--name">
+        <input
+          className="input input--compact"
+          aria-label={MANAGE.roomName}
+          placeholder={MANAGE.roomName}
+          aria-describedby={error ? errorId : undefined}
+          aria-invalid={error ? true : undefined}
+          value={name}
+          onChange={(event) => {
+            const typed = event.target.value;
+            setName(typed);
+            if (!icon.chosen) setIcon({ value: guessRoomIcon(typed) ?? DEFAULT_ICON, chosen: false });
+          }}
+        />
+      </span>
+      {floors.length > 0 && (
+        <span className="manage-cell manage-cell--floor">
+          <FloorSelect floors={floors} value={floor} label={MANAGE.newRoomFloor} onChange={setFloor} />
+        </span>
+      )}
+      <span className="manage-row-buttons">
+        <button type="submit" className="button button--primary button--compact" disabled={busy}>
+          {MANAGE.addRoom}
+        </button>
+      </span>
+      {error && (
+        <p className="manage-error" id={errorId} role="alert">
+          {error}
+        </p>
+      )}
+    </form>
   );
 }
 
@@ -260,8 +348,7 @@ export function ManageRoomsDialog({
   onClose(): void;
 }) {
   const headingId = useId();
-  const [newIcon, setNewIcon] = useState<RoomIconName>('house');
-  const [newFloor, setNewFloor] = useState<string | null>(null);
+  const floorsClass = rooms.floors.length > 0 ? ' manage-list--floors' : '';
   const room = (request: () => Promise<ApiResult<Room>>, fallback: string): ReturnType<Call> =>
     call(async () => {
       const result = await request();
@@ -284,63 +371,60 @@ export function ManageRoomsDialog({
         {rooms.rooms.length === 0 ? (
           <p className="manage-empty">{MANAGE.noRooms}</p>
         ) : (
-          <ul className="manage-list">
-            {rooms.rooms.map((item, index) => (
-              <ItemRow
-                key={item.id}
-                item={item}
-                first={index === 0}
-                last={index === rooms.rooms.length - 1}
-                patch={(change) => room(() => updateRoom(item.id, change), 'PATCH failed')}
-                remove={() =>
-                  call(async () => {
-                    const result = await deleteRoom(item.id);
-                    if (result.success) store.apply({ type: 'room.removed', id: item.id });
-                    return result;
-                  }, 'DELETE failed')
-                }
-                confirmText={MANAGE.confirmRoom(item.name)}
-                deleteText={MANAGE.deleteRoom}
-              >
-                <IconSelect
-                  value={item.icon}
-                  label={MANAGE.iconOf(item.name)}
-                  onChange={(icon) => void room(() => updateRoom(item.id, { icon }), 'PATCH failed')}
+          <>
+            {/* The columns' names, for the eye: each field's label says the same to assistive technology. */}
+            <div className={`manage-columns${floorsClass}`} aria-hidden="true">
+              <span>{MANAGE.iconColumn}</span>
+              <span>{MANAGE.nameColumn}</span>
+              {rooms.floors.length > 0 && <span>{MANAGE.floorColumn}</span>}
+            </div>
+            <ul className={`manage-list manage-list--rooms${floorsClass}`}>
+              {rooms.rooms.map((item, index) => (
+                <ItemRow
+                  key={item.id}
+                  item={item}
+                  first={index === 0}
+                  last={index === rooms.rooms.length - 1}
+                  patch={(change) => room(() => updateRoom(item.id, change), 'PATCH failed')}
+                  remove={() =>
+                    call(async () => {
+                      const result = await deleteRoom(item.id);
+                      if (result.success) store.apply({ type: 'room.removed', id: item.id });
+                      return result;
+                    }, 'DELETE failed')
+                  }
+                  confirmText={MANAGE.confirmRoom(item.name)}
+                  deleteText={MANAGE.deleteRoom}
+                  icon={
+                    <IconSelect
+                      value={item.icon}
+                      label={MANAGE.iconOf(item.name)}
+                      onChange={(icon) => void room(() => updateRoom(item.id, { icon }), 'PATCH failed')}
+                    />
+                  }
+                  floor={
+                    rooms.floors.length > 0 && (
+                      <FloorSelect
+                        floors={rooms.floors}
+                        value={item.floor_id}
+                        label={MANAGE.floorOf(item.name)}
+                        onChange={(floorId) =>
+                          void room(() => updateRoom(item.id, { floor_id: floorId }), 'PATCH failed')
+                        }
+                      />
+                    )
+                  }
                 />
-                {rooms.floors.length > 0 && (
-                  <FloorSelect
-                    floors={rooms.floors}
-                    value={item.floor_id}
-                    label={MANAGE.floorOf(item.name)}
-                    onChange={(floorId) =>
-                      void room(() => updateRoom(item.id, { floor_id: floorId }), 'PATCH failed')
-                    }
-                  />
-                )}
-              </ItemRow>
-            ))}
-          </ul>
+              ))}
+            </ul>
+          </>
         )}
-        <AddForm
-          label={MANAGE.roomName}
-          button={MANAGE.addRoom}
-          onAdd={(name) =>
-            room(
-              () => createRoom({ name, icon: newIcon, ...(newFloor ? { floor_id: newFloor } : {}) }),
-              'POST failed',
-            )
+        <NewRoomForm
+          floors={rooms.floors}
+          onAdd={({ name, icon, floor_id }) =>
+            room(() => createRoom({ name, icon, ...(floor_id ? { floor_id } : {}) }), 'POST failed')
           }
-        >
-          <IconSelect value={newIcon} label={MANAGE.newRoomIcon} onChange={setNewIcon} />
-          {rooms.floors.length > 0 && (
-            <FloorSelect
-              floors={rooms.floors}
-              value={newFloor}
-              label={MANAGE.newRoomFloor}
-              onChange={setNewFloor}
-            />
-          )}
-        </AddForm>
+        />
       </section>
       <section aria-labelledby={`${headingId}-floors`}>
         <h3 id={`${headingId}-floors`}>{MANAGE.floors}</h3>
