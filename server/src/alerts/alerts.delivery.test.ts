@@ -107,6 +107,27 @@ describe.each(testDatabases())('delivery on $name', ({ create }) => {
       hooks.answer = 200;
     }, 60_000);
 
+    it('e-mails the others as a digest, at most one an hour, when the person asks for it', async () => {
+      const { user, token } = await h.person('resident');
+      await h.call(token, 'PUT', '/api/notifications/preferences', {
+        push: false,
+        email: false,
+        email_digest: true,
+        webhook_url: null,
+        quiet_hours: null,
+      });
+      const before = mail.count(user.email);
+      await goOffline('Router plug');
+      await h.advance(10 * MINUTE);
+      expect(about(await h.inbox(token), await h.idOf('Router plug'), 'offline')).toHaveLength(1);
+      await h.advance(59 * MINUTE);
+      expect(mail.count(user.email)).toBe(before);
+      await h.advance(1 * MINUTE);
+      const digest = await mail.next(user.email, /^Hearth: \d+ notifications?$/);
+      expect(digest.raw).toContain('Router plug: Offline: Not reachable since');
+      expect(digest.raw).not.toContain('Leak detected');
+    });
+
     it('10 000 flapping availability messages make one incident and at most one delivery per window', async () => {
       hooks.answer = 200;
       const { token } = await h.person('resident');
