@@ -532,3 +532,184 @@ describe.runIf(databaseUrl && mqttUrl && nginx)(
     }, 60_000);
   },
 );
+
+/**
+ * Issue 33 item 1: two built instances with SIMULATOR=on on one PostgreSQL database and Mosquitto.
+ * One runs the simulator, the other's stands by. The one running it is killed: its last will says
+ * `bridge/state` offline at once, so commands through the other answer 503 instead of "sent" into
+ * the void, and the standby takes over within 5 s (issue 17).
+ */
+describe.runIf(databaseUrl && mqttUrl)(
+  'two instances with the simulator on one PostgreSQL and Mosquitto',
+  () => {
+    const database = `hearth_e2e_sim_${unique}`;
+    const base = `z2m-e2e-sim-${unique}`;
+    const prefix = `hearth-e2e-sim-${unique}`;
+    const adminEmail = 'admin@example.test';
+    const adminPassword = `Admin-${unique}-Sim`;
+    let instanceUrl: string;
+    const servers: RunningServer[] = [];
+    const names: string[] = [];
+
+    const start = async () => {
+      const server = await startServer({
+        DATABASE_URL: instanceUrl,
+        MQTT_URL: mqttUrl!,
+        SIMULATOR: 'on',
+        SIMULATOR_DEVICES: '6',
+        ZIGBEE2MQTT_BASE_TOPIC: base,
+        DEVICEHUB_TOPIC_PREFIX: prefix,
+        ADMIN_EMAIL: adminEmail,
+        ADMIN_PASSWORD: adminPassword,
+        LOG_LEVEL: 'info',
+      });
+      servers.push(server);
+      return server;
+    };
+    const api = async (
+      server: RunningServer,
+      method: string,
+      route: string,
+      token?: string,
+      body?: unknown,
+    ) => {
+      const response = await fetch(`http://127.0.0.1:${server.port}${route}`, {
+        method,
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { status: response.status, body: (await response.json()) as Json };
+    };
+
+    beforeAll(async () => {
+      const admin = new pg.Client({ connectionString: databaseUrl });
+      await admin.connect();
+      await admin.query(`create database ${database}`);
+      await admin.end();
+      const url = new URL(databaseUrl!);
+      url.pathname = `/${database}`;
+      instanceUrl = url.toString();
+      // The first one's simulator runs; the second, started after it, stands by.
+      const first = await start();
+      await poll(async () => first.output().includes('simulator started'), 15_000);
+      const second = await start();
+      await poll(async () => second.output().includes('stands by'), 15_000);
+    }, 90_000);
+
+    afterAll(async () => {
+      for (const server of servers) {
+        await server.stop();
+        fs.rmSync(server.dataDir, { recursive: true, force: true });
+      }
+      // What the simulators left retained on the shared broker.
+      const client = await mqtt.connectAsync(mqttUrl!);
+      for (const suffix of [
+        'bridge/devices',
+        'bridge/state',
+        'bridge/hearth/simulator',
+        ...names.map((n) => `${n}/availability`),
+      ])
+        await client.publishAsync(`${base}/${suffix}`, '', { retain: true });
+      await client.endAsync();
+      if (instanceUrl) {
+        const admin = new pg.Client({ connectionString: databaseUrl });
+        await admin.connect();
+        await admin.query(`drop database if exists ${database} with (force)`);
+        await admin.end();
+      }
+    }, 60_000);
+
+    it('answers 503 "Device bridge offline" once the instance running the simulator is killed, and the standby takes over within 5 s', async () => {
+      const [running, standby] = servers as [RunningServer, RunningServer];
+      const signedIn = await api(standby, 'POST', '/api/auth/login/start', undefined, {
+        email: adminEmail,
+        password: adminPassword,
+      });
+      expect(signedIn.status).toBe(200);
+      const token = signedIn.body.access_token as string;
+      const devices = (await api(standby, 'GET', '/api/devicehub/devices', token)).body as unknown as {
+        id: string;
+        name: string;
+        inputs: { id: string }[];
+      }[];
+      names.push(...devices.map((device) => device.name));
+      const lamp = devices.find((device) => device.inputs.some((input) => input.id === 'brightness'))!;
+      const command = (brightness: number) =>
+        api(standby, 'POST', `/api/devicehub/devices/${lamp.id}/commands`, token, { state: { brightness } });
+
+      // The standby's own stream: its hub status (the bridge as its adapter sees it) and the lamp.
+      const stream = await mqtt.connectAsync(`ws://127.0.0.1:${standby.port}/ws/devicehub`, {
+        protocolVersion: 4,
+        reconnectPeriod: 0,
+        username: 'browser',
+        password: token,
+        clientId: `e2e-sim-${unique}`,
+      });
+      try {
+        const bridge: { bridge: unknown; at: number }[] = [];
+        const lampStates: Record<string, unknown>[] = [];
+        stream.on('message', (topic, payload) => {
+          if (payload.length === 0) return;
+          const body = JSON.parse(payload.toString());
+          if (topic.endsWith('/events/hub.status')) bridge.push({ bridge: body.bridge, at: Date.now() });
+          else lampStates.push(body);
+        });
+        await stream.subscribeAsync([
+          `${prefix}/devicehub/events/hub.status`,
+          `${prefix}/devicehub/devices/${lamp.id}`,
+        ]);
+        await poll(async () => bridge.at(-1)?.bridge === 'online', 5000);
+        // The running simulator obeys a command sent through the standby.
+        expect((await command(17)).status).toBe(200);
+        await poll(async () => lampStates.some((state) => state.brightness === 17), 5000);
+
+        const killedAt = Date.now();
+        running.process.kill('SIGKILL');
+        // Its last will: the standby's hub sees the bridge offline (nothing answered "sent" since).
+        await poll(async () => bridge.some((status) => status.bridge === 'offline'), 10_000).catch(() => {
+          throw new Error(`the standby never saw the bridge offline: ${JSON.stringify(bridge)}`);
+        });
+        // Until its own simulator runs, commands through it answer 503; the one it sends is obeyed.
+        const answers: unknown[] = [];
+        let brightness = 30;
+        await poll(
+          async () => {
+            const answer = await command(++brightness);
+            if (answer.status === 200) return true;
+            answers.push([answer.status, answer.body.error]);
+            return false;
+          },
+          10_000,
+          50,
+        );
+        expect(
+          answers.filter((answer) => JSON.stringify(answer) !== '[503,"Device bridge offline"]'),
+        ).toEqual([]);
+        await poll(async () => lampStates.some((state) => state.brightness === brightness), 5000);
+        const offline = bridge.findIndex((status) => status.bridge === 'offline');
+        const tookOver = await poll(async () =>
+          bridge.slice(offline).find((status) => status.bridge === 'online'),
+        );
+        expect(tookOver.at - killedAt).toBeLessThan(5000);
+        expect(standby.output()).toContain('this one takes over');
+
+        // The take-over says online again, retained, for whoever subscribes later.
+        const late = await mqtt.connectAsync(mqttUrl!);
+        try {
+          const retained = new Promise<string>((resolve) =>
+            late.on('message', (_topic, payload, packet) => packet.retain && resolve(payload.toString())),
+          );
+          await late.subscribeAsync(`${base}/bridge/state`);
+          expect(JSON.parse(await retained)).toEqual({ state: 'online' });
+        } finally {
+          await late.endAsync();
+        }
+      } finally {
+        await stream.endAsync();
+      }
+    }, 60_000);
+  },
+);

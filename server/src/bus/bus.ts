@@ -30,6 +30,27 @@ export interface Bus {
   publishOnReceiver?(topic: string, payload: string): Promise<void>;
   /** Subscribes a handler to a topic filter; returns the function that removes it. */
   subscribe(filter: string, handler: MessageHandler): Promise<() => void>;
+  /**
+   * A connection of its own to the same broker that only publishes, with a last will the broker
+   * publishes when the connection dies without saying goodbye (a killed process), as Zigbee2MQTT's
+   * `bridge/state` offline. Reconnects by itself, will and all; `close()` says goodbye (no will).
+   */
+  openPublisher?(options: { will: LastWill }): Publisher;
+  close(): Promise<void>;
+}
+
+/** A message the broker publishes for a connection that died (MQTT's last will). */
+export interface LastWill {
+  topic: string;
+  payload: string;
+  retain: boolean;
+}
+
+/** See Bus.openPublisher. */
+export interface Publisher {
+  publish(topic: string, payload: string | Buffer, options?: IClientPublishOptions): Promise<void>;
+  /** Calls the listener on each reconnect (not the first connect): the will may have been sent meanwhile. */
+  onReconnect(listener: () => void): void;
   close(): Promise<void>;
 }
 
@@ -240,6 +261,48 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     },
     publishOnReceiver: async (topic, payload) => {
       await client.publishAsync(topic, payload, { qos: 0, retain: false });
+    },
+    openPublisher: ({ will }) => {
+      const connection = mqtt.connect(url, {
+        clientId: `${clientId}-will-${crypto.randomUUID().slice(0, 4)}`,
+        clean: true,
+        reconnectPeriod: reconnectDelay(0, 0),
+        connectTimeout: 10_000,
+        writeCache: false,
+        will: { ...will, payload: Buffer.from(will.payload), qos: 1 },
+        ...(embedded ? embedded.credentials : {}),
+      });
+      let attempts = 0;
+      let lostAt = Date.now();
+      let connected = false;
+      const reconnected = new Set<() => void>();
+      connection.on('connect', () => {
+        (connection.stream as { setNoDelay?: (noDelay: boolean) => void }).setNoDelay?.(true);
+        attempts = 0;
+        connection.options.reconnectPeriod = reconnectDelay(0, 0);
+        if (connected) for (const listener of reconnected) listener();
+        connected = true;
+      });
+      connection.on('close', () => {
+        if (attempts === 0) lostAt = Date.now();
+      });
+      connection.on('reconnect', () => {
+        attempts += 1;
+        connection.options.reconnectPeriod = reconnectDelay(attempts, Date.now() - lostAt);
+      });
+      // Its outages are the bus's (same broker), which logs them; without a listener an error throws.
+      connection.on('error', (error) => log.debug({ err: error }, 'publisher connection error'));
+      return {
+        publish: async (topic, payload, publishOptions) => {
+          await connection.publishAsync(topic, payload, publishOptions ?? {});
+        },
+        onReconnect: (listener) => {
+          reconnected.add(listener);
+        },
+        close: async () => {
+          await connection.endAsync();
+        },
+      };
     },
     subscribe: async (filter, handler) => {
       const entry = { filter, matches: compileTopicFilter(filter), handler };

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { Bus } from '../../bus/bus.js';
+import type { Bus, Publisher } from '../../bus/bus.js';
 import { isObject, type JsonObject } from '../../shared/json.js';
 import type { BridgeDevice, Expose } from '../adapters/zigbee2mqtt/z2m.types.js';
 import { parseColour } from '../colour.js';
@@ -28,9 +28,10 @@ export interface SimulatorOptions {
    */
   storedNames?: () => Promise<Record<string, string>>;
   /**
-   * MQTT_URL: other instances may share the bus. Then only one simulator publishes: it keeps a
-   * retained marker (bridge/hearth/simulator) fresh; another stands by until the marker is
-   * cleared (a clean stop) or stale (a killed instance).
+   * MQTT_URL: other instances may share the bus. Then only one simulator publishes, on a connection
+   * of its own whose last will says `bridge/state` offline (as Zigbee2MQTT's does); it keeps a
+   * retained marker (bridge/hearth/simulator) fresh. Another stands by until the marker is cleared
+   * (a clean stop), the bridge says offline (its will: a killed instance) or the marker is stale.
    */
   sharedBus?: boolean;
   /** How long to listen for another simulator's marker before publishing (shared bus). */
@@ -43,6 +44,8 @@ export interface SimulatorOptions {
 export const NAMES_FILE = 'simulator-names.json';
 /** Under the base topic; Zigbee2MQTT's adapter ignores bridge topics it does not know. */
 export const SIMULATOR_MARKER = 'bridge/hearth/simulator';
+const BRIDGE_STATE = 'bridge/state';
+const OFFLINE = JSON.stringify({ state: 'offline' });
 
 interface Marker {
   instance: string;
@@ -105,6 +108,10 @@ export class Zigbee2mqttSimulator {
   private since = 0;
   private stopped = false;
   private other: Marker | undefined;
+  /** The bridge said offline after the other's marker: its will (killed) or its clean stop. */
+  private bridgeOffline = false;
+  /** While running on a shared bus: its own connection, with the last will. */
+  private publisher: Publisher | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
   private watch: NodeJS.Timeout | undefined;
 
@@ -146,6 +153,7 @@ export class Zigbee2mqttSimulator {
     if (!this.options.sharedBus) return this.run();
     this.unsubscribers.push(
       await bus.subscribe(this.topic(SIMULATOR_MARKER), (_topic, payload) => this.onMarker(payload)),
+      await bus.subscribe(this.topic(BRIDGE_STATE), (_topic, payload) => this.onBridgeState(payload)),
     );
     await new Promise((resolve) => setTimeout(resolve, this.options.claimWaitMs ?? 1000));
     if (this.stopped) return;
@@ -165,7 +173,7 @@ export class Zigbee2mqttSimulator {
   }
 
   private otherIsFresh(now = Date.now()) {
-    return this.other !== undefined && now - this.other.at < 3 * this.heartbeatMs();
+    return this.other !== undefined && !this.bridgeOffline && now - this.other.at < 3 * this.heartbeatMs();
   }
 
   private heartbeatMs() {
@@ -196,19 +204,37 @@ export class Zigbee2mqttSimulator {
     }
   }
 
+  /**
+   * The bridge's state as the running simulator publishes it: `offline` is its last will or its
+   * clean stop, so it has gone (whatever its marker says); `online` is it running (again).
+   */
+  private onBridgeState(payload: Buffer) {
+    const text = payload.toString('utf8').trim();
+    let state: unknown = text;
+    try {
+      const parsed: unknown = JSON.parse(text);
+      state = isObject(parsed) ? parsed.state : parsed;
+    } catch {
+      // Before 1.29 Zigbee2MQTT sent plain text.
+    }
+    this.bridgeOffline = state === 'offline';
+    if (this.bridgeOffline) this.takeOverIfGone();
+  }
+
   /** Checks now and then whether the other simulator has gone (cleared or stale marker). */
   private standBy() {
     clearInterval(this.watch);
-    this.watch = setInterval(
-      () => {
-        if (this.stopped || this.running || this.otherIsFresh()) return;
-        clearInterval(this.watch);
-        this.options.log.info('the other simulator has gone; this one takes over');
-        void this.run().catch((error) => this.options.log.error({ err: error }, 'simulator failed to start'));
-      },
-      Math.min(1000, this.heartbeatMs()),
-    );
+    this.watch = setInterval(() => this.takeOverIfGone(), Math.min(1000, this.heartbeatMs()));
     this.watch.unref();
+  }
+
+  private takeOverIfGone() {
+    // Before start() has decided (it listens for a while first), or running, or stopped: not here.
+    if (this.watch === undefined || this.stopped || this.running || this.otherIsFresh()) return;
+    clearInterval(this.watch);
+    this.watch = undefined;
+    this.options.log.info('the other simulator has gone; this one takes over');
+    void this.run().catch((error) => this.options.log.error({ err: error }, 'simulator failed to start'));
   }
 
   private async run() {
@@ -216,6 +242,16 @@ export class Zigbee2mqttSimulator {
     this.running = true;
     this.since = Date.now();
     await this.applyStoredNames();
+    if (this.options.sharedBus && bus.openPublisher) {
+      // Killed, it cannot say so itself: the broker does, as for Zigbee2MQTT.
+      const publisher = bus.openPublisher({
+        will: { topic: this.topic(BRIDGE_STATE), payload: OFFLINE, retain: true },
+      });
+      // The will may have gone out while the connection was away (another simulator may have
+      // taken over since: the marker sorts that out).
+      publisher.onReconnect(() => void this.publishRetained());
+      this.publisher = publisher;
+    }
     if (this.options.sharedBus) {
       await this.publishMarker();
       this.heartbeat = setInterval(() => void this.publishMarker(), this.heartbeatMs());
@@ -226,9 +262,10 @@ export class Zigbee2mqttSimulator {
       await bus.subscribe(this.topic('bridge/request/device/rename'), (_topic, payload) =>
         this.onRename(payload),
       ),
-      // Like Zigbee2MQTT: after a broker restart its retained topics are published again.
+      // Like Zigbee2MQTT: after a broker restart its retained topics are published again (its own
+      // connection, when it has one, says when it is back).
       bus.onStatus((status) => {
-        if (status.bus === 'online') void this.publishRetained();
+        if (status.bus === 'online' && !this.publisher) void this.publishRetained();
       }),
     );
     await this.publishRetained();
@@ -245,7 +282,7 @@ export class Zigbee2mqttSimulator {
     return this.send(SIMULATOR_MARKER, JSON.stringify(marker), true);
   }
 
-  /** Stops publishing (the subscriptions of start() stay). */
+  /** Stops publishing (the subscriptions of start() stay); its connection says goodbye, no will. */
   private async pause() {
     if (!this.running) return;
     this.running = false;
@@ -254,6 +291,9 @@ export class Zigbee2mqttSimulator {
     clearInterval(this.heartbeat);
     for (const unsubscribe of this.runUnsubscribers) unsubscribe();
     this.runUnsubscribers = [];
+    const publisher = this.publisher;
+    this.publisher = undefined;
+    await publisher?.close();
   }
 
   /** Names the registry holds (a rename made through any instance), else an old names file. */
@@ -282,16 +322,15 @@ export class Zigbee2mqttSimulator {
   async stop() {
     this.stopped = true;
     clearInterval(this.watch);
-    const wasRunning = this.running;
-    await this.pause();
     for (const unsubscribe of this.unsubscribers) unsubscribe();
     this.unsubscribers = [];
-    if (wasRunning && this.options.sharedBus) {
-      // Nobody answers commands now: say so, as Zigbee2MQTT's last will would, and let another
-      // instance's simulator take over.
-      await this.send('bridge/state', JSON.stringify({ state: 'offline' }), true);
+    if (this.running && this.options.sharedBus) {
+      // Nobody answers commands now: say so, as Zigbee2MQTT does when it stops, and let another
+      // instance's simulator take over (before pause() closes the connection this goes out on).
+      await this.send(BRIDGE_STATE, OFFLINE, true);
       await this.send(SIMULATOR_MARKER, '', true);
     }
+    await this.pause();
   }
 
   private schedule() {
@@ -345,7 +384,7 @@ export class Zigbee2mqttSimulator {
 
   /** bridge/state, bridge/devices and every device's availability, all retained. */
   private async publishRetained() {
-    await this.send('bridge/state', JSON.stringify({ state: 'online' }), true);
+    await this.send(BRIDGE_STATE, JSON.stringify({ state: 'online' }), true);
     await this.publishDeviceList();
     for (const device of this.devices) await this.publishAvailability(device, device.offlineUntil === 0);
   }
@@ -365,7 +404,7 @@ export class Zigbee2mqttSimulator {
 
   private async send(suffix: string, payload: string, retain: boolean) {
     try {
-      await this.options.bus.publish(this.topic(suffix), payload, { retain });
+      await (this.publisher ?? this.options.bus).publish(this.topic(suffix), payload, { retain });
     } catch {
       // The bus is reconnecting; the next tick publishes again.
     }

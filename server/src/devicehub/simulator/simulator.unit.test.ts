@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Bus, MessageHandler } from '../../bus/bus.js';
+import type { Bus, LastWill, MessageHandler } from '../../bus/bus.js';
 import { NAMES_FILE, SIMULATOR_MARKER, Zigbee2mqttSimulator } from './simulator.js';
 
 function recordingBus() {
@@ -172,6 +172,84 @@ describe('simulator on a shared bus', () => {
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+
+  it("takes over at once when the bridge says offline (the other's last will: killed, its marker still fresh), and says online again", async () => {
+    const { bus, published, handlers } = busWithMarker({ instance: 'other', since: 1, at: Date.now() });
+    // A marker that would stay fresh for three minutes.
+    const simulator = new Zigbee2mqttSimulator({ bus, ...options, heartbeatMs: 60_000 });
+    await simulator.start();
+    expect(simulator.isRunning()).toBe(false);
+    handlers.get('z2m/bridge/state')!('z2m/bridge/state', Buffer.from('{"state":"offline"}'), false);
+    expect(simulator.isRunning()).toBe(true);
+    await vi.waitFor(() =>
+      expect(published).toContainEqual({
+        topic: 'z2m/bridge/state',
+        payload: '{"state":"online"}',
+        retain: true,
+      }),
+    );
+    await simulator.stop();
+  });
+
+  it('runs when the bridge says offline at start though the marker is fresh (killed a moment ago)', async () => {
+    const recording = busWithMarker({ instance: 'other', since: 1, at: Date.now() });
+    const subscribe = recording.bus.subscribe;
+    recording.bus.subscribe = async (filter, handler) => {
+      const unsubscribe = await subscribe(filter, handler);
+      if (filter === 'z2m/bridge/state') handler(filter, Buffer.from('{"state":"offline"}'), true);
+      return unsubscribe;
+    };
+    const simulator = new Zigbee2mqttSimulator({ bus: recording.bus, ...options });
+    await simulator.start();
+    expect(simulator.isRunning()).toBe(true);
+    await simulator.stop();
+  });
+
+  it('publishes on a connection of its own whose last will says the bridge is offline; a clean stop says so itself, then closes it without the will', async () => {
+    const { bus, published } = recordingBus();
+    const publisher: { will?: LastWill; sent: typeof published; closed: boolean } = {
+      sent: [],
+      closed: false,
+    };
+    bus.openPublisher = ({ will }) => {
+      publisher.will = will;
+      return {
+        publish: async (topic, payload, options) => {
+          publisher.sent.push({ topic, payload: payload.toString(), retain: Boolean(options?.retain) });
+        },
+        onReconnect: () => {},
+        close: async () => {
+          publisher.closed = true;
+        },
+      };
+    };
+    const simulator = new Zigbee2mqttSimulator({ bus, ...options });
+    await simulator.start();
+    expect(simulator.isRunning()).toBe(true);
+    expect(publisher.will).toEqual({
+      topic: 'z2m/bridge/state',
+      payload: '{"state":"offline"}',
+      retain: true,
+    });
+    expect(publisher.sent[0]).toEqual({
+      topic: `z2m/${SIMULATOR_MARKER}`,
+      payload: expect.any(String),
+      retain: true,
+    });
+    expect(publisher.sent).toContainEqual({
+      topic: 'z2m/bridge/state',
+      payload: '{"state":"online"}',
+      retain: true,
+    });
+    expect(published).toEqual([]);
+    publisher.sent.length = 0;
+    await simulator.stop();
+    expect(publisher.sent.slice(0, 2)).toEqual([
+      { topic: 'z2m/bridge/state', payload: '{"state":"offline"}', retain: true },
+      { topic: `z2m/${SIMULATOR_MARKER}`, payload: '', retain: true },
+    ]);
+    expect(publisher.closed).toBe(true);
   });
 
   it('runs when the marker is stale (an instance killed without clearing it)', async () => {
