@@ -11,7 +11,7 @@ export function ClimateTile() {
       <p className="climate-humidity">
         <Droplet size={16} aria-hidden="true" /> 48% Humidity
       </p>
-      <h2 className="climate-name">Bedroom Sensor</h2>
+      <h3 className="climate-name">Bedroom Sensor</h3>
     </article>
   );
 }

@@ -37,7 +37,7 @@ export function DeviceCard({
           <span className="switch-thumb" />
         </button>
       </div>
-      <h2 className="device-card-name">{device.name}</h2>
+      <h3 className="device-card-name">{device.name}</h3>
       <p className="device-card-protocol">{device.protocol}</p>
       <button type="button" className="button button--secondary button--small">
         <Settings size={16} aria-hidden="true" />

@@ -15,9 +15,9 @@ export function MusicTile() {
       <p className="tile-label">
         <Music size={16} aria-hidden="true" /> {MUSIC_PROVIDER.name}
       </p>
-      <h2 id="music-title" className="music-title">
+      <h3 id="music-title" className="music-title">
         {TRACK.title}
-      </h2>
+      </h3>
       <p className="music-artist">{TRACK.artist}</p>
       <div
         className="progress"

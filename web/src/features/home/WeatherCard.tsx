@@ -37,9 +37,9 @@ export function WeatherCard() {
     <article className="tile weather" aria-labelledby="weather-title">
       <div className="weather-now">
         <div>
-          <h2 id="weather-title" className="tile-label">
+          <h3 id="weather-title" className="tile-label">
             {CURRENT_WEATHER.location}
-          </h2>
+          </h3>
           <p className="weather-temp">{CURRENT_WEATHER.temp}°C</p>
           <p className="weather-desc">{CURRENT_WEATHER.description}</p>
           <p className="weather-range">

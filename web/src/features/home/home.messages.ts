@@ -1,4 +1,4 @@
-/** docs/strings.md#home: the texts of the home page's favourites and room cards, in one place. */
+/** docs/strings.md#home: the texts of the home page's favourites, room cards and examples, in one place. */
 export const HOME_MESSAGES = {
   favouritesHeading: 'Favourites',
   roomsHeading: 'Rooms',
@@ -12,6 +12,13 @@ export const HOME_MESSAGES = {
   lightsOn: 'Lights and switches',
   temperature: 'Temperature',
   humidity: 'Humidity',
+  // docs/screens.md#examples
+  examplesHeading: 'Examples',
+  hideExamples: 'Hide examples',
+  showExamples: 'Show examples',
+  examplesFailed: 'Failed to save your choice',
+  // docs/screens.md#home: a `user` whose access rules give them nothing yet.
+  noAccess: 'No devices are shared with you yet. Ask an admin for access.',
 } as const;
 
 export const moveUpLabel = (name: string) => `Move ${name} up`;

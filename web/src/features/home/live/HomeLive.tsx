@@ -1,25 +1,33 @@
 import { isManager } from '@hearth/contracts';
-import { useCallback, useLayoutEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { Link } from 'react-router';
 import { useSession } from '../../../shared/session/session-context.js';
 import { useToast } from '../../../shared/toast/toast-context.js';
 import { type DeviceListResult, fetchDevicesByIds } from '../../devices/api/devices.api.js';
 import { DevicesContext, useDevicesContext } from '../../devices/components/devices-context.js';
 import { useDeviceHub } from '../../devices/hooks/use-device-hub.js';
+import { useHubStatus } from '../../devices/hooks/use-device-store.js';
 import { type RoomsHub, useFavourites, useRooms } from '../../rooms/use-rooms.js';
 import { HOME_MESSAGES } from '../home.messages.js';
 import { FavouriteCard } from './FavouriteCard.js';
+import type { LiveContent } from './live-content.js';
 import { RoomCard } from './RoomCard.js';
 import { useRoomSummaries } from './use-room-summaries.js';
 import '../../devices/devices.css';
 import './home-live.css';
 
+interface Props {
+  /** Told whether there is anything to show, whenever that changes (docs/screens.md#examples). */
+  onContent?(content: LiveContent): void;
+}
+
 /**
- * docs/screens.md#favourites-and-rooms: the signed-in resident's or admin's favourites and rooms,
- * live over the device stream (the Devices page's hub: one stream, one store for every card).
- * Loaded lazily, so signed-out visitors and `user`s never fetch its code.
+ * docs/screens.md#favourites-and-rooms: the signed-in person's favourites and rooms, live over the
+ * device stream (the Devices page's hub: one stream, one store for every card). A resident's or
+ * admin's, or a `user`'s whose access rules show them devices (their rooms are those holding such
+ * a device, docs/roles.md). Loaded lazily, so signed-out visitors never fetch its code.
  */
-export default function HomeLive() {
+export default function HomeLive({ onContent }: Props) {
   const { user, accessToken } = useSession();
   const roomsRef = useRef<RoomsHub | null>(null);
   // The favourites' devices come first, by id, and are drawn while the whole list (megabytes
@@ -32,22 +40,25 @@ export default function HomeLive() {
     return ids.length > 0 ? fetchDevicesByIds(ids) : { ok: true, devices: [] };
   }, []);
   const hub = useDeviceHub({
-    enabled: isManager(user?.role),
+    enabled: user !== null,
     accessToken,
     username: user ? user.user_name || user.email : null,
     userId: user?.id ?? null,
     firstScreen: favouritesFirst,
   });
   roomsRef.current = hub.rooms;
+  // A `user` controls within their rules but runs no room actions (as on the Devices page).
+  const manager = isManager(user?.role);
+  const value = useMemo(() => ({ ...hub, manager }), [hub, manager]);
   return (
-    <DevicesContext.Provider value={hub}>
-      <HomeSections />
+    <DevicesContext.Provider value={value}>
+      <HomeSections onContent={onContent} />
     </DevicesContext.Provider>
   );
 }
 
-function HomeSections() {
-  const { store, rooms: hub } = useDevicesContext();
+function HomeSections({ onContent }: Props) {
+  const { store, rooms: hub, manager = true } = useDevicesContext();
   if (!hub) throw new Error('HomeSections needs the rooms hub');
   const rooms = useRooms(hub.rooms);
   const favourites = useFavourites(hub.favourites);
@@ -90,8 +101,21 @@ function HomeSections() {
     (preferred && !preferred.disabled ? preferred : wanted.delta < 0 ? down : up)?.focus();
   }, [favourites.ids]);
 
-  if (!rooms.loaded || !favourites.loaded) return null;
+  const { loading } = useHubStatus(store);
+  const read = rooms.loaded && favourites.loaded;
+  const content: LiveContent = !read
+    ? 'pending'
+    : favourites.ids.length > 0 || rooms.rooms.length > 0 || devices.length > 0
+      ? 'some'
+      : loading
+        ? 'pending'
+        : 'none';
+  useEffect(() => onContent?.(content), [content, onContent]);
+
+  if (!read) return null;
   if (favourites.ids.length === 0 && rooms.rooms.length === 0) {
+    // A `user` cannot star devices or make rooms: the hint is a resident's or admin's.
+    if (!manager) return null;
     return (
       <p className="home-hint">
         {HOME_MESSAGES.hintBefore}
@@ -134,6 +158,7 @@ function HomeSections() {
                 room={room}
                 summary={summaries.get(room.id) ?? { on: 0, temperature: null, humidity: null }}
                 devices={devices}
+                actions={manager}
               />
             ))}
           </div>

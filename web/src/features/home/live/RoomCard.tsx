@@ -31,11 +31,14 @@ export const RoomCard = memo(function RoomCard({
   room,
   summary,
   devices,
+  actions: canAct = true,
 }: {
   room: Room;
   summary: RoomSummary;
   /** Every device the page holds (the plan takes this room's lights and switches). */
   devices: DeviceView[];
+  /** False for a `user`: no "All off" (room actions are a resident's or admin's, as on the Devices page). */
+  actions?: boolean;
 }) {
   const { actions } = useDevicesContext();
   const [progress, setProgress] = useState<RoomActionProgress | null>(null);
@@ -96,17 +99,19 @@ export const RoomCard = memo(function RoomCard({
             : roomActionSummary(progress, false)}
       </p>
       <footer className="room-card-footer">
-        <button
-          type="button"
-          className="button button--secondary button--small"
-          aria-label={allOffLabel(room.name)}
-          aria-busy={running}
-          disabled={running}
-          onClick={() => void allOff()}
-        >
-          {running && <span className="spinner room-card-spinner" aria-hidden="true" />}
-          {HOME_MESSAGES.allOff}
-        </button>
+        {canAct && (
+          <button
+            type="button"
+            className="button button--secondary button--small"
+            aria-label={allOffLabel(room.name)}
+            aria-busy={running}
+            disabled={running}
+            onClick={() => void allOff()}
+          >
+            {running && <span className="spinner room-card-spinner" aria-hidden="true" />}
+            {HOME_MESSAGES.allOff}
+          </button>
+        )}
         <Link
           className="room-card-link"
           to={roomDevicesHref(room.id)}
