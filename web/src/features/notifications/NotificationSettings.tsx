@@ -110,7 +110,7 @@ function Preferences() {
           checked={form.push}
           onChange={(event) => setForm({ ...form, push: event.target.checked })}
         />
-        {T.pushLabel}
+        {T.pushPreference}
       </label>
       <label className="notification-settings__check">
         <input

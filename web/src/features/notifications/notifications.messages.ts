@@ -33,6 +33,7 @@ export const NOTIFICATION_TEXTS = {
   showSettings: 'Channels, quiet hours and alerts',
   hideSettings: 'Hide',
   pushLabel: 'Push notifications on this device',
+  pushPreference: 'Send push notifications to the browsers I turned them on in',
   pushEnable: 'Turn on',
   pushDisable: 'Turn off',
   pushOn: 'Push notifications are on for this device.',
