@@ -63,7 +63,8 @@ export class NotificationsLiveStore extends SnapshotStore<LiveNotifications> {
       });
       if (response.status === 401 && !refreshed) {
         await response.body?.cancel();
-        await refreshTokens();
+        // Someone refreshed while this was on the wire: the newer token; else one shared refresh.
+        if (getAccessToken() === token) await refreshTokens();
         return this.connect(true);
       }
       if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
