@@ -289,6 +289,7 @@ describe('access rules in the browser', () => {
 
     const adminPage = await open(admin, '/devices');
     const hallway = tile(adminPage, 'Hallway lamp');
+    await hallway.getByRole('button', { name: 'Options for Hallway lamp' }).click();
     await hallway.getByRole('button', { name: 'Access… (who may use Hallway lamp)' }).click();
     const dialog = adminPage.getByRole('dialog', { name: 'Access to Hallway lamp' });
     const choice = dialog.getByLabel('Access of Kim Kid to Hallway lamp');

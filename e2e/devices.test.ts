@@ -194,6 +194,7 @@ describe('Devices page in Chromium against the simulator', () => {
   it('refuses an empty name with "Name cannot be empty" and Escape cancels', async () => {
     const devices = await open(admin);
     const tile = devices.tile('Hallway motion');
+    await devices.openMenu('Hallway motion');
     await tile.getByRole('button', { name: 'Rename Hallway motion' }).click();
     const field = devices.page.getByLabel('Device name');
     await field.fill('   ');

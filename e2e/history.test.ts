@@ -254,6 +254,7 @@ describe('device history page', () => {
 
   it("opens from the tile's History button on the Devices page", async () => {
     const { page } = await openSignedIn(suite.browser, suite.server.url, admin, '/devices');
+    await page.getByRole('button', { name: 'Options for Living room/Lamp' }).click();
     await page.getByRole('link', { name: 'History of Living room/Lamp' }).click();
     await page.getByRole('heading', { level: 1, name: 'Living room/Lamp: history' }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/devices/${lampId}`);
@@ -345,6 +346,7 @@ describe('device history page', () => {
 
   it("excludes a property from recording from the tile's History… dialog: nothing new is recorded for it", async () => {
     const { page, errors } = await openSignedIn(suite.browser, suite.server.url, admin, '/devices');
+    await page.getByRole('button', { name: 'Options for Kitchen/Plug' }).click();
     await page.getByRole('button', { name: 'History… (recording settings for Kitchen/Plug)' }).click();
     const dialog = page.getByRole('dialog', { name: 'Recording settings' });
     const power = dialog.getByRole('switch', { name: 'Power', exact: true });

@@ -112,9 +112,8 @@ describe('home favourites and rooms in Chromium', () => {
     const { page, errors, sockets } = await openHome(admin);
     await card(page, 'Front door').waitFor();
     expect(await cardNames(page)).toEqual(starred);
-    expect(await card(page, 'Living room lamp').locator('.favourite-card-room').textContent()).toBe(
-      'Living room',
-    );
+    // Its name starts with its room: the room is not repeated under it (issue 34); Front door's is.
+    expect(await card(page, 'Living room lamp').locator('.favourite-card-room').count()).toBe(0);
     expect(await card(page, 'Front door').locator('.favourite-card-room').textContent()).toContain(
       'Unassigned',
     );

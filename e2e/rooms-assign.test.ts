@@ -59,8 +59,15 @@ describe('assigning devices to rooms on the Devices page', () => {
     return page;
   };
   const tile = (page: Page, name: string) => page.locator(`article[aria-label="${name}"]`);
+  // docs/screens.md#the-tiles-menu: the room menu and the star are in the tile's menu ("…"); the
+  // tile itself shows the room's name.
   const roomButton = (page: Page, name: string, room: string) =>
     tile(page, name).getByRole('button', { name: `Room of ${name}: ${room}` });
+  const menuButton = (page: Page, name: string) =>
+    tile(page, name).getByRole('button', { name: `Options for ${name}` });
+  const openMenu = (page: Page, name: string) => menuButton(page, name).click();
+  const roomShown = (page: Page, name: string, room: string) =>
+    tile(page, name).locator('.tile-room-name').getByText(room, { exact: true });
   /** PUT calls of the assignment API the page makes. */
   const assignments = (page: Page) => {
     const seen: string[] = [];
@@ -107,7 +114,7 @@ describe('assigning devices to rooms on the Devices page', () => {
     await lamp.getByText('Suggested: Living room').waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
     await lamp.getByRole('button', { name: 'Accept: move Living room/Lamp to Living room' }).click();
-    await roomButton(page, 'Living room/Lamp', 'Living room').waitFor();
+    await roomShown(page, 'Living room/Lamp', 'Living room').waitFor();
     // Under its room the lamp is "Lamp"; the full name is on hover.
     const heading = lamp.getByRole('heading');
     expect(await heading.textContent()).toBe('Lamp');
@@ -115,8 +122,8 @@ describe('assigning devices to rooms on the Devices page', () => {
     await expect(lamp.getByText(/Suggested/).count()).resolves.toBe(0);
 
     await page.getByRole('button', { name: 'Accept all suggestions (2)' }).click();
-    await roomButton(page, 'Kitchen/Remote', 'kitchen').waitFor();
-    await roomButton(page, 'Hall/Front door', 'Hall').waitFor();
+    await roomShown(page, 'Kitchen/Remote', 'kitchen').waitFor();
+    await roomShown(page, 'Hall/Front door', 'Hall').waitFor();
     await page.getByRole('button', { name: /Accept all suggestions/ }).waitFor({ state: 'detached' });
     await expectRooms({
       'Living room/Lamp': 'Living room',
@@ -131,6 +138,7 @@ describe('assigning devices to rooms on the Devices page', () => {
   it("moves a device with the tile's room menu, into a new room too, and a second page follows live", async () => {
     const page = await open();
     const other = await open();
+    await openMenu(page, 'Stairs switch');
     await roomButton(page, 'Stairs switch', 'Unassigned').click();
     const menu = page.getByRole('menu', { name: 'Move Stairs switch to room' });
     expect(await menu.getByRole('menuitemradio', { name: 'Unassigned' }).getAttribute('aria-checked')).toBe(
@@ -138,20 +146,22 @@ describe('assigning devices to rooms on the Devices page', () => {
     );
     await menu.getByRole('menuitemradio', { name: 'Hall' }).click();
     await roomButton(page, 'Stairs switch', 'Hall').waitFor();
-    await roomButton(other, 'Stairs switch', 'Hall').waitFor();
+    await roomShown(other, 'Stairs switch', 'Hall').waitFor();
     await expectRooms({ 'Stairs switch': 'Hall' });
 
     await roomButton(page, 'Stairs switch', 'Hall').click();
     await page.getByRole('menuitem', { name: 'New room…' }).click();
     await page.getByLabel('Room name').fill('Attic');
     await page.getByRole('button', { name: 'Create' }).click();
-    await roomButton(page, 'Stairs switch', 'Attic').waitFor();
-    await roomButton(other, 'Stairs switch', 'Attic').waitFor();
+    await roomShown(page, 'Stairs switch', 'Attic').waitFor();
+    await roomShown(other, 'Stairs switch', 'Attic').waitFor();
     await expectRooms({ 'Stairs switch': 'Attic' });
   });
 
   it('moves a device with the keyboard alone', async () => {
     const page = await open();
+    await menuButton(page, 'Stairs switch').focus();
+    await page.keyboard.press('Enter');
     const button = roomButton(page, 'Stairs switch', 'Attic');
     await button.focus();
     await page.keyboard.press('Enter');
@@ -189,8 +199,8 @@ describe('assigning devices to rooms on the Devices page', () => {
     await page.getByText('2 selected').waitFor();
     await page.getByRole('button', { name: 'Move to room' }).click();
     await page.getByRole('menuitemradio', { name: 'Living room' }).click();
-    await roomButton(page, 'Stairs switch', 'Living room').waitFor();
-    await roomButton(page, 'Hall/Front door', 'Living room').waitFor();
+    await roomShown(page, 'Stairs switch', 'Living room').waitFor();
+    await roomShown(page, 'Hall/Front door', 'Living room').waitFor();
     await page.getByText('2 selected').waitFor({ state: 'detached' });
     expect(calls).toHaveLength(1);
     await expectRooms({ 'Stairs switch': 'Living room', 'Hall/Front door': 'Living room' });
@@ -226,15 +236,15 @@ describe('assigning devices to rooms on the Devices page', () => {
     const described = await tile(page, 'Stairs switch').getAttribute('aria-describedby');
     expect(await page.locator(`#${described}`).textContent()).toContain('use its room menu');
     await drag(page, 'Stairs switch', 'Hall');
-    await roomButton(page, 'Stairs switch', 'Hall').waitFor();
+    await roomShown(page, 'Stairs switch', 'Hall').waitFor();
     await expectRooms({ 'Stairs switch': 'Hall' });
 
     await page.getByRole('button', { name: 'Select', exact: true }).click();
     await page.getByRole('checkbox', { name: 'Select Stairs switch' }).check();
     await page.getByRole('checkbox', { name: 'Select Kitchen/Remote' }).check();
     await drag(page, 'Kitchen/Remote', 'Unassigned');
-    await roomButton(page, 'Stairs switch', 'Unassigned').waitFor();
-    await roomButton(page, 'Kitchen/Remote', 'Unassigned').waitFor();
+    await roomShown(page, 'Stairs switch', 'Unassigned').waitFor();
+    await roomShown(page, 'Kitchen/Remote', 'Unassigned').waitFor();
     await expectRooms({ 'Stairs switch': null, 'Kitchen/Remote': null });
     expect(calls).toHaveLength(2);
   });
@@ -247,13 +257,18 @@ describe('assigning devices to rooms on the Devices page', () => {
   it("stars a device: the list is saved and the same user's other page follows", async () => {
     const page = await open();
     const other = await open();
-    await tile(page, 'Stairs switch').getByRole('button', { name: 'Add to favourites' }).click();
-    await tile(page, 'Stairs switch').getByRole('button', { name: 'Remove from favourites' }).waitFor();
-    await tile(other, 'Stairs switch').getByRole('button', { name: 'Remove from favourites' }).waitFor();
+    // The star is in the tile's menu and names the device (issue 34); a starred tile shows a star.
+    await openMenu(page, 'Stairs switch');
+    await tile(page, 'Stairs switch').getByRole('button', { name: 'Add Stairs switch to favourites' }).click();
+    await tile(page, 'Stairs switch').getByRole('img', { name: 'Favourite' }).waitFor();
+    await tile(other, 'Stairs switch').getByRole('img', { name: 'Favourite' }).waitFor();
     const stairs = (await devices()).find((d) => d.name === 'Stairs switch')!;
     expect((await api<Favourites>('GET', '/api/favourites')).device_ids).toEqual([stairs.id]);
-    await tile(other, 'Stairs switch').getByRole('button', { name: 'Remove from favourites' }).click();
-    await tile(page, 'Stairs switch').getByRole('button', { name: 'Add to favourites' }).waitFor();
+    await openMenu(other, 'Stairs switch');
+    await tile(other, 'Stairs switch').getByRole('button', { name: 'Remove Stairs switch from favourites' }).click();
+    await tile(page, 'Stairs switch').getByRole('img', { name: 'Favourite' }).waitFor({ state: 'detached' });
+    await openMenu(page, 'Stairs switch');
+    await tile(page, 'Stairs switch').getByRole('button', { name: 'Add Stairs switch to favourites' }).waitFor();
     expect((await api<Favourites>('GET', '/api/favourites')).device_ids).toEqual([]);
   });
 
@@ -264,6 +279,7 @@ describe('assigning devices to rooms on the Devices page', () => {
         // A suggestion to show: a new `room/device` name on a device nobody assigned yet.
         await tile(page, 'Living room/Lamp').waitFor();
         expect(await seriousA11yViolations(page)).toEqual([]);
+        await openMenu(page, 'Living room/Lamp');
         await roomButton(page, 'Living room/Lamp', 'Living room').click();
         await page.getByRole('menu').waitFor();
         expect(await seriousA11yViolations(page)).toEqual([]);

@@ -60,7 +60,14 @@ export class DevicesPage {
     return this.pills(name).allTextContents();
   }
 
+  /** docs/screens.md#the-tiles-menu: rename, history, room, star, recording and access are in "…". */
+  async openMenu(name: string) {
+    const button = this.tile(name).getByRole('button', { name: `Options for ${name}` });
+    if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+  }
+
   async rename(name: string, to: string) {
+    await this.openMenu(name);
     await this.tile(name)
       .getByRole('button', { name: `Rename ${name}` })
       .click();

@@ -35,9 +35,6 @@ export const MESSAGES = {
   newRoom: 'New room…',
   roomName: 'Room name',
   createRoom: 'Create',
-  // The star names the device: "Add Hallway lamp to favourites" (docs/strings.md#rooms-on-the-devices-page).
-  addFavourite: 'Add to favourites',
-  removeFavourite: 'Remove from favourites',
   select: 'Select',
   selectAllShown: 'Select all shown',
   moveToRoom: 'Move to room',

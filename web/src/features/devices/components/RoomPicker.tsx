@@ -2,6 +2,7 @@ import type { Room } from '@hearth/contracts';
 import { Check } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { MenuItem } from '../../../shared/ui/MenuItem.js';
+import { useFlipUp } from '../../../shared/ui/use-flip-up.js';
 import type { AssignTarget } from '../../rooms/assign.js';
 import { MESSAGES } from '../devices.messages.js';
 
@@ -40,6 +41,9 @@ export function RoomPicker({
   const [draft, setDraft] = useState('');
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
+  const popover = useRef<HTMLDivElement>(null);
+  // Near the window's bottom edge (the last tile's menu) it opens above its button.
+  const up = useFlipUp(popover, open && !naming);
   const fieldId = useId();
 
   const close = (focusButton: boolean) => {
@@ -108,7 +112,12 @@ export function RoomPicker({
         {children}
       </button>
       {open && !naming && (
-        <div className="popover room-popover" role="menu" aria-label={menuLabel}>
+        <div
+          ref={popover}
+          className={`popover room-popover${up ? ' is-above' : ''}`}
+          role="menu"
+          aria-label={menuLabel}
+        >
           {[
             ...rooms.map((room) => ({ id: room.id as string | null, name: room.name })),
             { id: null, name: MESSAGES.unassigned },

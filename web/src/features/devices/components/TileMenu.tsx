@@ -1,5 +1,6 @@
 import { Ellipsis } from 'lucide-react';
 import { forwardRef, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { useFlipUp } from '../../../shared/ui/use-flip-up.js';
 import { TILE_TEXTS } from '../devices.messages.js';
 
 /**
@@ -16,6 +17,8 @@ export const TileMenu = forwardRef<HTMLButtonElement, { name: string; children: 
     const [open, setOpen] = useState(false);
     const root = useRef<HTMLDivElement>(null);
     const button = useRef<HTMLButtonElement | null>(null);
+    const panel = useRef<HTMLDivElement>(null);
+    const up = useFlipUp(panel, open);
     const panelId = useId();
 
     useEffect(() => {
@@ -63,7 +66,12 @@ export const TileMenu = forwardRef<HTMLButtonElement, { name: string; children: 
         >
           <Ellipsis size={18} aria-hidden="true" />
         </button>
-        <div className="popover tile-menu-panel" id={panelId} hidden={!open}>
+        <div
+          ref={panel}
+          className={`popover tile-menu-panel${up ? ' is-above' : ''}`}
+          id={panelId}
+          hidden={!open}
+        >
           {children}
         </div>
       </div>

@@ -107,12 +107,12 @@ export const TileStar = memo(function TileStar({ deviceId, name }: { deviceId: s
     <button
       type="button"
       className={`popover-item tile-star${starred ? ' is-starred' : ''}`}
-      aria-label={favouriteLabel(starred, name)}
       data-closes-menu
       onClick={() => void hub.favourites.toggle(deviceId).then((error) => error && showToast(error))}
     >
       <Star size={16} aria-hidden="true" fill={starred ? 'currentColor' : 'none'} />
-      {starred ? MESSAGES.removeFavourite : MESSAGES.addFavourite}
+      {/* Its words are its name (label in name): "Add Hallway lamp to favourites". */}
+      <span>{favouriteLabel(starred, name)}</span>
     </button>
   );
 });
