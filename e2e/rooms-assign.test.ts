@@ -259,16 +259,22 @@ describe('assigning devices to rooms on the Devices page', () => {
     const other = await open();
     // The star is in the tile's menu and names the device (issue 34); a starred tile shows a star.
     await openMenu(page, 'Stairs switch');
-    await tile(page, 'Stairs switch').getByRole('button', { name: 'Add Stairs switch to favourites' }).click();
+    await tile(page, 'Stairs switch')
+      .getByRole('button', { name: 'Add Stairs switch to favourites' })
+      .click();
     await tile(page, 'Stairs switch').getByRole('img', { name: 'Favourite' }).waitFor();
     await tile(other, 'Stairs switch').getByRole('img', { name: 'Favourite' }).waitFor();
     const stairs = (await devices()).find((d) => d.name === 'Stairs switch')!;
     expect((await api<Favourites>('GET', '/api/favourites')).device_ids).toEqual([stairs.id]);
     await openMenu(other, 'Stairs switch');
-    await tile(other, 'Stairs switch').getByRole('button', { name: 'Remove Stairs switch from favourites' }).click();
+    await tile(other, 'Stairs switch')
+      .getByRole('button', { name: 'Remove Stairs switch from favourites' })
+      .click();
     await tile(page, 'Stairs switch').getByRole('img', { name: 'Favourite' }).waitFor({ state: 'detached' });
     await openMenu(page, 'Stairs switch');
-    await tile(page, 'Stairs switch').getByRole('button', { name: 'Add Stairs switch to favourites' }).waitFor();
+    await tile(page, 'Stairs switch')
+      .getByRole('button', { name: 'Add Stairs switch to favourites' })
+      .waitFor();
     expect((await api<Favourites>('GET', '/api/favourites')).device_ids).toEqual([]);
   });
 
