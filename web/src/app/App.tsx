@@ -8,6 +8,7 @@ import { MapPage, MusicPage, ProfilePage } from './Placeholder.js';
 import {
   AccessPage,
   ActivityPage,
+  AutomationsPage,
   DeviceHistoryPage,
   DevicesPage,
   InboxPage,
@@ -33,6 +34,7 @@ export function App() {
               <Route path="/activity" element={<ActivityPage />} />
               <Route path="/notifications" element={<InboxPage />} />
               <Route path="/passes" element={<PassesPage />} />
+              <Route path="/automations" element={<AutomationsPage />} />
               <Route path="/profile" element={<ProfilePage />} />
               <Route path="/map" element={<MapPage />} />
               <Route path={MUSIC_PROVIDER.path} element={<MusicPage />} />

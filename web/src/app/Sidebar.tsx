@@ -1,4 +1,15 @@
-import { Bell, Flame, History, House, Map as MapIcon, Music, Ticket, Users, Zap } from 'lucide-react';
+import {
+  Bell,
+  Flame,
+  History,
+  House,
+  Map as MapIcon,
+  Music,
+  Ticket,
+  Users,
+  Workflow,
+  Zap,
+} from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useDevicesAccess } from '../features/access/own-access.js';
@@ -12,6 +23,7 @@ const ICONS: Record<NavItem['icon'], typeof House> = {
   map: MapIcon,
   users: Users,
   passes: Ticket,
+  automations: Workflow,
   activity: History,
   notifications: Bell,
   music: Music,

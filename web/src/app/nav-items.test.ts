@@ -24,14 +24,20 @@ describe('sidebar entries by role (docs/screens.md#layout, docs/roles.md)', () =
     [
       'resident',
       [
-        ['Main', ['Home', 'Devices', 'Map', 'Users', 'Guest passes', 'Activity', 'Notifications']],
+        [
+          'Main',
+          ['Home', 'Devices', 'Map', 'Users', 'Guest passes', 'Automations', 'Activity', 'Notifications'],
+        ],
         ['Integrations', ['Spotify']],
       ],
     ],
     [
       'admin',
       [
-        ['Main', ['Home', 'Devices', 'Map', 'Users', 'Guest passes', 'Activity', 'Notifications']],
+        [
+          'Main',
+          ['Home', 'Devices', 'Map', 'Users', 'Guest passes', 'Automations', 'Activity', 'Notifications'],
+        ],
         ['Integrations', ['Spotify']],
       ],
     ],
@@ -51,6 +57,7 @@ describe('sidebar entries by role (docs/screens.md#layout, docs/roles.md)', () =
       'Map',
       'Users',
       'Guest passes',
+      'Automations',
       'Activity',
       'Notifications',
     ]);

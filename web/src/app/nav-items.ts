@@ -4,7 +4,16 @@ import { MUSIC_PROVIDER } from '../shared/music-provider.js';
 export interface NavItem {
   path: string;
   label: string;
-  icon: 'home' | 'devices' | 'map' | 'users' | 'passes' | 'activity' | 'notifications' | 'music';
+  icon:
+    | 'home'
+    | 'devices'
+    | 'map'
+    | 'users'
+    | 'passes'
+    | 'automations'
+    | 'activity'
+    | 'notifications'
+    | 'music';
   /** Only these roles see the entry; everyone when absent. */
   roles?: readonly Role[];
   /** Also shown, whatever the role, when the viewer has this grant. */
@@ -32,6 +41,8 @@ const GROUPS: NavGroup[] = [
       { path: '/users', label: 'Users', icon: 'users', roles: MANAGER_ROLES },
       // docs/passes.md#pages
       { path: '/passes', label: 'Guest passes', icon: 'passes', roles: MANAGER_ROLES },
+      // docs/automations.md#page
+      { path: '/automations', label: 'Automations', icon: 'automations', roles: MANAGER_ROLES },
       // docs/activity.md#page: every signed-in role (a `user` sees their own entries).
       { path: '/activity', label: 'Activity', icon: 'activity', roles: ['user', 'resident', 'admin'] },
       // docs/alerts.md#in-the-app: every signed-in role (each sees the alerts of the devices they may view).

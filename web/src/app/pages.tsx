@@ -18,6 +18,11 @@ export const PassPage = loadable(() => import('../features/passes/PassPage.js'),
 export const AccessPage = loadable(() => import('../features/access/AccessPage.js'), pageLoading);
 // docs/alerts.md#in-the-app: the notification inbox.
 export const InboxPage = loadable(() => import('../features/notifications/InboxPage.js'), pageLoading);
+// docs/automations.md#page: the list, the builder and the trace view.
+export const AutomationsPage = loadable(
+  () => import('../features/automations/AutomationsPage.js'),
+  pageLoading,
+);
 
 /** The page a sidebar entry opens, whose code can be fetched ahead (on hover or focus). */
 export const PAGE_AT: Record<string, { preload(): Promise<unknown> }> = {
@@ -25,5 +30,6 @@ export const PAGE_AT: Record<string, { preload(): Promise<unknown> }> = {
   '/users': UsersPage,
   '/activity': ActivityPage,
   '/passes': PassesPage,
+  '/automations': AutomationsPage,
   '/notifications': InboxPage,
 };

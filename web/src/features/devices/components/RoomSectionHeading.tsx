@@ -1,6 +1,7 @@
 import { ChevronDown, ChevronRight } from 'lucide-react';
 import { useCallback, useSyncExternalStore } from 'react';
 import { RoomIcon } from '../../rooms/RoomIcon.js';
+import { SceneButtons } from '../../scenes/SceneButtons.js';
 import { sectionCounts, TOOLBAR } from '../devices.messages.js';
 import type { RoomSection } from '../model/sections.js';
 import type { DeviceStore } from '../store/device-store.js';
@@ -61,6 +62,7 @@ export function RoomSectionHeading({ section, collapsed, onToggle }: HeadingProp
       </h2>
       <span className="room-section-counts">{counts}</span>
       {section.room && manager && <RoomActions room={section.room} />}
+      {section.room && manager && <SceneButtons roomId={section.room.id} deviceIds={section.ids} />}
     </div>
   );
 }

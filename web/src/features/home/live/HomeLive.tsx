@@ -8,6 +8,7 @@ import { DevicesContext, useDevicesContext } from '../../devices/components/devi
 import { useDeviceHub } from '../../devices/hooks/use-device-hub.js';
 import { useHubStatus } from '../../devices/hooks/use-device-store.js';
 import { type RoomsHub, useFavourites, useRooms } from '../../rooms/use-rooms.js';
+import { SceneButtons } from '../../scenes/SceneButtons.js';
 import { HOME_MESSAGES } from '../home.messages.js';
 import { FavouriteCard } from './FavouriteCard.js';
 import type { LiveContent } from './live-content.js';
@@ -131,6 +132,7 @@ function HomeSections({ onContent }: Props) {
           <h2 id="home-favourites" className="home-section-title">
             {HOME_MESSAGES.favouritesHeading}
           </h2>
+          <SceneButtons roomId={null} />
           <div className="favourite-grid">
             {shown.map((id, index) => (
               <FavouriteCard

@@ -11,6 +11,7 @@ import {
   roomActionSummary,
   runRoomAction,
 } from '../../rooms/room-actions.js';
+import { SceneButtons } from '../../scenes/SceneButtons.js';
 import {
   allOffLabel,
   HOME_MESSAGES,
@@ -98,6 +99,7 @@ export const RoomCard = memo(function RoomCard({
             ? turningOff(progress.done, progress.total)
             : roomActionSummary(progress, false)}
       </p>
+      <SceneButtons roomId={room.id} />
       <footer className="room-card-footer">
         {canAct && (
           <button
