@@ -91,28 +91,6 @@ describe('Account Settings in Chromium', () => {
     expect(await settings.button('Verify Email').isEnabled()).toBe(true);
   });
 
-  it('turns on 2FA with the code from the mail', async () => {
-    const before = suite.mail.mark();
-    await settings.button('Enable 2FA').click();
-    await settings.expectStatus('Check your email for the 2FA code.');
-    expect(await settings.button('Code Sent').count()).toBe(1);
-    const confirm = settings.button('Enable 2FA');
-    expect(await confirm.isDisabled()).toBe(true);
-
-    await settings.field('2FA Code').fill('000000');
-    await confirm.click();
-    await settings.page.waitForFunction(() =>
-      document.querySelector('[role="dialog"] [role="status"]')?.textContent?.startsWith('❌'),
-    );
-
-    const code = await suite.mail.code(ada.email, SUBJECTS.twoFactorSetup, { after: before });
-    await settings.field('2FA Code').fill(code);
-    await confirm.click();
-    await settings.expectStatus('✅ 2FA enabled successfully!');
-    await settings.button('2FA Enabled').waitFor();
-    expect(await settings.dialog.getByText('Enabled', { exact: true }).count()).toBe(1);
-  });
-
   it('edits the name, refusing an empty one first', async () => {
     await settings.button('Edit Profile').click();
     await settings.field('First Name').fill('');
@@ -187,6 +165,29 @@ describe('Account Settings in Chromium', () => {
     await settings.expectStatus('✅ Email verified successfully!');
     await settings.button('Email Verified').waitFor();
     expect(await settings.dialog.getByText('Verified', { exact: true }).count()).toBe(1);
+  });
+
+  // After the address is verified: 2FA codes go only to a verified address (issue 34).
+  it('turns on 2FA with the code from the mail', async () => {
+    const before = suite.mail.mark();
+    await settings.button('Enable 2FA').click();
+    await settings.expectStatus('Check your email for the 2FA code.');
+    expect(await settings.button('Code Sent').count()).toBe(1);
+    const confirm = settings.button('Enable 2FA');
+    expect(await confirm.isDisabled()).toBe(true);
+
+    await settings.field('2FA Code').fill('000000');
+    await confirm.click();
+    await settings.page.waitForFunction(() =>
+      document.querySelector('[role="dialog"] [role="status"]')?.textContent?.startsWith('❌'),
+    );
+
+    const code = await suite.mail.code(ada.email, SUBJECTS.twoFactorSetup, { after: before });
+    await settings.field('2FA Code').fill(code);
+    await confirm.click();
+    await settings.expectStatus('✅ 2FA enabled successfully!');
+    await settings.button('2FA Enabled').waitFor();
+    expect(await settings.dialog.getByText('Enabled', { exact: true }).count()).toBe(1);
   });
 
   it('changes the password after the client-side checks', async () => {

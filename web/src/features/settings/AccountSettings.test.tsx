@@ -1,5 +1,5 @@
 import type { User } from '@hearth/contracts';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionContext, type SessionValue } from '../../shared/session/session-context.js';
 import AccountSettings from './AccountSettings.js';
@@ -192,7 +192,8 @@ describe('Account Settings overlay', () => {
   });
 
   it('enables 2FA in two steps', async () => {
-    renderSettings();
+    // Only a verified address gets the codes (issue 34): this account has verified its own.
+    renderSettings({ ...ada, email_confirmed: true });
     fireEvent.click(screen.getByRole('button', { name: 'Enable 2FA' }));
     await waitFor(() => expect(status()).toBe('Check your email for the 2FA code.'));
     expect(calls[0]).toEqual({ method: 'POST', path: '/api/auth/2fa/email/setup', body: { user_id: 'u1' } });
@@ -202,6 +203,46 @@ describe('Account Settings overlay', () => {
     fireEvent.click(confirm);
     await waitFor(() => expect(status()).toBe('✅ 2FA enabled successfully!'));
     expect(screen.getByRole('button', { name: '2FA Enabled' })).toBeTruthy();
+  });
+
+  it('will not turn on 2FA while the address is unverified, and says why', () => {
+    renderSettings();
+    const enable = screen.getByRole('button', { name: 'Enable 2FA' });
+    expect(enable).toHaveProperty('disabled', true);
+    expect(enable.getAttribute('aria-describedby')).toBeTruthy();
+    expect(document.getElementById(enable.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+      'Verify your email address first: the 2FA codes are sent to it.',
+    );
+    expect(calls).toEqual([]);
+  });
+
+  it('turns 2FA off after asking for the password, showing a refusal in the password dialog', async () => {
+    const { session } = renderSettings({ ...ada, email_confirmed: true, two_factor_enabled: true });
+    expect(screen.getByRole('button', { name: '2FA Enabled' })).toHaveProperty('disabled', true);
+    fireEvent.click(screen.getByRole('button', { name: 'Turn off 2FA' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Turn off two-factor authentication' });
+    const confirm = () => within(dialog).getByRole('button', { name: 'Turn off 2FA' });
+    fireEvent.click(confirm());
+    expect(within(dialog).getByRole('alert').textContent).toBe('Password is required');
+    expect(calls).toEqual([]);
+
+    replies['/api/auth/2fa/disable'] = { status: 400, body: { error: 'Current password is incorrect' } };
+    fireEvent.change(within(dialog).getByLabelText('Password'), { target: { value: 'wrong-one' } });
+    fireEvent.click(confirm());
+    await waitFor(() =>
+      expect(within(dialog).getByRole('alert').textContent).toBe('Current password is incorrect'),
+    );
+
+    replies['/api/auth/2fa/disable'] = { status: 200, body: { message: '2FA disabled' } };
+    fireEvent.change(within(dialog).getByLabelText('Password'), { target: { value: 'Hearth-ada-pass' } });
+    fireEvent.click(confirm());
+    await waitFor(() => expect(status()).toBe('2FA turned off'));
+    expect(screen.queryByRole('dialog', { name: 'Turn off two-factor authentication' })).toBeNull();
+    expect(calls.map((call) => [call.path, call.body])).toEqual([
+      ['/api/auth/2fa/disable', { password: 'wrong-one' }],
+      ['/api/auth/2fa/disable', { password: 'Hearth-ada-pass' }],
+    ]);
+    expect(session.refreshUser).toHaveBeenCalled();
   });
 
   it('validates the password change, then shows a password rule from the server as is', async () => {

@@ -1,13 +1,26 @@
 import type { User } from '@hearth/contracts';
-import { useState } from 'react';
+import { useId, useRef, useState } from 'react';
+import { useSession } from '../../shared/session/session-context.js';
 import { CodeConfirmation } from './CodeConfirmation.js';
 import { settingsApi } from './settings.api.js';
+import { TWO_FACTOR_OFF } from './settings.messages.js';
+import { TurnOffTwoFactorDialog } from './TurnOffTwoFactorDialog.js';
 import type { AccountAction } from './use-account-action.js';
 
-/** docs/screens.md#security-card: disabled → "Code Sent" → "2FA Enabled". */
+/**
+ * docs/screens.md#security-card: disabled → "Code Sent" → "2FA Enabled", only once the address
+ * is verified (the codes go to it; until then the button is off and says why); when enabled,
+ * "Turn off 2FA" asks for the password and turns it off.
+ */
 export function TwoFactorSetup({ user, action }: { user: User; action: AccountAction }) {
+  const { refreshUser } = useSession();
   const [phase, setPhase] = useState<'idle' | 'sent' | 'enabled'>('idle');
+  const [turningOff, setTurningOff] = useState(false);
+  // After turning it off, the keyboard focus goes to "Enable 2FA" (the button that opened the dialog is gone).
+  const enableButton = useRef<HTMLButtonElement>(null);
+  const whyId = useId();
   const enabled = user.two_factor_enabled || phase === 'enabled';
+  const unverified = !enabled && !user.email_confirmed;
 
   const setup = async () => {
     if (await action.run('twoFactorSetup', () => settingsApi.setupTwoFactor(user.id))) setPhase('sent');
@@ -16,6 +29,13 @@ export function TwoFactorSetup({ user, action }: { user: User; action: AccountAc
     const ok = await action.run('twoFactorVerify', () => settingsApi.verifyTwoFactor(user.id, code));
     if (ok) setPhase('enabled');
     return ok;
+  };
+  const turnedOff = async () => {
+    setTurningOff(false);
+    setPhase('idle');
+    await refreshUser();
+    action.setStatus({ text: TWO_FACTOR_OFF.done, tone: 'success' });
+    enableButton.current?.focus();
   };
 
   return (
@@ -26,14 +46,31 @@ export function TwoFactorSetup({ user, action }: { user: User; action: AccountAc
           {enabled ? 'Enabled' : 'Disabled'}
         </span>
         <button
+          ref={enableButton}
           type="button"
           className="button button--secondary"
           onClick={setup}
-          disabled={enabled || phase === 'sent' || action.busy === 'twoFactorSetup'}
+          disabled={enabled || unverified || phase === 'sent' || action.busy === 'twoFactorSetup'}
+          aria-describedby={unverified ? whyId : undefined}
         >
           {enabled ? '2FA Enabled' : phase === 'sent' ? 'Code Sent' : 'Enable 2FA'}
         </button>
+        {enabled && (
+          <button
+            type="button"
+            className="button button--ghost"
+            aria-haspopup="dialog"
+            onClick={() => setTurningOff(true)}
+          >
+            {TWO_FACTOR_OFF.button}
+          </button>
+        )}
       </div>
+      {unverified && (
+        <p id={whyId} className="settings-hint">
+          {TWO_FACTOR_OFF.unverified}
+        </p>
+      )}
       {phase === 'sent' && !enabled && (
         <CodeConfirmation
           label="2FA Code"
@@ -41,6 +78,9 @@ export function TwoFactorSetup({ user, action }: { user: User; action: AccountAc
           busy={action.busy === 'twoFactorVerify'}
           onConfirm={confirm}
         />
+      )}
+      {turningOff && (
+        <TurnOffTwoFactorDialog onDone={() => void turnedOff()} onCancel={() => setTurningOff(false)} />
       )}
     </div>
   );

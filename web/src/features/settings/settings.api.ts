@@ -10,6 +10,8 @@ export const settingsApi = {
   setupTwoFactor: (userId: string) => api.post('/api/auth/2fa/email/setup', { user_id: userId }),
   verifyTwoFactor: (userId: string, code: string) =>
     api.post('/api/auth/2fa/email/verify', { user_id: userId, code }),
+  /** docs/api.md#two-factor-authentication: turns 2FA off after checking the password. */
+  disableTwoFactor: (password: string) => api.post('/api/auth/2fa/disable', { password }),
   updateProfile: (userId: string, firstName: string, lastName: string) =>
     api.patch(`/api/auth/users/${encodeURIComponent(userId)}`, {
       first_name: firstName,

@@ -47,6 +47,21 @@ export const SETTINGS_MESSAGES = {
 
 export type SettingsAction = keyof typeof SETTINGS_MESSAGES;
 
+/** docs/strings.md#account-settings-texts: turning 2FA off, and why it cannot be turned on yet. */
+export const TWO_FACTOR_OFF = {
+  button: 'Turn off 2FA',
+  title: 'Turn off two-factor authentication',
+  text: 'Enter your password to turn off 2FA. Signing in will then need only your password.',
+  password: 'Password',
+  cancel: 'Cancel',
+  confirm: 'Turn off 2FA',
+  busy: 'Turning off...',
+  required: 'Password is required',
+  failure: 'Failed to turn off 2FA',
+  done: '2FA turned off',
+  unverified: 'Verify your email address first: the 2FA codes are sent to it.',
+} as const;
+
 /** The text the server itself sent (data.error, else data.message), never a transport fallback. */
 export function serverError(result: Pick<ApiResult, 'data'>): string | undefined {
   const data = result.data as { error?: unknown; message?: unknown } | null | undefined;
