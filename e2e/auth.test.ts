@@ -64,7 +64,9 @@ describe('signing in and out in Chromium', () => {
       'Map',
       'Users',
       'Guest passes',
+      'Automations',
       'Activity',
+      'Notifications',
       'Spotify',
     ]);
     const me = await accounts.call<{ role: string }>(
@@ -353,6 +355,7 @@ describe('signing in and out in Chromium', () => {
       'Home',
       'Map',
       'Activity',
+      'Notifications',
       'Spotify',
     ]);
   });
