@@ -625,6 +625,17 @@ export class AutomationEngine implements DeviceListener {
             timeout,
             E.stepTimeout(Math.round(timeout / 1000)),
           );
+          const as = await this.actingFor(automation);
+          if (as)
+            this.deps.activity.record({
+              actor: as.actor,
+              kind: 'automation.notify',
+              result: 'ok',
+              detail: {
+                title: action.title,
+                to: action.to === 'household' ? 'household' : action.to.slice(0, 50),
+              },
+            });
           return step('notified');
         }
         case 'automation': {

@@ -256,6 +256,7 @@ describe.each(testDatabases())('automations on $name', ({ create }) => {
     const entries = log.body.entries.filter((entry: { actor: { id: string } }) => entry.actor.id === made.id);
     expect(entries.map((entry: { kind: string }) => entry.kind).sort()).toEqual([
       'automation.enable',
+      'automation.notify',
       'device.command',
       'device.command',
     ]);
