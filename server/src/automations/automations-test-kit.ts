@@ -167,6 +167,8 @@ export interface AutomationKit {
   z2m: ScriptedZigbee2mqtt;
   admin: UserRecord;
   resident: UserRecord;
+  /** DEVICEHUB_TOPIC_PREFIX of this household. */
+  prefix: string;
   /** A device the hub lists, by its Zigbee2MQTT name. */
   device(name: string): Device;
   call(
@@ -252,6 +254,7 @@ export async function startAutomationKit(
     z2m,
     admin,
     resident,
+    prefix: env.DEVICEHUB_TOPIC_PREFIX,
     device: byName,
     call,
     user: (role) => createUser(app, role),
