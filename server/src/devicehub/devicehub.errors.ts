@@ -22,4 +22,10 @@ export const DevicehubMessages = {
   notResponding: 'Not responding',
   /** A bulk command's reason in the activity log: not sent, the device is offline. */
   offline: 'Offline',
+  /** A Shelly device answered a command's RPC with an error (docs/devicehub.md#shelly-mapping). */
+  deviceRefused: (message: string) => `The device refused the command: ${message}`,
+  /** A Shelly device did not answer a command's RPC in time. */
+  deviceTimeout: 'The device did not answer the command in time',
+  /** Too many RPCs are waiting for their answers. */
+  deviceBusy: 'Too many commands are waiting for their devices; try again shortly',
 } as const;
