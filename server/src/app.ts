@@ -84,7 +84,7 @@ export interface BuildOptions {
  * The embedded broker's credentials: Hearth's own from a secret in DATA_DIR; Zigbee2MQTT's from
  * MQTT_LISTEN_USERNAME/PASSWORD, else generated once, kept in DATA_DIR and logged that one time.
  */
-function embeddedBusSettings(config: Config, log: Logger): BusOptions['embedded'] {
+function embeddedBusSettings(config: Config, log: Logger, shellySource: string): BusOptions['embedded'] {
   const internal = { username: 'hearth', password: loadOrCreateSecret(config.dataDir, 'bus-password') };
   const { mqttListenPort: port, mqttListenTls: tls } = config;
   if (port === undefined && tls === undefined) return { internal };
@@ -105,8 +105,22 @@ function embeddedBusSettings(config: Config, log: Logger): BusOptions['embedded'
       port,
       tls: tls && { port: tls.port, cert: fs.readFileSync(tls.certFile), key: fs.readFileSync(tls.keyFile) },
       credentials: { username, password },
-      // Zigbee2MQTT's base topic, and Home Assistant discovery's prefix while that source is on.
-      topicRoots: [config.zigbee2mqttBaseTopic, ...(config.haDiscoveryPrefix ? [config.haDiscoveryPrefix] : [])],
+      // Zigbee2MQTT's base topic, and the roots of the other sources that are on: Home Assistant
+      // discovery's prefix; Tasmota's discovery, cmnd, stat and tele; Shelly's configured prefixes
+      // (up to their first `+` level) and the topic its RPC replies come on.
+      topicRoots: [
+        config.zigbee2mqttBaseTopic,
+        ...(config.haDiscoveryPrefix ? [config.haDiscoveryPrefix] : []),
+        ...(config.tasmotaDiscoveryPrefix ? [config.tasmotaDiscoveryPrefix, 'cmnd', 'stat', 'tele'] : []),
+        ...(config.shellyTopicPrefixes
+          ? [
+              ...config.shellyTopicPrefixes
+                .map((prefix) => prefix.split('/+')[0] as string)
+                .filter((root) => root !== '+' && root !== ''),
+              shellySource,
+            ]
+          : []),
+      ],
     },
   };
 }
@@ -140,6 +154,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   let bus: Bus;
   let authSecret: string;
+  // Hearth's own `src` in Shelly RPC: devices answer on `<src>/rpc`.
+  const shellySource = `hearth-shelly-${crypto.randomUUID().slice(0, 8)}`;
   try {
     await waitForDatabase(storage, { timeoutMs: config.databaseConnectTimeoutMs, log });
     const applied = await migrateToLatest(storage.db);
@@ -147,7 +163,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     authSecret = config.authSecret ?? (await generatedAuthSecret(storage.db, config.dataDir, log));
     bus = await connectBus({
       mqttUrl: config.mqttUrl,
-      ...(config.mqttUrl ? {} : { embedded: embeddedBusSettings(config, log) }),
+      ...(config.mqttUrl ? {} : { embedded: embeddedBusSettings(config, log, shellySource) }),
       log,
     });
   } catch (error) {
@@ -246,6 +262,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     publicUrl: config.publicUrl,
     zigbee2mqttBaseTopic: config.zigbee2mqttBaseTopic,
     haDiscoveryPrefix: config.haDiscoveryPrefix,
+    tasmotaDiscoveryPrefix: config.tasmotaDiscoveryPrefix,
+    shellyTopicPrefixes: config.shellyTopicPrefixes,
+    shellySource,
     devicehubTopicPrefix: config.devicehubTopicPrefix,
     maxDevices: config.devicehubMaxDevices,
     simulatorDevices: config.simulator ? config.simulatorDevices : undefined,

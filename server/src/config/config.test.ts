@@ -94,6 +94,19 @@ describe('parseConfig', () => {
     expect(parseConfig({ HA_DISCOVERY_PREFIX: 'off' }).haDiscoveryPrefix).toBeUndefined();
   });
 
+  it("reads Tasmota's discovery on under tasmota/discovery, and Shelly at the top level, unless told more or off", () => {
+    expect(parseConfig({}).tasmotaDiscoveryPrefix).toBe('tasmota/discovery');
+    expect(parseConfig({ TASMOTA_DISCOVERY_PREFIX: 'home/tasmota' }).tasmotaDiscoveryPrefix).toBe(
+      'home/tasmota',
+    );
+    expect(parseConfig({ TASMOTA_DISCOVERY_PREFIX: 'off' }).tasmotaDiscoveryPrefix).toBeUndefined();
+    expect(parseConfig({}).shellyTopicPrefixes).toEqual([]);
+    expect(parseConfig({ SHELLY_TOPIC_PREFIXES: 'shellies/+, garage/shelly17' }).shellyTopicPrefixes).toEqual(
+      ['shellies/+', 'garage/shelly17'],
+    );
+    expect(parseConfig({ SHELLY_TOPIC_PREFIXES: 'off' }).shellyTopicPrefixes).toBeUndefined();
+  });
+
   it.each([
     [{ PORT: 'abc' }, 'Invalid PORT "abc": expected an integer 1-65535'],
     [{ PORT: '70000' }, 'Invalid PORT "70000": expected an integer 1-65535'],
@@ -142,6 +155,18 @@ describe('parseConfig', () => {
     [
       { HA_DISCOVERY_PREFIX: 'homeassistant/#' },
       'Invalid HA_DISCOVERY_PREFIX "homeassistant/#": expected an MQTT topic without wildcards, spaces or a leading/trailing "/", or "off"',
+    ],
+    [
+      { TASMOTA_DISCOVERY_PREFIX: 'homeassistant/tasmota' },
+      'Invalid TASMOTA_DISCOVERY_PREFIX "homeassistant/tasmota": expected a topic neither under nor above HA_DISCOVERY_PREFIX "homeassistant"',
+    ],
+    [
+      { SHELLY_TOPIC_PREFIXES: 'shellies/#' },
+      'Invalid SHELLY_TOPIC_PREFIXES "shellies/#": expected comma-separated MQTT topic prefixes (a level may be "+"; no "#", spaces or leading/trailing "/"), or "off"',
+    ],
+    [
+      { SHELLY_TOPIC_PREFIXES: 'shellies/dev+' },
+      'Invalid SHELLY_TOPIC_PREFIXES "shellies/dev+": expected comma-separated MQTT topic prefixes (a level may be "+"; no "#", spaces or leading/trailing "/"), or "off"',
     ],
     [
       { HA_DISCOVERY_PREFIX: 'zigbee2mqtt/homeassistant' },

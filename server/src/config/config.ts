@@ -42,6 +42,13 @@ export interface Config {
   zigbee2mqttBaseTopic: string;
   /** HA_DISCOVERY_PREFIX: Home Assistant MQTT discovery's prefix on the bus; undefined when `off`. */
   haDiscoveryPrefix: string | undefined;
+  /** TASMOTA_DISCOVERY_PREFIX: where Tasmota's native discovery is; undefined when `off`. */
+  tasmotaDiscoveryPrefix: string | undefined;
+  /**
+   * SHELLY_TOPIC_PREFIXES: where Shelly Gen2+ devices are besides the top level (`+`), each a
+   * prefix or a pattern with `+` levels; undefined when `off`.
+   */
+  shellyTopicPrefixes: string[] | undefined;
   devicehubTopicPrefix: string;
   simulator: boolean;
   simulatorDevices: number;
@@ -130,6 +137,15 @@ const schemas = {
   HA_DISCOVERY_PREFIX: topic.describe(
     'an MQTT topic without wildcards, spaces or a leading/trailing "/", or "off"',
   ),
+  TASMOTA_DISCOVERY_PREFIX: topic.describe(
+    'an MQTT topic without wildcards, spaces or a leading/trailing "/", or "off"',
+  ),
+  SHELLY_TOPIC_PREFIXES: z
+    .string()
+    .regex(/^(off|[^#\s,/][^#\s,]*(?<!\/)(,\s*[^#\s,/][^#\s,]*(?<!\/))*)$/)
+    .describe(
+      'comma-separated MQTT topic prefixes (a level may be "+"; no "#", spaces or leading/trailing "/"), or "off"',
+    ),
   DEVICEHUB_TOPIC_PREFIX: topic,
   SIMULATOR: z.enum(['on', 'off']).describe('"on" or "off"'),
   SIMULATOR_DEVICES: integer(1, 100000),
@@ -236,6 +252,33 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     );
   }
 
+  const tasmota = values.TASMOTA_DISCOVERY_PREFIX ?? 'tasmota/discovery';
+  for (const [name, other] of [
+    ['ZIGBEE2MQTT_BASE_TOPIC', base],
+    ['HA_DISCOVERY_PREFIX', discovery],
+  ] as const) {
+    if (
+      tasmota !== 'off' &&
+      other !== 'off' &&
+      (tasmota === other || tasmota.startsWith(`${other}/`) || other.startsWith(`${tasmota}/`))
+    ) {
+      throw new ConfigError(
+        `Invalid TASMOTA_DISCOVERY_PREFIX "${tasmota}": expected a topic neither under nor above ${name} "${other}"`,
+      );
+    }
+  }
+
+  const shelly = values.SHELLY_TOPIC_PREFIXES;
+  if (
+    shelly &&
+    shelly !== 'off' &&
+    shelly.split(/[,/]/).some((level) => level.includes('+') && level.trim() !== '+')
+  ) {
+    throw new ConfigError(
+      `Invalid SHELLY_TOPIC_PREFIXES "${shelly}": expected ${schemas.SHELLY_TOPIC_PREFIXES.description}`,
+    );
+  }
+
   const port = values.PORT ?? 8080;
   const publicUrl = (values.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   return {
@@ -265,6 +308,14 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     zigbee2mqttBaseTopic: values.ZIGBEE2MQTT_BASE_TOPIC ?? 'zigbee2mqtt',
     haDiscoveryPrefix:
       values.HA_DISCOVERY_PREFIX === 'off' ? undefined : (values.HA_DISCOVERY_PREFIX ?? 'homeassistant'),
+    tasmotaDiscoveryPrefix: tasmota === 'off' ? undefined : tasmota,
+    shellyTopicPrefixes:
+      values.SHELLY_TOPIC_PREFIXES === 'off'
+        ? undefined
+        : (values.SHELLY_TOPIC_PREFIXES ?? '')
+            .split(',')
+            .map((prefix) => prefix.trim())
+            .filter((prefix) => prefix !== ''),
     devicehubTopicPrefix: values.DEVICEHUB_TOPIC_PREFIX ?? 'hearth',
     simulator: (values.SIMULATOR ?? (values.MQTT_URL ? 'off' : 'on')) === 'on',
     simulatorDevices: values.SIMULATOR_DEVICES ?? 24,

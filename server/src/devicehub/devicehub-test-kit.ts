@@ -30,6 +30,10 @@ export interface Household {
   prefix: string;
   /** Home Assistant discovery's prefix (HA_DISCOVERY_PREFIX), unique to this household. */
   haPrefix: string;
+  /** Tasmota discovery's prefix (TASMOTA_DISCOVERY_PREFIX), unique to this household. */
+  tasmotaPrefix: string;
+  /** Where this household's Shelly devices are: `<shellyRoot>/<device prefix>` (SHELLY_TOPIC_PREFIXES `<shellyRoot>/+`). */
+  shellyRoot: string;
   token: (role: Role) => Promise<string>;
   list: () => Promise<Device[]>;
   /** An API call with a bearer token (the resident's unless given). */
@@ -57,11 +61,15 @@ export async function startHousehold(
   const prefix = ids.prefix || `hearth-test-${unique}`;
   // Its own discovery prefix too: what others left retained on a shared broker stays out of it.
   const haPrefix = ids.haPrefix || `ha-test-${unique}`;
+  const tasmotaPrefix = `tasmota-test-${unique}/discovery`;
+  const shellyRoot = `shelly-test-${unique}`;
   const port = busUrl ? undefined : await freePort();
   const app = await startTestApp(database, {
     ZIGBEE2MQTT_BASE_TOPIC: base,
     DEVICEHUB_TOPIC_PREFIX: prefix,
     HA_DISCOVERY_PREFIX: haPrefix,
+    TASMOTA_DISCOVERY_PREFIX: tasmotaPrefix,
+    SHELLY_TOPIC_PREFIXES: `${shellyRoot}/+`,
     ...(busUrl ? { MQTT_URL: busUrl } : { MQTT_LISTEN_PORT: String(port), ...TEST_BUS_LOGIN }),
   });
   const z2m = await ScriptedZigbee2mqtt.connect(
@@ -81,6 +89,8 @@ export async function startHousehold(
     resident,
     prefix,
     haPrefix,
+    tasmotaPrefix,
+    shellyRoot,
     token,
     list: async () => (await household.call('GET', '/api/devicehub/devices')).json(),
     call: (method, url, body, as = resident) =>
@@ -162,6 +172,12 @@ export function useHousehold(options: UseHouseholdOptions = {}): HouseholdFixtur
     },
     get haPrefix() {
       return h().haPrefix;
+    },
+    get tasmotaPrefix() {
+      return h().tasmotaPrefix;
+    },
+    get shellyRoot() {
+      return h().shellyRoot;
     },
     token: (role) => h().token(role),
     list: () => h().list(),

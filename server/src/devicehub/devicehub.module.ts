@@ -10,7 +10,12 @@ import type { Module } from '../lifecycle/module.js';
 import type { Database } from '../storage/schema.js';
 import type { Guards } from '../users/index.js';
 import type { DeviceAdapter } from './adapters/adapter.js';
-import { HomeAssistantAdapter, PROTOCOL as HOME_ASSISTANT } from './adapters/homeassistant/homeassistant.adapter.js';
+import {
+  PROTOCOL as HOME_ASSISTANT,
+  HomeAssistantAdapter,
+} from './adapters/homeassistant/homeassistant.adapter.js';
+import { PROTOCOL as SHELLY, ShellyAdapter } from './adapters/shelly/shelly.adapter.js';
+import { PROTOCOL as TASMOTA, TasmotaAdapter } from './adapters/tasmota/tasmota.adapter.js';
 import { Zigbee2mqttAdapter } from './adapters/zigbee2mqtt/zigbee2mqtt.adapter.js';
 import { BusWatch } from './bus-watch.js';
 import { DevicesRepository } from './devicehub.repository.js';
@@ -34,6 +39,12 @@ export interface DeviceHubModuleDeps {
   zigbee2mqttBaseTopic: string;
   /** HA_DISCOVERY_PREFIX: Home Assistant MQTT discovery's prefix; undefined: that source is off. */
   haDiscoveryPrefix?: string | undefined;
+  /** TASMOTA_DISCOVERY_PREFIX: Tasmota's native discovery; undefined: that source is off. */
+  tasmotaDiscoveryPrefix?: string | undefined;
+  /** SHELLY_TOPIC_PREFIXES beside the top level; undefined: Shelly is off. */
+  shellyTopicPrefixes?: string[] | undefined;
+  /** Hearth's `src` in Shelly RPC (replies come on `<src>/rpc`); one of its own when not given. */
+  shellySource?: string;
   devicehubTopicPrefix: string;
   /** Most devices the registry lists at once (DEVICEHUB_MAX_DEVICES). */
   maxDevices: number;
@@ -152,6 +163,27 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
         log,
         zigbee2mqttBaseTopic: baseTopic,
         storedNames: () => repository.namesByExternalId(HOME_ASSISTANT),
+      }),
+    );
+  if (deps.tasmotaDiscoveryPrefix !== undefined)
+    adapters.push(
+      new TasmotaAdapter({
+        bus,
+        prefix: deps.tasmotaDiscoveryPrefix,
+        log,
+        storedNames: () => repository.namesByExternalId(TASMOTA),
+      }),
+    );
+  if (deps.shellyTopicPrefixes !== undefined)
+    adapters.push(
+      new ShellyAdapter({
+        bus,
+        log,
+        prefixes: ['+', ...deps.shellyTopicPrefixes],
+        src: deps.shellySource ?? `hearth-shelly-${crypto.randomUUID().slice(0, 8)}`,
+        storedNames: () => repository.namesByExternalId(SHELLY),
+        // A device offline at start keeps its description in the complete list.
+        storedDevices: () => repository.all(),
       }),
     );
   const simulator =
