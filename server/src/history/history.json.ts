@@ -1,13 +1,16 @@
 import type { HistoryAnswer, HistoryPoint } from '@hearth/contracts';
-import { yieldToEventLoop } from '../storage/batches.js';
+import type { Pause } from './history.pace.js';
 
 /** Points encoded at a time when an answer's points are all at hand: a ms or two of the server's thread. */
 const POINTS_PER_SLICE = 2000;
 
-/** Points already at hand, a slice at a time with a turn of the event loop between slices. */
-export async function* slicesOf(points: readonly HistoryPoint[]): AsyncGenerator<readonly HistoryPoint[]> {
+/** Points already at hand, a slice at a time with a pause between slices. */
+export async function* slicesOf(
+  points: readonly HistoryPoint[],
+  pause: Pause,
+): AsyncGenerator<readonly HistoryPoint[]> {
   for (let start = 0; start < points.length; start += POINTS_PER_SLICE) {
-    if (start > 0) await yieldToEventLoop();
+    if (start > 0) await pause();
     yield points.slice(start, start + POINTS_PER_SLICE);
   }
 }

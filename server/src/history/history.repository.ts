@@ -3,6 +3,7 @@ import { CompiledQuery, type Kysely, PostgresAdapter, sql, type Transaction } fr
 import { yieldToEventLoop } from '../storage/batches.js';
 import type { Database } from '../storage/schema.js';
 import type { Bucket, Reading, SeriesType } from './history.buckets.js';
+import type { Pause } from './history.pace.js';
 import type { HistoryBucketTable } from './history.tables.js';
 
 export type BucketTable = 'history_5m' | 'history_1h';
@@ -238,7 +239,8 @@ export class HistoryRepository {
       page = PAGE,
       most = Number.POSITIVE_INFINITY,
       type,
-    }: { page?: number; most?: number; type?: SeriesType | undefined } = {},
+      pause = yieldToEventLoop,
+    }: { page?: number; most?: number; type?: SeriesType | undefined; pause?: Pause } = {},
   ): AsyncGenerator<Reading[]> {
     let cursor = from;
     let left = most;
@@ -260,7 +262,7 @@ export class HistoryRepository {
         left -= rows.length;
         yield rows;
         for (let offset = rows.length; left > 0; offset += page) {
-          await yieldToEventLoop();
+          await pause();
           const more = await this.readings(seriesId, last, last + 1, {
             limit: Math.min(page, left),
             offset,
@@ -272,7 +274,7 @@ export class HistoryRepository {
         }
         cursor = last + 1;
       }
-      await yieldToEventLoop();
+      await pause();
     }
   }
 
@@ -336,7 +338,7 @@ export class HistoryRepository {
     seriesId: number,
     from: number,
     to: number,
-    page = PAGE,
+    { page = PAGE, pause = yieldToEventLoop }: { page?: number; pause?: Pause } = {},
   ): AsyncGenerator<Bucket[]> {
     // A series has one bucket per start: each page starts after the last one's.
     for (let cursor = from; cursor < to; ) {
@@ -344,7 +346,7 @@ export class HistoryRepository {
       if (rows.length > 0) yield rows;
       if (rows.length < page) return;
       cursor = rows[rows.length - 1]!.t + 1;
-      await yieldToEventLoop();
+      await pause();
     }
   }
 

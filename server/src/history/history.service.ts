@@ -25,6 +25,7 @@ import { GapMerge, withGaps } from './history.gaps.js';
 import { encodeAnswer, slicesOf } from './history.json.js';
 import { leafAt } from './history.leaves.js';
 import type { Retention } from './history.maintenance.js';
+import { HistoryPace, type Pause } from './history.pace.js';
 import { HistoryQueue } from './history.queue.js';
 import type { HistoryRecorder } from './history.recorder.js';
 import type { HistoryRepository, Series } from './history.repository.js';
@@ -65,6 +66,8 @@ export class HistoryService {
   private readonly now: () => number;
 
   private readonly queue: HistoryQueue;
+  /** Shared by every history request: together they take at most half the server's thread. */
+  private readonly pace = new HistoryPace();
 
   constructor(private readonly options: HistoryServiceOptions) {
     this.now = options.now ?? Date.now;
@@ -78,7 +81,7 @@ export class HistoryService {
   async answer(person: string, query: HistoryQuery, reachOf: ReachOf): Promise<Buffer> {
     const release = await this.queue.enter(person);
     try {
-      const { head, pages } = await this.paged(query, await reachOf());
+      const { head, pages } = await this.paged(query, await reachOf(), this.pace.lane());
       return await encodeAnswer(head, pages);
     } finally {
       release();
@@ -87,14 +90,14 @@ export class HistoryService {
 
   /** `reach`: the caller's (docs/access.md); a device it may not view is not found. */
   async query(query: HistoryQuery, reach: Reach = EVERYTHING): Promise<HistoryAnswer> {
-    const { head, pages } = await this.paged(query, reach);
+    const { head, pages } = await this.paged(query, reach, yieldToEventLoop);
     const points: HistoryPoint[] = [];
     for await (const page of pages) points.push(...page);
     return { ...head, points };
   }
 
   /** The answer's fields, and its points a page at a time (docs/history.md#api). */
-  private async paged(query: HistoryQuery, reach: Reach): Promise<Paged> {
+  private async paged(query: HistoryQuery, reach: Reach, pause: Pause): Promise<Paged> {
     const { device, series, type } = await this.find(query.device_id, query.property, reach);
     const { from, to } = this.range(query);
     const head = (resolution: HistoryResolution, bucket_ms: number): Paged['head'] => ({
@@ -106,7 +109,7 @@ export class HistoryService {
     });
     const whole = (resolution: HistoryResolution, bucket_ms: number, points: HistoryPoint[]): Paged => ({
       head: head(resolution, bucket_ms),
-      pages: slicesOf(points),
+      pages: slicesOf(points, pause),
     });
     if (!series) return whole('raw', 0, []);
     const { repository, retention } = this.options;
@@ -123,7 +126,7 @@ export class HistoryService {
         const merge = new GapMerge(gaps, gapReading);
         const pages = async function* () {
           const most = points - gaps.length;
-          for await (const page of repository.rawPages(series.id, from, to, { most, type }))
+          for await (const page of repository.rawPages(series.id, from, to, { most, type, pause }))
             yield merge.add(page);
           yield merge.finish();
         };
@@ -132,7 +135,11 @@ export class HistoryService {
       if (count <= points) {
         // With its gaps it may not fit: read first (at most points + 1), then seen.
         const raw: Reading[] = [];
-        for await (const page of repository.rawPages(series.id, from, to, { most: points + 1, type })) {
+        for await (const page of repository.rawPages(series.id, from, to, {
+          most: points + 1,
+          type,
+          pause,
+        })) {
           raw.push(...page);
         }
         const readings = withGaps(raw, gaps, gapReading);
@@ -140,7 +147,7 @@ export class HistoryService {
       }
     }
     if (from >= now - retention.fiveMinuteDays * DAY && (to - from) / FIVE_MINUTES <= points) {
-      const buckets = withGaps(await this.buckets(series.id, '5m', from, to), gaps, gapBucket);
+      const buckets = withGaps(await this.buckets(series.id, '5m', from, to, pause), gaps, gapBucket);
       if (buckets.length <= points)
         return whole(
           '5m',
@@ -150,7 +157,7 @@ export class HistoryService {
     }
     // A range of more hours than points: hours merged n at a time, n as small as fits.
     const n = Math.max(1, Math.ceil((to - from) / HOUR / points));
-    const hourly = await this.buckets(series.id, '1h', from, to, n * HOUR);
+    const hourly = await this.buckets(series.id, '1h', from, to, pause, n * HOUR);
     let buckets: Bucket[] = [];
     let width = n * HOUR;
     for (let k = 1; k <= WIDEST_TRY; k++) {
@@ -182,7 +189,7 @@ export class HistoryService {
   ): Promise<{ filename: string; body: Readable }> {
     const release = await this.queue.enter(person);
     try {
-      const { filename, lines } = await this.csv(query, await reachOf());
+      const { filename, lines } = await this.csv(query, await reachOf(), this.pace.lane());
       const body = Readable.from(lines);
       body.once('close', release);
       return { filename, body };
@@ -195,7 +202,8 @@ export class HistoryService {
   /** The export's file name and lines. */
   private async csv(
     query: HistoryExportQuery,
-    reach: Reach = EVERYTHING,
+    reach: Reach,
+    pause: Pause,
   ): Promise<{ filename: string; lines: AsyncGenerator<string> }> {
     const { device, series } = await this.find(query.device_id, query.property, reach);
     const { from, to } = this.range(query);
@@ -215,12 +223,13 @@ export class HistoryService {
         ['history_5m', Math.max(from, fiveFrom), Math.min(to, rawFrom)],
       ];
       for (const [table, start, end] of buckets) {
-        for await (const page of repository.bucketPages(table, series.id, start, end)) {
+        for await (const page of repository.bucketPages(table, series.id, start, end, { pause })) {
           yield page.map((row) => line(row.t, row.mean ?? row.last)).join('');
         }
       }
       for await (const page of repository.rawPages(series.id, Math.max(from, rawFrom), to, {
         type: series.type,
+        pause,
       })) {
         yield page.map((row) => line(row.t, row.v)).join('');
       }
@@ -302,6 +311,7 @@ export class HistoryService {
     resolution: '5m' | '1h',
     from: number,
     to: number,
+    pause: Pause,
     width = resolution === '5m' ? FIVE_MINUTES : HOUR,
   ): Promise<Bucket[]> {
     const { repository } = this.options;
@@ -311,7 +321,7 @@ export class HistoryService {
     const fromRaw = async (a: number) => (a < to ? repository.rawMerged(seriesId, a, to, width) : []);
     const pages = async (table: 'history_5m' | 'history_1h', a: number, b: number) => {
       const out: Bucket[] = [];
-      for await (const page of repository.bucketPages(table, seriesId, a, b)) out.push(...page);
+      for await (const page of repository.bucketPages(table, seriesId, a, b, { pause })) out.push(...page);
       return out;
     };
     if (resolution === '5m') {
@@ -324,7 +334,7 @@ export class HistoryService {
       width === HOUR
         ? await pages('history_1h', start, Math.min(to, hour))
         : await repository.bucketsMerged('history_1h', seriesId, start, Math.min(to, hour), width);
-    await yieldToEventLoop();
+    await pause();
     const fromFive =
       hour < Math.min(to, five)
         ? await repository.bucketsMerged(

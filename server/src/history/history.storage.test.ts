@@ -191,7 +191,9 @@ describe.each(testDatabases())('history storage on $name', ({ create }) => {
       for await (const page of read) out.push(page);
       return out;
     };
-    const buckets = await pages(repository.bucketPages('history_5m', seriesId, base, base + DAY, 10));
+    const buckets = await pages(
+      repository.bucketPages('history_5m', seriesId, base, base + DAY, { page: 10 }),
+    );
     expect(buckets.map((page) => page.length)).toEqual([10, 10, 5]);
     expect(buckets.flat().map((b) => b.mean)).toEqual(Array.from({ length: 25 }, (_, i) => i));
 
