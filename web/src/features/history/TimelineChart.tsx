@@ -75,9 +75,11 @@ export function TimelineChart({ property, timeline, data, from, to, onZoom, sync
         ctx.restore();
       };
 
+      // While nothing is hovered, the latest value drawn (the last band's).
+      const latest = timeline.segments.at(-1);
       const valueAtCursor = (u: uPlot) => {
         const left = u.cursor.left;
-        if (left === undefined || left < 0) return '–';
+        if (left === undefined || left < 0) return latest?.label ?? '–';
         return timelineValueAt(timeline, u.posToVal(left, 'x') * 1000);
       };
 
@@ -86,7 +88,7 @@ export function TimelineChart({ property, timeline, data, from, to, onZoom, sync
         options: {
           height: 110,
           series: [
-            {},
+            frame.timeSeries(latest === undefined ? undefined : latest.start / 1000),
             {
               label: property.label,
               stroke: colours[1] ?? muted,

@@ -21,6 +21,25 @@ export interface ChartFrame {
   timeAxis: uPlot.Axis;
   cursor: uPlot.Cursor;
   setSelect: (u: uPlot) => void;
+  /**
+   * The time series of the legend: the time under the crosshair, and while nothing is hovered the
+   * time of `latest` (s), the last reading drawn (docs/history.md#device-history-page).
+   */
+  timeSeries(latest: number | undefined): uPlot.Series;
+}
+
+/** uPlot's own legend format for times. */
+const legendTime = uPlot.fmtDate('{YYYY}-{MM}-{DD} {h}:{mm}{aa}');
+const timeText = (seconds: number | null | undefined) =>
+  seconds === null || seconds === undefined ? '--' : legendTime(new Date(seconds * 1000));
+
+/**
+ * docs/history.md#device-history-page: the index of the latest reading (the last non-null value),
+ * which the legend shows while the crosshair is elsewhere; undefined without any.
+ */
+export function latestIndex(values: readonly (number | null)[]): number | undefined {
+  for (let index = values.length - 1; index >= 0; index--) if (values[index] !== null) return index;
+  return undefined;
 }
 
 function chartFrame({ from, to, syncKey }: ChartRange, zoom: RefObject<ChartRange['onZoom']>): ChartFrame {
@@ -30,6 +49,9 @@ function chartFrame({ from, to, syncKey }: ChartRange, zoom: RefObject<ChartRang
     x: { time: true, min: from / 1000, max: to / 1000 },
     timeAxis: { stroke: muted, grid: { stroke: `${muted}33` } },
     cursor: { sync: { key: syncKey }, drag: { x: true, y: false } },
+    timeSeries: (latest) => ({
+      value: (_u, value, _series, index) => timeText(index === null ? latest : value),
+    }),
     setSelect: (u) => {
       if (u.select.width < 5) return;
       const left = u.posToVal(u.select.left, 'x');

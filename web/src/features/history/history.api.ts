@@ -56,6 +56,20 @@ export async function fetchHistory(
   }
 }
 
+/**
+ * GET /api/history/export for one property over a range (docs/history.md#api), as a link: the
+ * auth_token cookie signs the download in, and the server names the file.
+ */
+export function exportHref(deviceId: string, property: string, from: number, to: number): string {
+  const query = new URLSearchParams({
+    device_id: deviceId,
+    property,
+    from: String(Math.floor(from)),
+    to: String(Math.ceil(to)),
+  });
+  return `/api/history/export?${query}`;
+}
+
 /** GET /api/history/exclusions/{device_id} (docs/history.md#api). */
 export async function fetchExclusions(deviceId: string): Promise<Loaded<HistoryExclusions>> {
   const result = await api.get<HistoryExclusions>(`/api/history/exclusions/${encodeURIComponent(deviceId)}`);

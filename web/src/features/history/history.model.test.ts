@@ -1,6 +1,6 @@
 import { testCapability } from '@hearth/contracts/testing';
 import { describe, expect, it } from 'vitest';
-import { chartProperties, toChartData } from './history.model.js';
+import { chartProperties, shownFrom, toChartData } from './history.model.js';
 
 const cap = testCapability;
 
@@ -69,5 +69,28 @@ describe('history chart model', () => {
         { values: ['blink', 'breathe'] },
       ).y,
     ).toEqual([1]);
+  });
+});
+
+describe('where a view starts (shownFrom)', () => {
+  const HOUR = 3_600_000;
+  const to = 1_700_000_000_000;
+  const day = { preset: '24h' as const, from: to - 24 * HOUR, to };
+  it.each([
+    ['nothing recorded: the whole day', day, [null, null], day.from],
+    ['readings from the start of the day on: the whole day', day, [day.from + HOUR, null], day.from],
+    // Two hours of readings: from just before the first (a twentieth of two hours = 6 min).
+    ['a fresh install, two hours old', day, [to - 2 * HOUR, to - HOUR], to - 2 * HOUR - HOUR / 10],
+    ['a few seconds of readings: a second before them', day, [to - 5000], to - 6000],
+    ['the earliest chart decides', day, [to - HOUR, to - 3 * HOUR, null], to - 3 * HOUR - (3 * HOUR) / 20],
+    [
+      '7 d keeps its week',
+      { preset: '7d' as const, from: to - 7 * 24 * HOUR, to },
+      [to - HOUR],
+      to - 7 * 24 * HOUR,
+    ],
+    ['a zoom keeps its range', { preset: undefined, from: to - 24 * HOUR, to }, [to - HOUR], to - 24 * HOUR],
+  ] as const)('%s', (_name, range, firsts, expected) => {
+    expect(shownFrom(range, firsts)).toBe(expected);
   });
 });

@@ -29,7 +29,33 @@ export const HISTORY_TEXTS = {
   saving: 'Saving…',
   cancel: 'Cancel',
   saved: 'Recording settings saved',
+  // docs/history.md#device-history-page
+  csv: 'CSV',
+  csvLabel: (property: string) => `Download ${property} as CSV`,
+  since: (time: string) => `Recorded since ${time}`,
 } as const;
+
+/** The presets that start where the readings start, when those start well inside them. */
+const SCALED_PRESETS: readonly RangeId[] = ['6h', '24h'];
+
+/**
+ * docs/history.md#device-history-page: where the charts of a 6 h or 24 h view start. Readings that
+ * start more than a tenth of the range after its start (a fresh install, a new device) are drawn
+ * from just before their first one (a twentieth of what they span, at least a second) rather than
+ * squeezed against the right edge; otherwise, after a zoom, and for the longer presets, the range's
+ * own start. `firsts`: each chart's first reading (ms), null for a chart without any.
+ */
+export function shownFrom(
+  range: { preset: RangeId | undefined; from: number; to: number },
+  firsts: readonly (number | null)[],
+): number {
+  if (!range.preset || !SCALED_PRESETS.includes(range.preset)) return range.from;
+  const times = firsts.filter((first): first is number => first !== null);
+  if (times.length === 0) return range.from;
+  const first = Math.min(...times);
+  if (first - range.from <= (range.to - range.from) / 10) return range.from;
+  return Math.max(range.from, first - Math.max(1000, (range.to - first) / 20));
+}
 
 /** A chartable property: numbers as lines, on/off and enum values as steps. */
 export interface ChartProperty {
