@@ -490,7 +490,8 @@ export class AutomationEngine implements DeviceListener {
   private async steps(start: RunRecord): Promise<void> {
     const { repository } = this.deps;
     let run: RunRecord | undefined = start;
-    const automation = await repository.find(run.automation_id);
+    // The cached rule when this instance has it (a trigger's run sends its command sooner).
+    const automation = this.automations.get(run.automation_id) ?? (await repository.find(run.automation_id));
     if (!automation) return;
     const lease = () => ({ owner: this.instance, until: nowIso(this.now() + LEASE_MS) });
     while (run && run.position < automation.actions.length && !this.closed) {
@@ -553,6 +554,7 @@ export class AutomationEngine implements DeviceListener {
     if (!finished) return;
     this.deps.publishRun({ automation_id: run.automation_id, run_id: run.id, status });
     this.deps.publishChange(run.automation_id, false);
+    await repository.prune(run.automation_id);
     const next = await repository.nextQueued(run.automation_id, this.now(), this.instance, LEASE_MS);
     if (next) {
       this.deps.publishRun({ automation_id: next.automation_id, run_id: next.id, status: 'running' });

@@ -619,7 +619,8 @@ export class AutomationsRepository {
         .execute();
       return { kind: 'running', run, stopped };
     });
-    if (outcome.kind !== 'elsewhere' && outcome.kind !== 'gone' && outcome.kind !== 'disabled')
+    // A run that goes on is pruned after it ends (its command goes out first).
+    if (outcome.kind === 'recorded' || outcome.kind === 'paused' || outcome.kind === 'queued')
       await this.prune(request.automationId);
     return outcome;
   }
