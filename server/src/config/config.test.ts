@@ -129,6 +129,14 @@ describe('parseConfig', () => {
       'Invalid HOUSEHOLD_TIME_ZONE "Mars/Olympus": expected an IANA time zone such as "Europe/Berlin"',
     ],
     [
+      { HOUSEHOLD_LATITUDE: '95', HOUSEHOLD_LONGITUDE: '13.4' },
+      'Invalid HOUSEHOLD_LATITUDE "95": expected a latitude in degrees from -90 to 90',
+    ],
+    [
+      { HOUSEHOLD_LATITUDE: '52.5' },
+      'Invalid HOUSEHOLD_LONGITUDE "": expected to be set together with HOUSEHOLD_LATITUDE',
+    ],
+    [
       { PUSH_SUBJECT: 'hearth@example.com' },
       'Invalid PUSH_SUBJECT "hearth@example.com": expected a mailto: address or https:// URL',
     ],
@@ -205,6 +213,13 @@ describe('parseConfig', () => {
 
   it("reads the household's time zone, the server's own by default", () => {
     expect(parseConfig({ HOUSEHOLD_TIME_ZONE: 'Europe/Berlin' }).householdTimeZone).toBe('Europe/Berlin');
+    expect(
+      parseConfig({ HOUSEHOLD_LATITUDE: '52.52', HOUSEHOLD_LONGITUDE: '-13.4' }).householdLocation,
+    ).toEqual({
+      latitude: 52.52,
+      longitude: -13.4,
+    });
+    expect(parseConfig({}).householdLocation).toBeNull();
     expect(parseConfig({}).householdTimeZone).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
   });
 

@@ -219,6 +219,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
   for (const [a, b] of [
     ['MQTT_LISTEN_USERNAME', 'MQTT_LISTEN_PASSWORD'],
     ['MQTT_LISTEN_TLS_CERT', 'MQTT_LISTEN_TLS_KEY'],
+    ['HOUSEHOLD_LATITUDE', 'HOUSEHOLD_LONGITUDE'],
   ] as const) {
     if ((values[a] === undefined) !== (values[b] === undefined)) {
       const [missing, set] = values[a] === undefined ? [a, b] : [b, a];
