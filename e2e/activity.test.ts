@@ -149,6 +149,37 @@ describe('Activity page', () => {
     await page.close();
   });
 
+  it('lists the devices of the Device filter by name, narrowed by its search (issue 34)', async () => {
+    const { page, errors } = await openSignedIn(suite.browser, suite.server.url, admin, '/activity');
+    await entries(page).first().waitFor();
+    const select = page.getByLabel('Device', { exact: true });
+    const options = () => select.locator('option').allTextContents();
+    // The device list arrives after the first entries.
+    const all = await eventually(options, (list) => list.length > 20);
+    const names = all.slice(1);
+    expect(all[0]).toBe('Any device');
+    expect(names).toEqual(
+      [...names].sort((a, b) => a.localeCompare(b, undefined, { numeric: true, sensitivity: 'base' })),
+    );
+    await page.getByRole('searchbox', { name: 'Search devices' }).fill('lamp');
+    const lamps = await options();
+    expect(lamps).toEqual(['Any device', ...names.filter((name) => /lamp/i.test(name))]);
+    expect(lamps.length).toBeGreaterThan(2);
+    await select.selectOption({ label: 'Hallway lamp' });
+    await page.waitForURL(/device_id=/);
+    await eventually(
+      () => entries(page).first().textContent(),
+      (text) => (text ?? '').includes('Hallway lamp'),
+    );
+    // A new search keeps the chosen device among the choices.
+    await page.getByRole('searchbox', { name: 'Search devices' }).fill('climate');
+    expect(await select.inputValue()).not.toBe('');
+    expect(await options()).toContain('Hallway lamp');
+    expect(await axeFindings(page, '.activity-page')).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('shows a user only their own entries, and fits a 360 px screen', async () => {
     const { page, errors } = await openSignedIn(suite.browser, suite.server.url, bob, '/activity');
     await page.setViewportSize({ width: 360, height: 740 });

@@ -6,10 +6,11 @@ import {
   type Room,
   type User,
 } from '@hearth/contracts';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useSession } from '../../shared/session/session-context.js';
 import { activityApi } from './activity.api.js';
+import { deviceChoices } from './activity.devices.js';
 import {
   type ActivityFilters,
   exportHref,
@@ -80,6 +81,51 @@ function Entry({ entry, names, now }: { entry: ActivityEntry; names: Names; now:
         <span className="activity-entry__absolute">{absoluteTime(entry.at)}</span>
       </time>
     </li>
+  );
+}
+
+/**
+ * docs/activity.md#page: the Device filter, its devices sorted by name, with a search box above
+ * the select that narrows its list (the chosen device always stays in it).
+ */
+function DeviceFilter({
+  devices,
+  chosen,
+  onChoose,
+}: {
+  devices: Device[];
+  chosen: string;
+  onChoose(id: string): void;
+}) {
+  const id = useId();
+  const [search, setSearch] = useState('');
+  const choices = useMemo(() => deviceChoices(devices, search, chosen), [devices, search, chosen]);
+  return (
+    <div className="activity-filter activity-filter--device">
+      <label htmlFor={`${id}-device`}>{M.device}</label>
+      <input
+        type="search"
+        className="input input--compact"
+        aria-label={M.searchDevices}
+        placeholder={M.searchDevices}
+        value={search}
+        onChange={(event) => setSearch(event.target.value)}
+      />
+      <select
+        id={`${id}-device`}
+        className="select"
+        value={chosen}
+        onChange={(e) => onChoose(e.target.value)}
+      >
+        <option value="">{M.anyDevice}</option>
+        {chosen && !devices.some((d) => d.id === chosen) && <option value={chosen}>{chosen}</option>}
+        {choices.map((d) => (
+          <option key={d.id} value={d.id}>
+            {d.name}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
 
@@ -179,24 +225,11 @@ export default function ActivityPage() {
           </label>
         )}
         {manager && (
-          <label className="activity-filter">
-            <span>{M.device}</span>
-            <select
-              className="select"
-              value={filters.device_id}
-              onChange={(e) => change({ device_id: e.target.value })}
-            >
-              <option value="">{M.anyDevice}</option>
-              {filters.device_id && !devices.some((d) => d.id === filters.device_id) && (
-                <option value={filters.device_id}>{filters.device_id}</option>
-              )}
-              {devices.map((d) => (
-                <option key={d.id} value={d.id}>
-                  {d.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <DeviceFilter
+            devices={devices}
+            chosen={filters.device_id}
+            onChoose={(id) => change({ device_id: id })}
+          />
         )}
         <label className="activity-filter">
           <span>{M.kind}</span>

@@ -14,6 +14,8 @@ export const ACTIVITY_MESSAGES = {
   anyone: 'Anyone',
   anyRoom: 'Any room',
   anyDevice: 'Any device',
+  // The Device filter's search (its hint is its label).
+  searchDevices: 'Search devices',
   anyKind: 'Any kind',
   clear: 'Clear filters',
   exportCsv: 'Export CSV',
