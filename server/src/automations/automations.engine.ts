@@ -552,8 +552,8 @@ export class AutomationEngine implements DeviceListener {
       finished_at: nowIso(this.now()),
     });
     if (!finished) return;
+    // Pages read the list again on a run's news (its last run); the rule itself did not change.
     this.deps.publishRun({ automation_id: run.automation_id, run_id: run.id, status });
-    this.deps.publishChange(run.automation_id, false);
     await repository.prune(run.automation_id);
     const next = await repository.nextQueued(run.automation_id, this.now(), this.instance, LEASE_MS);
     if (next) {
