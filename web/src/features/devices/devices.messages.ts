@@ -129,6 +129,8 @@ export const TOOLBAR = {
   allOn: 'All on',
   // docs/screens.md#on-a-phone: the filters behind one button, with how many are on.
   filters: 'Filters',
+  /** Told to assistive technology after "Filters" (the badge shows the number). */
+  filtersOn: (count: number) => ` (${count} on)`,
 } as const;
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;

@@ -72,7 +72,14 @@ export function DevicesToolbar({ filter, update, rooms, types, onManageRooms, by
       >
         <ListFilter size={16} aria-hidden="true" />
         {TOOLBAR.filters}
-        {on > 0 && <span className="badge toolbar-filters-count">{on}</span>}
+        {on > 0 && (
+          <>
+            <span className="badge toolbar-filters-count" aria-hidden="true">
+              {on}
+            </span>
+            <span className="visually-hidden">{TOOLBAR.filtersOn(on)}</span>
+          </>
+        )}
       </button>
       {byRoom && (
         <div className="toolbar-field">
