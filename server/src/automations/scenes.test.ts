@@ -131,6 +131,56 @@ describe.each(testDatabases())('scenes on $name', ({ create }) => {
       },
     ]);
   });
+  it('a device removed from its ecosystem leaves scenes and automations intact; its step reads "Device removed"', async () => {
+    const plugId = id('Lounge/TV plug');
+    const scene = (
+      await kit.call(kit.resident, 'POST', '/api/scenes', {
+        name: 'With the TV',
+        targets: [
+          { device_id: id('Lounge/Lamp 1'), state: { state: 'ON' } },
+          { device_id: plugId, state: { state: 'ON' } },
+        ],
+      })
+    ).body;
+    const automation = (
+      await kit.call(kit.resident, 'POST', '/api/automations', {
+        name: 'TV on',
+        triggers: [{ type: 'start' }],
+        actions: [
+          { type: 'device', device_id: plugId, state: { state: 'ON' } },
+          { type: 'scene', scene_id: scene.id },
+        ],
+      })
+    ).body;
+    kit.z2m.devices = kit.z2m.devices.filter((each) => each.friendly_name !== 'Lounge/TV plug');
+    await kit.z2m.publishDevices();
+    await eventually(
+      async () => (await kit.call(kit.admin, 'GET', '/api/devicehub/devices')).body as { id: string }[],
+      (list) => !list.some((each) => each.id === plugId),
+    );
+    expect((await kit.call(kit.resident, 'POST', `/api/scenes/${scene.id}/apply`)).body.results).toEqual([
+      { device_id: id('Lounge/Lamp 1'), status: 'sent' },
+      { device_id: plugId, status: 'failed', error: 'Device removed' },
+    ]);
+    await kit.call(kit.resident, 'POST', `/api/automations/${automation.id}/run`);
+    const runs = await eventually(
+      async () => (await kit.call(kit.admin, 'GET', `/api/automations/${automation.id}/runs`)).body.runs,
+      (list: { status: string; steps: unknown[] }[]) => list[0]?.status === 'failed',
+    );
+    expect(runs[0]?.steps).toEqual([
+      expect.objectContaining({ kind: 'device', result: 'failed', error: 'Device removed' }),
+      expect.objectContaining({ kind: 'scene', result: 'sent 1 of 2', error: `${plugId}: Device removed` }),
+    ]);
+    // Both keep the device: if it comes back, they work again.
+    expect(
+      (await kit.call(kit.admin, 'GET', `/api/automations/${automation.id}`)).body.actions[0].device_id,
+    ).toBe(plugId);
+    expect(
+      (await kit.call(kit.admin, 'GET', '/api/scenes')).body.scenes.find(
+        (each: { id: string }) => each.id === scene.id,
+      ).targets,
+    ).toHaveLength(2);
+  });
 });
 
 describe('a scene of 500 devices', () => {
