@@ -31,10 +31,28 @@ describe('Tasmota discovery config', () => {
       online: 'Online',
       offline: 'Offline',
       stateTexts: ['OFF', 'ON', 'TOGGLE', 'HOLD'],
-      relays: [1, 0, 0, 0, 0, 0, 0, 0],
+      // Without the padding firmware adds (8 of everything).
+      relays: [1],
+      switchModes: [],
+      friendlyNames: ['Hall lamp'],
       linked: true,
       tuya: false,
       ifan: false,
+    });
+  });
+
+  it('keeps the SetOptions it reads', () => {
+    const parsed = parseConfig(
+      MAC,
+      buffer(discoveryConfig({ so: { ...discoveryConfig().so, '20': 1, '82': 1 } })),
+    );
+    if (parsed.kind !== 'config') throw new Error(parsed.kind);
+    expect(Object.fromEntries(parsed.config.options)).toEqual({
+      '20': 1,
+      '30': 0,
+      '68': 0,
+      '82': 1,
+      '117': 0,
     });
   });
 

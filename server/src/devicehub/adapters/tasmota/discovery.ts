@@ -15,19 +15,16 @@ export const PREFIX = { cmnd: 0, stat: 1, tele: 2 } as const;
 /** `rl` entries: what each relay is. */
 export const RELAY = { none: 0, relay: 1, light: 2, shutter: 3 } as const;
 
-/** The SetOptions discovery carries (`so`), by number. */
+/** The SetOptions discovery carries (`so`) that Hearth reads, by number. */
 export const OPTION = {
-  buttonSwap: '11',
-  buttonSingle: '13',
-  decimalText: '17',
   notPowerLinked: '20',
   hassLight: '30',
   pwmMultiChannels: '68',
-  mqttButtons: '73',
   reducedCtRange: '82',
-  mqttSwitches: '114',
   fadeFixedDuration: '117',
 } as const;
+const READ_OPTIONS = new Set<string>(Object.values(OPTION));
+const NO_OPTIONS: ReadonlyMap<string, number> = new Map();
 
 /** A device as its `config` message describes it. */
 export interface TasmotaConfig {
@@ -56,7 +53,8 @@ export interface TasmotaConfig {
   /** `swn`: each switch's name (its key in messages instead of `Switch<n>`). */
   switchNames: (string | null)[];
   buttons: number[];
-  options: Record<string, number>;
+  /** `so`: the SetOptions Hearth reads (OPTION), by number. */
+  options: ReadonlyMap<string, number>;
   /** `lt_st`: 0 none, 1 dimmer, 2 CT, 3 RGB, 4 RGBW, 5 RGBCW. */
   lightSubtype: number;
   /** `lk`: RGB and white channels are one light. */
@@ -137,6 +135,27 @@ const required = <T>(c: JsonObject, key: string, read: (v: unknown) => T | undef
 
 const optionalText = (v: unknown) => (v === null ? null : textOf(v));
 
+/**
+ * Firmware pads its lists to 8 with nothing (`null`, `0`, `-1`) and repeats the same texts: kept
+ * without the empty tail, and common values shared, so thousands of devices take little memory.
+ */
+function trimmed<T>(values: T[], empty: (value: T) => boolean): T[] {
+  let end = values.length;
+  while (end > 0 && empty(values[end - 1] as T)) end--;
+  return end === values.length ? values : values.slice(0, end);
+}
+const COMMON: readonly string[][] = [
+  ['OFF', 'ON', 'TOGGLE', 'HOLD'],
+  ['cmnd', 'stat', 'tele'],
+];
+const COMMON_TEXTS = new Map(
+  ['Online', 'Offline', '%prefix%/%topic%/', '%topic%/%prefix%/'].map((t) => [t, t]),
+);
+const shared = (values: string[]) =>
+  COMMON.find((common) => common.length === values.length && common.every((v, i) => v === values[i])) ??
+  values;
+const common = (text: string) => COMMON_TEXTS.get(text) ?? text;
+
 /** A `config` message: the device, its removal (empty), or why it is refused. */
 export function parseConfig(mac: string, payload: Buffer): ConfigResult {
   if (payload.length === 0) return { kind: 'remove' };
@@ -151,45 +170,49 @@ export function parseConfig(mac: string, payload: Buffer): ConfigResult {
     const prefixes = list(c, 'tp', textOf);
     if (prefixes.length < 3) refuse('tp must name cmnd, stat and tele');
     const so = c.so === undefined ? {} : isObject(c.so) ? c.so : refuse('so must be an object');
-    const options: Record<string, number> = {};
+    const options = new Map<string, number>();
     for (const [key, value] of Object.entries(so)) {
       const n = intOf(value);
-      if (n !== undefined) options[key] = n;
+      // Only those Hearth reads: numeric keys would make a sparse array of up to 118 slots per device.
+      if (n !== undefined && READ_OPTIONS.has(key)) options.set(key, n);
     }
     const stateTexts = c.state === undefined ? ['OFF', 'ON', 'TOGGLE', 'HOLD'] : list(c, 'state', textOf);
     if (stateTexts.length < 2) refuse('state must name off and on');
     const config: TasmotaConfig = {
       mac,
       deviceName: textOf(c.dn) ?? textOf(c.hn) ?? topic,
-      friendlyNames: list(c, 'fn', optionalText, false),
-      fullTopic,
+      friendlyNames: trimmed(list(c, 'fn', optionalText, false), (name) => name === null),
+      fullTopic: common(fullTopic),
       hostname: textOf(c.hn) ?? topic,
       ip: textOf(c.ip) ?? null,
       model: textOf(c.md) ?? null,
       firmware: textOf(c.sw) ?? null,
       topic,
-      prefixes: [prefixes[0], prefixes[1], prefixes[2]] as [string, string, string],
-      online: textOf(c.onln) ?? 'Online',
-      offline: textOf(c.ofln) ?? 'Offline',
-      stateTexts,
-      relays: list(c, 'rl', intOf, false),
-      switchModes: list(c, 'swc', intOf, false),
-      switchNames: list(c, 'swn', optionalText, false),
-      buttons: list(c, 'btn', intOf, false),
-      options,
+      prefixes: shared(prefixes.slice(0, 3)) as [string, string, string],
+      online: common(textOf(c.onln) ?? 'Online'),
+      offline: common(textOf(c.ofln) ?? 'Offline'),
+      stateTexts: shared(stateTexts),
+      relays: trimmed(list(c, 'rl', intOf, false), (relay) => relay === 0),
+      switchModes: trimmed(list(c, 'swc', intOf, false), (mode) => mode === -1),
+      switchNames: trimmed(list(c, 'swn', optionalText, false), (name) => name === null),
+      buttons: trimmed(list(c, 'btn', intOf, false), (button) => button === 0),
+      options: options.size === 0 ? NO_OPTIONS : options,
       lightSubtype: c.lt_st === undefined ? 0 : required(c, 'lt_st', intOf, 'a whole number'),
       linked: c.lk === undefined ? true : required(c, 'lk', bitOf, '0 or 1'),
       tuya: c.ty === undefined ? false : required(c, 'ty', bitOf, '0 or 1'),
       ifan: c.if === undefined ? false : required(c, 'if', bitOf, '0 or 1'),
-      shutterOptions: list(c, 'sho', intOf, false),
-      shutterTilt: list(
-        c,
-        'sht',
-        (v) =>
-          Array.isArray(v) && v.every((n) => intOf(n) !== undefined)
-            ? v.map((n) => intOf(n) as number)
-            : undefined,
-        false,
+      shutterOptions: trimmed(list(c, 'sho', intOf, false), (options) => options === 0),
+      shutterTilt: trimmed(
+        list(
+          c,
+          'sht',
+          (v) =>
+            Array.isArray(v) && v.every((n) => intOf(n) !== undefined)
+              ? v.map((n) => intOf(n) as number)
+              : undefined,
+          false,
+        ),
+        (tilt) => tilt.every((n) => n === 0),
       ),
     };
     if (config.lightSubtype < 0 || config.lightSubtype > 5)

@@ -221,7 +221,7 @@ function lightPart(config: TasmotaConfig, index: number, property: string, name:
   let lightType = config.lightSubtype;
   let dimmerCommand = config.tuya ? 'Dimmer3' : 'Dimmer';
   let dimmerState = 'Dimmer';
-  if (options[OPTION.pwmMultiChannels] === 1) {
+  if (options.get(OPTION.pwmMultiChannels) === 1) {
     // Multi-channel PWM: each channel a dimmer of its own.
     dimmerCommand = `Channel${index + 1}`;
     dimmerState = `Channel${index + 1}`;
@@ -239,7 +239,7 @@ function lightPart(config: TasmotaConfig, index: number, property: string, name:
       lightType = config.lightSubtype === LIGHT.rgbw ? LIGHT.dimmer : LIGHT.coldWarm;
     }
   }
-  const reduced = options[OPTION.reducedCtRange] === 1;
+  const reduced = options.get(OPTION.reducedCtRange) === 1;
   return {
     kind: 'light',
     index,
@@ -250,8 +250,8 @@ function lightPart(config: TasmotaConfig, index: number, property: string, name:
     dimmerState,
     minMireds: reduced ? 200 : 153,
     maxMireds: reduced ? 380 : 500,
-    notPowerLinked: options[OPTION.notPowerLinked] === 1,
-    fadeFixedDuration: options[OPTION.fadeFixedDuration] === 1,
+    notPowerLinked: options.get(OPTION.notPowerLinked) === 1,
+    fadeFixedDuration: options.get(OPTION.fadeFixedDuration) === 1,
     transition: lightType !== LIGHT.none && !config.tuya,
   };
 }
@@ -303,7 +303,7 @@ export function modelOf(config: TasmotaConfig, sensors?: JsonObject): TasmotaMod
     taken.add(property);
     return property;
   };
-  const forceLight = config.options[OPTION.hassLight] === 1;
+  const forceLight = config.options.get(OPTION.hassLight) === 1;
   const relays = [...config.relays];
   // An iFan's light is one on/off light.
   if (config.ifan && relays[0] === RELAY.light) relays[0] = RELAY.relay;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Capability, Device, DeviceCommandRequest } from '@hearth/contracts';
+import type { Capability, Device, DeviceCommandRequest, Input } from '@hearth/contracts';
 import type { Logger } from 'pino';
 import type { Bus } from '../../../bus/bus.js';
 import { HttpError } from '../../../http/errors.js';
@@ -115,6 +115,7 @@ export class TasmotaAdapter implements DeviceAdapter {
   private startedAt = 0;
   private readonly names = new Map<string, string>();
   private readonly shapes = new Map<string, Capability[]>();
+  private readonly inputs = new WeakMap<Capability[], Input[]>();
   private readonly rejectedConfigs: RejectedConfig[] = [];
   private stopped = false;
 
@@ -253,8 +254,9 @@ export class TasmotaAdapter implements DeviceAdapter {
     if (found.kind === 'sensors') {
       const parsed = parseSensors(payload);
       if (parsed.kind === 'rejected') return this.reject(topic, parsed.reason);
-      this.digests.set(topic, digest);
       const device = this.devices.get(mac);
+      // Remembered only for a device Hearth keeps (a flood of strangers' topics stays bounded).
+      if (device && parsed.kind === 'sensors') this.digests.set(topic, digest);
       if (parsed.kind === 'remove') {
         this.earlySensors.delete(mac);
         if (device) this.rebuild(device, device.config, undefined);
@@ -272,7 +274,6 @@ export class TasmotaAdapter implements DeviceAdapter {
       case 'rejected':
         return this.reject(topic, parsed.reason);
       case 'remove':
-        this.digests.set(topic, digest);
         return this.remove(mac);
       case 'config': {
         const device = this.devices.get(mac);
@@ -333,6 +334,7 @@ export class TasmotaAdapter implements DeviceAdapter {
     this.detach(device);
     this.devices.delete(mac);
     this.dirty.delete(mac);
+    this.digests.delete(`${this.options.prefix}/${mac}/config`);
     this.digests.delete(`${this.options.prefix}/${mac}/sensors`);
     this.events?.deviceRemoved(mac);
   }
@@ -476,6 +478,16 @@ export class TasmotaAdapter implements DeviceAdapter {
     }
   }
 
+  /** The inputs of a (shared) set of capabilities, made once. */
+  private inputsOf(capabilities: Capability[]): Input[] {
+    let inputs = this.inputs.get(capabilities);
+    if (!inputs) {
+      inputs = capabilities.map(toInput).filter((input) => input !== undefined);
+      this.inputs.set(capabilities, inputs);
+    }
+    return inputs;
+  }
+
   /** Devices of one model share one copy of their capabilities (thousands of plugs alike). */
   private shared(capabilities: Capability[]): Capability[] {
     const key = JSON.stringify(capabilities);
@@ -537,7 +549,7 @@ export class TasmotaAdapter implements DeviceAdapter {
       description: config.ip ? `Tasmota ${config.hostname} at ${config.ip}` : `Tasmota ${config.hostname}`,
       firmware: config.firmware,
       capabilities: device.capabilities,
-      inputs: device.capabilities.map(toInput).filter((input) => input !== undefined),
+      inputs: this.inputsOf(device.capabilities),
     };
   }
 
