@@ -192,7 +192,10 @@ export class DeviceHubService {
     return adapter;
   }
 
-  /** Loads the registry: the last known state is served, every device offline until the bus (or, for an instance that does not write device state, the registry) says otherwise. */
+  /**
+   * Loads the registry: the last known state is served, every device offline until the bus says
+   * otherwise (on PostgreSQL the module then adopts the registry's online flags, adoptPresence).
+   */
   async load() {
     for (const device of await this.options.repository.all()) {
       // State stored before the limits existed may be too large: it is cut once, here.
