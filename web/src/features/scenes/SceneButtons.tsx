@@ -20,8 +20,6 @@ export function SceneButtons({ roomId, deviceIds }: { roomId: string | null; dev
   const scenes = useScenes(allowed).filter((scene) => scene.room_id === roomId);
   const { showToast } = useToast();
   const [busy, setBusy] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-  const [name, setName] = useState('');
   if (!allowed || (scenes.length === 0 && !deviceIds)) return null;
 
   const apply = async (id: string, label: string) => {
@@ -31,18 +29,6 @@ export function SceneButtons({ roomId, deviceIds }: { roomId: string | null; dev
     if (!result.success) return showToast(result.error ?? '');
     const failed = result.data.results.filter((each) => each.status === 'failed').length;
     showToast(failed === 0 ? M.applied(label) : M.partly(label, failed, result.data.results.length));
-  };
-  const save = async () => {
-    const result = await scenesApi.capture({
-      name: name.trim(),
-      device_ids: deviceIds ?? [],
-      room_id: roomId,
-    });
-    if (!result.success) return showToast(result.error ?? '');
-    setSaving(false);
-    setName('');
-    showToast(M.saved(result.data.name));
-    await reloadScenes();
   };
 
   return (
@@ -61,15 +47,55 @@ export function SceneButtons({ roomId, deviceIds }: { roomId: string | null; dev
           {scene.name}
         </button>
       ))}
-      {deviceIds && deviceIds.length > 0 && (
-        <button type="button" className="button button--ghost button--small" onClick={() => setSaving(true)}>
-          {M.saveAsScene}
-        </button>
-      )}
+      {deviceIds && deviceIds.length > 0 && <SaveAsScene deviceIds={deviceIds} roomId={roomId} />}
+    </fieldset>
+  );
+}
+
+/**
+ * "Save as scene": a name, then the devices' values now kept as a scene (of `roomId`, or the
+ * household's): a room section's devices, or the Devices page's selection.
+ */
+export function SaveAsScene({
+  deviceIds,
+  roomId,
+  className = 'button button--ghost button--small',
+}: {
+  deviceIds: readonly string[];
+  roomId: string | null;
+  className?: string;
+}) {
+  const { user } = useSession();
+  const { showToast } = useToast();
+  const [saving, setSaving] = useState(false);
+  const [name, setName] = useState('');
+  if (!isManager(user?.role)) return null;
+  const save = async () => {
+    const result = await scenesApi.capture({
+      name: name.trim(),
+      device_ids: [...deviceIds],
+      room_id: roomId,
+    });
+    if (!result.success) return showToast(result.error ?? '');
+    setSaving(false);
+    setName('');
+    showToast(M.saved(result.data.name));
+    await reloadScenes();
+  };
+  return (
+    <>
+      <button
+        type="button"
+        className={className}
+        disabled={deviceIds.length === 0}
+        onClick={() => setSaving(true)}
+      >
+        {M.saveAsScene}
+      </button>
       {saving && (
         <Dialog labelledBy="scene-save-title" size="small" onClose={() => setSaving(false)}>
           <h2 id="scene-save-title">{M.saveTitle}</h2>
-          <p>{M.saveHint}</p>
+          <p>{roomId ? M.saveHint : M.saveSelectionHint}</p>
           <label className="scene-save-name">
             {M.name}
             <input className="input" data-autofocus value={name} onChange={(e) => setName(e.target.value)} />
@@ -86,6 +112,6 @@ export function SceneButtons({ roomId, deviceIds }: { roomId: string | null; dev
           </DialogActions>
         </Dialog>
       )}
-    </fieldset>
+    </>
   );
 }

@@ -8,6 +8,7 @@ export const SCENES_MESSAGES = {
   saveAsScene: 'Save as scene',
   saveTitle: 'Save current as scene',
   saveHint: 'The devices of this room keep the values they have now in the scene.',
+  saveSelectionHint: 'The selected devices keep the values they have now in the scene.',
   name: 'Name',
   save: 'Save',
   cancel: 'Cancel',

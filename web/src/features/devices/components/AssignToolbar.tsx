@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'reac
 import { useToast } from '../../../shared/toast/toast-context.js';
 import type { AssignTarget } from '../../rooms/assign.js';
 import { acceptAll, suggestionGroups } from '../../rooms/assign.js';
+import { SaveAsScene } from '../../scenes/SceneButtons.js';
 import { acceptAllSuggestions, MESSAGES, selectedCount } from '../devices.messages.js';
 import { ASSIGN_API, useMoveDevices, useRoomList } from '../hooks/use-assign.js';
 import { useDeviceIds } from '../hooks/use-device-store.js';
@@ -139,6 +140,11 @@ function SelectionBar({
       >
         {MESSAGES.moveToRoom}
       </RoomPicker>
+      <SaveAsScene
+        deviceIds={snapshot.ids}
+        roomId={null}
+        className="button button--secondary button--compact"
+      />
       <button
         type="button"
         className="button button--secondary button--compact"
