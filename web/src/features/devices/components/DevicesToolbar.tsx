@@ -65,7 +65,7 @@ export function DevicesToolbar({ filter, update, rooms, types, onManageRooms, by
       </div>
       <button
         type="button"
-        className="button button--secondary toolbar-filters-button"
+        className="button button--secondary button--small toolbar-filters-button"
         aria-expanded={open}
         aria-controls={`${id}-toolbar`}
         onClick={() => setOpen(!open)}
