@@ -12,7 +12,7 @@ import { commandFor } from './commands.js';
 import { discoveryTopic, fullTopicOf, parseConfig, parseSensors, type TasmotaConfig } from './discovery.js';
 import { capabilitiesOf, modelOf, type Part, type TasmotaModel } from './model.js';
 import { requestedValues } from './request.js';
-import { type Channel, decodeMessage, pollsOf } from './telemetry.js';
+import { type Channel, decodeMessage, pollsOf, reads } from './telemetry.js';
 
 export const PROTOCOL = 'tasmota';
 /** State payloads larger than this are skipped. */
@@ -160,9 +160,11 @@ export class TasmotaAdapter implements DeviceAdapter {
     return [...this.rejectedConfigs];
   }
 
-  /** How many devices this adapter serves. */
+  /** How many devices this adapter serves, and how many messages of flooding devices it holds back. */
   counts() {
-    return { devices: this.devices.size };
+    let held = 0;
+    for (const device of this.devices.values()) held += device.window.held?.size ?? 0;
+    return { devices: this.devices.size, held };
   }
 
   /**
@@ -371,6 +373,8 @@ export class TasmotaAdapter implements DeviceAdapter {
 
   /** A message on one of a device's topics, within its share of messages per second. */
   private onDeviceMessage(device: TasmotaDevice, channel: Channel, payload: Buffer, retained: boolean) {
+    // Only the topics Hearth reads count (and are held back): a flood of other ones costs nothing.
+    if (!reads(channel)) return;
     if (payload.length > MAX_STATE_PAYLOAD) {
       this.once.warn(
         `large:${device.mac}:${channel.command}`,

@@ -168,6 +168,14 @@ function sensorValue(sensors: JsonObject, path: (string | number)[]): unknown {
   return Array.isArray(node) || isObject(node) ? undefined : node;
 }
 
+/** Whether Hearth reads this topic of a device (others, e.g. `tele/…/INFO1` or echoes, are left alone). */
+export function reads({ prefix, command }: Channel): boolean {
+  if (prefix === 'tele') return command === 'LWT' || command === 'STATE' || command === 'SENSOR';
+  return (
+    command === 'RESULT' || command === 'STATUS10' || command === 'STATUS11' || /^POWER\d*$/i.test(command)
+  );
+}
+
 /** Decodes one message on a device's `stat/` or `tele/` topic against its current values. */
 export function decodeMessage(
   model: TasmotaModel,
