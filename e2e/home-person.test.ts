@@ -51,6 +51,7 @@ describe('home on a fresh install in Chromium', () => {
   beforeAll(async () => {
     admin = await signUp(suite.server.url, ADA);
     plain = await signUp(suite.server.url, { first_name: 'Uma', last_name: 'Plain', user_name: 'uma' });
+    fs.mkdirSync(artifactsDir, { recursive: true });
   });
 
   it('puts SPEC\'s sample tiles first under "Examples" while there is no device', async () => {
@@ -117,6 +118,30 @@ describe('home on a fresh install in Chromium', () => {
     expect(await page.getByRole('region', { name: 'Favourites' }).count()).toBe(0);
     expect(errors).toEqual([]);
   });
+
+  for (const theme of THEMES) {
+    for (const viewport of WIDTHS) {
+      it(`shows, hides and shows again the examples at ${viewport.width} px in the ${theme} theme`, async () => {
+        const { page, errors } = await open(admin, { viewport, colorScheme: theme });
+        await examples(page).getByRole('switch', { name: 'Living Room Lamp power' }).waitFor();
+        expect((await headings(page))[0]).toBe('Examples');
+        expect(await seriousA11yViolations(page, 'main')).toEqual([]);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+          viewport.width,
+        );
+        await page.screenshot({
+          path: path.join(artifactsDir, `home-examples-${viewport.width}-${theme}.png`),
+        });
+        await page.getByRole('button', { name: 'Hide examples' }).click();
+        await page.getByRole('button', { name: 'Show examples' }).waitFor();
+        expect(await examples(page).count()).toBe(0);
+        expect(await seriousA11yViolations(page, 'main')).toEqual([]);
+        await page.getByRole('button', { name: 'Show examples' }).click();
+        await examples(page).getByRole('switch', { name: 'Living Room Lamp power' }).waitFor();
+        expect(errors).toEqual([]);
+      });
+    }
+  }
 
   it('shows a signed-out visitor the examples without "Hide examples"', async () => {
     const page = await suite.page();
