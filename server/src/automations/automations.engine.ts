@@ -34,7 +34,7 @@ import {
 } from './automations.rules.js';
 import { isScheduled, type Location, nextFire, nextRunOf } from './automations.schedule.js';
 
-/** What the engine needs of the rest of Hearth (docs/automations.md#how-it-runs). */
+/** What the engine needs of the rest of Hearth (docs/automations.md#guarantees). */
 export interface AutomationEngineDeps {
   repository: AutomationsRepository;
   feed: Pick<DeviceFeed, 'find' | 'listen' | 'writes'>;
@@ -74,7 +74,7 @@ interface Watch {
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
- * docs/automations.md#how-it-runs: watches the hub's updates for state, event and availability
+ * docs/automations.md#guarantees: watches the hub's updates for state, event and availability
  * triggers (on the instance that writes device state, so each update counts once), fires what the
  * schedule says is due (claimed in the database, so once across instances), and runs actions step
  * by step with each step's place persisted, so a wait or a dead instance resumes elsewhere.

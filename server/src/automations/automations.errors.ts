@@ -53,7 +53,7 @@ export const AUTOMATIONS_ERRORS = {
     count === 1 ? 'Hearth was not running at the time' : `Hearth was not running: ${count} fires missed`,
 } as const;
 
-/** Notices to people (docs/strings.md#automations). */
+/** Notices to people (docs/strings.md#scenes-texts). */
 export const AUTOMATION_NOTICES = {
   pausedTitle: (name: string) => `Automation paused: ${name}`,
   pausedBody: 'It ran more than 30 times in a minute, which looks like a loop. Fix it, then enable it again.',

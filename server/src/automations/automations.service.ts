@@ -109,7 +109,7 @@ export class AutomationsService {
     return device;
   }
 
-  /** docs/automations.md#checks: every part names what exists and what the caller may use. */
+  /** docs/automations.md#who: every part names what exists and what the caller may use. */
   private async check(
     caller: UserRecord,
     self: string,

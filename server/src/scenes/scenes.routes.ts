@@ -7,7 +7,7 @@ import { callerOf, type Guards } from '../users/index.js';
 import { captureSceneBody, createSceneBody, updateSceneBody } from './scenes.schemas.js';
 import type { ScenesService } from './scenes.service.js';
 
-/** docs/automations.md#scenes-api: residents and admins (a `user` gets 403). */
+/** docs/automations.md#api: residents and admins (a `user` gets 403). */
 export function registerScenesRoutes(
   app: HttpApp,
   guards: Guards,

@@ -1,6 +1,6 @@
 import type { AutomationMode, CatchUpMode, RunStatus } from '@hearth/contracts';
 
-/** Texts of the Automations page (docs/strings.md#automations). */
+/** Texts of the Automations page (docs/strings.md#automations-texts). */
 export const AUTOMATIONS_MESSAGES = {
   title: 'Automations',
   subtitle: 'Hearth acts on its own: at a time, at sunset, when something changes',

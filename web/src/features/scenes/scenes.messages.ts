@@ -1,4 +1,4 @@
-/** Texts of the scene buttons (docs/strings.md#scenes). */
+/** Texts of the scene buttons (docs/strings.md#scenes-texts). */
 export const SCENES_MESSAGES = {
   scenes: 'Scenes',
   apply: (name: string) => `Apply scene ${name}`,
