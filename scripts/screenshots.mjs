@@ -192,9 +192,10 @@ const SCREENS = (idOf) => [
     ready: async (page) => {
       const tile = page.locator('article.device-tile').first();
       await tile.waitFor();
-      // The tile's "Details" part (diagnostics), where the tile has one.
+      // All of the tile: its "Details" part (diagnostics) opened, nothing held back behind "Show N more".
       const details = tile.getByRole('button', { name: /^Details/ });
       if (await details.count()) await details.first().click();
+      for (const more of await tile.getByRole('button', { name: /^Show \d+ more$/ }).all()) await more.click();
       await tile.scrollIntoViewIfNeeded();
     },
   },
