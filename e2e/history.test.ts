@@ -382,7 +382,7 @@ describe('device history page', () => {
       const lines = await settings.evaluate((button) => {
         const range = document.createRange();
         range.selectNodeContents(button);
-        return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+        return new Set(Array.from(range.getClientRects()).map((rect) => Math.round(rect.top))).size;
       });
       expect(lines).toBe(1);
       await page.close();

@@ -21,7 +21,9 @@ const emptyBelow = (box: Locator) =>
       element.getBoundingClientRect().bottom -
       Number.parseFloat(style.paddingBottom) -
       Number.parseFloat(style.borderBottomWidth);
-    const children = [...element.children].filter((child) => getComputedStyle(child).display !== 'none');
+    const children = Array.from(element.children).filter(
+      (child) => getComputedStyle(child).display !== 'none',
+    );
     const end = Math.max(...children.map((child) => child.getBoundingClientRect().bottom));
     return Math.round(inner - end);
   });
@@ -157,7 +159,7 @@ describe('the phone layout in Chromium', () => {
           page.evaluate(() => {
             const before = window.scrollY;
             window.scrollTo(0, document.documentElement.scrollHeight);
-            const last = [...document.querySelectorAll('main article.device-tile')].at(-1);
+            const last = Array.from(document.querySelectorAll('main article.device-tile')).at(-1);
             return { moved: window.scrollY !== before, end: last ? last.getBoundingClientRect().bottom : 0 };
           }),
         (state) => !state.moved,
