@@ -63,6 +63,8 @@ export function SliderControl({ control, disabled, onSend }: ControlProps) {
   const latest = useRef({ onSend, scale, server });
   latest.current = { onSend, scale, server };
   const pointer = useRef(false);
+  // Held by the pointer: its own sends (every 250 ms) must not disable it under the finger and end the drag.
+  const [holding, setHolding] = useState(false);
   const [pacer] = useState(
     () =>
       new SendPacer<number>((shown) => {
@@ -86,6 +88,7 @@ export function SliderControl({ control, disabled, onSend }: ControlProps) {
   };
   const settle = () => {
     pointer.current = false;
+    setHolding(false);
     pacer.release();
     setLocal((current) => (current?.held ? { ...current, base: server, held: false } : current));
   };
@@ -99,9 +102,10 @@ export function SliderControl({ control, disabled, onSend }: ControlProps) {
         step={scale.step}
         value={value}
         aria-valuetext={`${formatNumber(value)}${scale.unit ? ` ${scale.unit}` : ''}`}
-        disabled={disabled}
+        disabled={disabled && !holding}
         onPointerDown={() => {
           pointer.current = true;
+          setHolding(true);
         }}
         onChange={(event) => move(Number(event.target.value))}
         onPointerUp={settle}
