@@ -142,6 +142,7 @@ export class ShellyAdapter implements DeviceAdapter {
   private readonly stored = new Map<string, DeviceDescription>();
   private readonly rejectedMessages: RejectedMessage[] = [];
   private started = false;
+  private listening = false;
 
   constructor(private readonly options: ShellyAdapterOptions) {
     this.log = options.log.child({ adapter: PROTOCOL });
@@ -160,6 +161,8 @@ export class ShellyAdapter implements DeviceAdapter {
       this.log.warn({ err: error }, 'reading the registry of Shelly devices failed');
     }
     await this.rpc.start();
+    // Retained `online` messages come while the subscriptions are being made: devices are asked at once.
+    this.started = true;
     // A topic two patterns match (a prefix also at the top level) is read once, by the first.
     const patterns = [...new Set(this.options.prefixes)];
     const matchers = patterns.map((pattern) => ({
@@ -186,7 +189,7 @@ export class ShellyAdapter implements DeviceAdapter {
       subscribe('status', `${own.pattern}/status/+`);
     });
     await Promise.all(this.unsubscribes);
-    this.started = true;
+    this.listening = true;
     this.startedAt = Date.now();
     this.settleTimer = setInterval(() => this.maybeSettle(), 250);
     this.settleTimer.unref();
@@ -195,6 +198,7 @@ export class ShellyAdapter implements DeviceAdapter {
 
   async stop() {
     this.started = false;
+    this.listening = false;
     for (const subscribed of this.unsubscribes)
       subscribed.then((unsubscribe) => unsubscribe()).catch(() => {});
     this.unsubscribes.length = 0;
@@ -205,7 +209,7 @@ export class ShellyAdapter implements DeviceAdapter {
   }
 
   ready() {
-    return this.started;
+    return this.listening;
   }
 
   /** Messages refused lately, newest first (for admins). */

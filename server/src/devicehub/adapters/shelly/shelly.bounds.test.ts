@@ -84,6 +84,18 @@ describe('Shelly bounds and faults', () => {
     }
   }, 30_000);
 
+  it('asks a device whose retained online comes while its subscriptions are being made', async () => {
+    const { adapter, bus, events, listed, device } = setup();
+    await device('early');
+    expect(bus.published).toEqual([]);
+    await adapter.start(events);
+    try {
+      await waitFor(() => listed.has('early') || undefined);
+    } finally {
+      await adapter.stop();
+    }
+  });
+
   it("reports a flooding device's changes at most 20 times a second, its last one at the end of the second, with one warning", async () => {
     const { adapter, bus, events, listed, states, device, warnings } = setup();
     await adapter.start(events);
