@@ -157,10 +157,10 @@ describe('household words on the device tiles', () => {
 
     it(`shows whole names and uncut hints, and a tile is at most 6 tab stops, ${at}`, async () => {
       const page = await open(view);
-      // No name is cut with "…": each heading shows all of its text.
+      // No name (nor make and model) is cut with "…": each shows all of its text.
       const cut = await page.tiles().evaluateAll((tiles) =>
         tiles
-          .map((tile) => tile.querySelector('h3') as HTMLElement)
+          .flatMap((tile) => Array.from(tile.querySelectorAll<HTMLElement>('h3, .tile-meta')))
           .filter(
             (heading) =>
               heading.scrollWidth > heading.clientWidth + 1 ||
