@@ -40,10 +40,11 @@ export const ACCESS_MESSAGES = {
 
 /**
  * `{P}/replies/{clientId}`: what the stream answers a command it dropped with (only that client
- * may subscribe to it).
+ * may subscribe to it): `refused` (not sent: out of reach, view only, a value it can't take), or
+ * `failed` (the bus or the bridge away, or the device refused it or never answered: a REST call's 5xx).
  */
 export interface StreamRefusal {
-  kind: 'refused';
+  kind: 'refused' | 'failed';
   device_id: string;
   error: string;
 }

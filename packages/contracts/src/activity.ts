@@ -57,6 +57,7 @@ export const ACTIVITY_KINDS = [
   'alert.acknowledge',
   'alert.mute',
   'alert.settings',
+  'source.forget',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 

@@ -15,4 +15,5 @@ export * from './passes.js';
 export * from './roles.js';
 export * from './rooms.js';
 export * from './scenes.js';
+export * from './sources.js';
 export * from './tokens.js';

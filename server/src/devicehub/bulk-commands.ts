@@ -21,6 +21,8 @@ export interface BulkCaller {
   actor: ActivityActor;
   origin?: ActivityOrigin;
   reach: Reach;
+  /** An admin: may install a device's firmware update. */
+  admin?: boolean;
 }
 
 /** One command on its way: what came of it, and what the activity entry says. */
@@ -86,7 +88,7 @@ export class BulkCommands {
       // before sending: the echo may come back before the send resolves.
       confirmation = new Confirmation(expectationsOf(device.capabilities, commandTerms(request)));
       this.wait(device_id, confirmation);
-      const { sent } = await this.hub.send(device_id, request);
+      const { sent } = await this.hub.send(device_id, request, undefined, caller.admin);
       return {
         command,
         result: { device_id, name, outcome: 'not_responding' },

@@ -28,4 +28,6 @@ export const DevicehubMessages = {
   deviceTimeout: 'The device did not answer the command in time',
   /** Too many RPCs are waiting for their answers. */
   deviceBusy: 'Too many commands are waiting for their devices; try again shortly',
+  /** A firmware update's Install by anyone but an admin (docs/devicehub.md#capability). */
+  adminsInstall: 'Only admins may install updates',
 } as const;

@@ -25,6 +25,7 @@ import { createEdgeBroker, type EdgeBroker } from './edge/edge-broker.js';
 import type { ApiTokenAuthenticator, PassAuthenticator } from './edge/edge-connect.js';
 import { type Principal, type Reach, type ReachSource, roleReach } from './reach.js';
 import { Zigbee2mqttSimulator } from './simulator/simulator.js';
+import { registerSourcesRoutes, SourcesService } from './sources/index.js';
 import { StateWriter } from './state-writer.js';
 import { AdvisoryWriterLease, soleWriter } from './writer-lease.js';
 
@@ -265,6 +266,18 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
         deps.activity ?? noActivity,
         reach,
       );
+      // docs/api.md#sources: the admins' Sources page.
+      const sources = new SourcesService({
+        adapters,
+        topics: {
+          zigbee: [baseTopic],
+          homeassistant: deps.haDiscoveryPrefix === undefined ? undefined : [deps.haDiscoveryPrefix],
+          tasmota: deps.tasmotaDiscoveryPrefix === undefined ? undefined : [deps.tasmotaDiscoveryPrefix],
+          shelly: deps.shellyTopicPrefixes === undefined ? undefined : ['+', ...deps.shellyTopicPrefixes],
+        },
+        devices: () => hub.list(),
+      });
+      registerSourcesRoutes(app, deps.guards, sources, deps.activity ?? noActivity);
       service = hub;
       watch = busWatch;
     },

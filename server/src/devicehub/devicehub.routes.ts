@@ -140,6 +140,7 @@ export function registerDevicehubRoutes(
         actor: userActor(caller),
         origin: originOf(request),
         reach: () => reaches.reachOf(caller),
+        admin: caller.role === 'admin',
       };
       return ok(await service.commandAs(as, request.params.id, request.body));
     },
@@ -162,6 +163,7 @@ export function registerDevicehubRoutes(
         actor: userActor(caller),
         origin: originOf(request),
         reach: await reaches.reachOf(caller),
+        admin: caller.role === 'admin',
       };
       return ok(await bulk.run(as, request.body.commands));
     },

@@ -34,6 +34,7 @@ import { LogOnce } from './log-once.js';
 import type { Principal, Reach } from './reach.js';
 import { MAX_STATE_BYTES, MAX_VALUE_BYTES, mergeBounded } from './state-limits.js';
 import type { StateWriter } from './state-writer.js';
+import { installsUpdate } from './update-install.js';
 
 export interface DeviceHubServiceOptions {
   repository: DevicesRepository;
@@ -372,6 +373,8 @@ export class DeviceHubService {
       origin?: ActivityOrigin;
       reach?: () => Reach | Promise<Reach>;
       via?: 'stream';
+      /** An admin: may install a device's firmware update (docs/devicehub.md#capability). */
+      admin?: boolean;
     },
     id: string,
     request: DeviceCommandRequest,
@@ -390,7 +393,7 @@ export class DeviceHubService {
       this.options.activity ?? noActivity,
       entry,
       async () => {
-        const done = await this.send(id, request, await as.reach?.());
+        const done = await this.send(id, request, await as.reach?.(), as.admin);
         sent = done.sent;
         return done.answer;
       },
@@ -402,8 +405,10 @@ export class DeviceHubService {
    * Sends a command without recording it: the answer, and what was sent as the adapter tells it
    * (the bulk call of bulk-commands.ts records each command itself, once its outcome is known).
    */
-  async send(id: string, request: DeviceCommandRequest, reach?: Reach) {
+  async send(id: string, request: DeviceCommandRequest, reach?: Reach, admin = false) {
     const device = reach ? this.reachable(id, reach) : this.get(id);
+    if (!admin && installsUpdate(device.capabilities, request))
+      throw new HttpError(403, DevicehubMessages.adminsInstall);
     const sent = await this.adapterOf(device).command(device, request);
     return { answer: { device_id: device.id, status: 'sent' as const }, sent };
   }
@@ -473,7 +478,10 @@ export class DeviceHubService {
       if (command.kind === 'device.set') {
         const { device_id, state } = deviceSetCommand.parse(command.payload);
         recorded = true;
-        await this.commandAs({ actor, origin, reach: () => reach, via: 'stream' }, device_id, { state });
+        const admin = principal.kind === 'user' && principal.user.role === 'admin';
+        await this.commandAs({ actor, origin, reach: () => reach, via: 'stream', admin }, device_id, {
+          state,
+        });
       } else {
         const { device_id, name } = deviceRenameCommand.parse(command.payload);
         const manager = principal.kind === 'user' && isManager(principal.user.role);
@@ -496,6 +504,10 @@ export class DeviceHubService {
         });
       }
       if (refused) caller.refuse({ kind: 'refused', device_id: deviceId ?? '', error: reason });
+      // A device that refused the command itself or never answered it (Shelly's RPC): the REST
+      // call's 502/504, told to the browser that sent it (docs/access.md#stream).
+      else if (command.kind === 'device.set' && error instanceof HttpError)
+        caller.refuse({ kind: 'failed', device_id: deviceId ?? '', error: reason });
       const message =
         error instanceof z.ZodError
           ? (error.issues[0]?.message ?? 'invalid')

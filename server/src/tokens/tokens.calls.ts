@@ -10,8 +10,10 @@ export interface TokenCall {
 /**
  * docs/api.md#what-a-token-may-call: the only calls an API token may make, by method and route.
  * `read`: the device list and state, rooms, favourites, history and the activity log as the owner
- * may see them; `control`: also commands. Every other route answers 403, the accounts API
- * (`/api/auth/*`) with its own message. A new route is closed to tokens until it is listed here.
+ * may see them; `control`: also commands (to one device or several at once), applying a scene
+ * and running an automation now (its steps are the automation's own entries; the call itself an
+ * `api.call`). Every other route answers 403, the accounts API (`/api/auth/*`) with its own
+ * message. A new route is closed to tokens until it is listed here.
  */
 export const TOKEN_CALLS: Readonly<Record<string, TokenCall>> = {
   'GET /api/devicehub/devices': { scope: 'read' },
@@ -23,6 +25,9 @@ export const TOKEN_CALLS: Readonly<Record<string, TokenCall>> = {
   'GET /api/activity': { scope: 'read' },
   'GET /api/activity/export': { scope: 'read' },
   'POST /api/devicehub/devices/:id/commands': { scope: 'control', records: true },
+  'POST /api/devicehub/commands': { scope: 'control', records: true },
+  'POST /api/scenes/:id/apply': { scope: 'control', records: true },
+  'POST /api/automations/:id/run': { scope: 'control' },
 };
 
 /** The call a route is (HEAD as its GET), if tokens may make it. */

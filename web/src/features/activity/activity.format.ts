@@ -97,6 +97,9 @@ export function describe(entry: ActivityEntry, names: Names): { title: string; s
     case 'token.revoke':
       if (str(d.name)) parts.push(`“${str(d.name)}”`);
       break;
+    case 'source.forget':
+      if (str(d.topic)) parts.push(str(d.topic)!);
+      break;
     default:
       break;
   }

@@ -76,6 +76,7 @@ export const KIND_LABELS: Record<ActivityKind, string> = {
   'alert.acknowledge': 'Alert acknowledged',
   'alert.mute': 'Alerts for a device changed',
   'alert.settings': 'Alert rules changed',
+  'source.forget': 'Retained config forgotten',
 };
 
 /** An API token's entries: the token's name and whose it is. */
