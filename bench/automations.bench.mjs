@@ -230,7 +230,10 @@ function tripSensors(publisher) {
   const timer = setInterval(() => {
     const i = turn % TRIPPED;
     turn++;
-    publisher.publish(`${BASE}/${sensorName((i + Math.floor(TRIPPED / 2)) % TRIPPED)}`, JSON.stringify({ humidity: 50 }));
+    publisher.publish(
+      `${BASE}/${sensorName((i + Math.floor(TRIPPED / 2)) % TRIPPED)}`,
+      JSON.stringify({ humidity: 50 }),
+    );
     sent.push({ i, at: now() });
     publisher.publish(`${BASE}/${sensorName(i)}`, JSON.stringify({ humidity: 80 }));
   }, TRIP_EVERY_MS);

@@ -195,7 +195,8 @@ const SCREENS = (idOf) => [
       // All of the tile: its "Details" part (diagnostics) opened, nothing held back behind "Show N more".
       const details = tile.getByRole('button', { name: /^Details/ });
       if (await details.count()) await details.first().click();
-      for (const more of await tile.getByRole('button', { name: /^Show \d+ more$/ }).all()) await more.click();
+      for (const more of await tile.getByRole('button', { name: /^Show \d+ more$/ }).all())
+        await more.click();
       await tile.scrollIntoViewIfNeeded();
     },
   },

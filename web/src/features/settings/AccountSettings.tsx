@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useSession } from '../../shared/session/session-context.js';
-import { NotificationSettings } from '../notifications/NotificationSettings.js';
 import { Dialog } from '../../shared/ui/Dialog.js';
+import { NotificationSettings } from '../notifications/NotificationSettings.js';
 import { ApiTokensCard } from './ApiTokensCard.js';
 import { ChangePasswordForm } from './ChangePasswordForm.js';
 import { ChangePictureModal } from './ChangePictureModal.js';
