@@ -41,22 +41,27 @@ const FLIPS: Record<string, number> = {
   occupancy: 0.25,
   presence: 0.1,
   vibration: 0.08,
-  water_leak: 0.01,
-  smoke: 0.005,
-  tamper: 0.01,
 };
+
+/**
+ * Alarms never go off by themselves: with alerts on (docs/alerts.md), a demo leak or smoke alarm
+ * would be a critical incident that mails and pushes the household every few minutes. One set by
+ * hand (a test publishing it) clears soon, as a real sensor's does.
+ */
+const ALARMS = new Set(['water_leak', 'smoke', 'tamper']);
 
 /** One plausible change of a device's state (mutates and returns it). */
 export function evolve(state: Record<string, unknown>, random: Random): Record<string, unknown> {
   for (const key of Object.keys(state)) {
     const drift = DRIFT[key];
     if (drift) state[key] = drift(state[key], random, state);
-    const flip = FLIPS[key];
-    // Alarms go off rarely and clear soon; others flip both ways.
-    if (flip !== undefined && typeof state[key] === 'boolean') {
-      const alarm = key === 'water_leak' || key === 'smoke' || key === 'tamper';
-      if (alarm ? (state[key] ? random() < 0.5 : random() < flip) : random() < flip) state[key] = !state[key];
+    if (typeof state[key] !== 'boolean') continue;
+    if (ALARMS.has(key)) {
+      if (state[key] && random() < 0.5) state[key] = false;
+      continue;
     }
+    const flip = FLIPS[key];
+    if (flip !== undefined && random() < flip) state[key] = !state[key];
   }
   if (typeof state.battery === 'number' && 'battery_low' in state) state.battery_low = state.battery < 15;
   return state;
