@@ -1,6 +1,6 @@
 import { type Device, type RemovedDevice, roomFromDeviceName } from '@hearth/contracts';
 import { CompiledQuery, type Kysely, type Selectable, sql } from 'kysely';
-import { chunks, yieldToEventLoop } from '../storage/batches.js';
+import { chunks, storableText, yieldToEventLoop } from '../storage/batches.js';
 import type { Database } from '../storage/schema.js';
 import type { DeviceDescription } from './adapters/adapter.js';
 import type { DevicesTable } from './devicehub.tables.js';
@@ -176,15 +176,18 @@ export class DevicesRepository {
     return this.db.transaction().execute(async (trx) => {
       const saved: Device[] = [];
       for (const chunk of chunks(changes.upsert, chunkSize)) {
-        const byExternal = new Map(chunk.map((d) => [d.external_id, d]));
+        // What a source lists comes off the bus: PostgreSQL refuses U+0000 in text (issue 32
+        // item 3), so the address and name are stored without it. The hub keeps knowing the
+        // device by the address its source gave.
+        const byExternal = new Map(chunk.map((d) => [storableText(d.external_id), d]));
         const rows = await trx
           .insertInto('devicehub_devices')
           .values(
             chunk.map((d) => ({
               id: crypto.randomUUID(),
-              external_id: d.external_id,
-              protocol: d.protocol,
-              name: d.name,
+              external_id: storableText(d.external_id),
+              protocol: storableText(d.protocol),
+              name: storableText(d.name),
               metadata: metadataOf(d, json),
               state: '{}',
               last_seen: null,
@@ -204,7 +207,10 @@ export class DevicesRepository {
           )
           .returning(COLUMNS_BUT_METADATA)
           .execute();
-        saved.push(...rows.map((row) => savedDevice(row, byExternal.get(row.external_id)!)));
+        for (const row of rows) {
+          const description = byExternal.get(row.external_id)!;
+          saved.push(savedDevice({ ...row, external_id: description.external_id }, description));
+        }
         await yieldToEventLoop();
       }
       for (const chunk of chunks(changes.remove, 500)) {
@@ -223,7 +229,7 @@ export class DevicesRepository {
   async rename(id: string, name: string, now: string): Promise<{ suggested_room: string | null }> {
     const row = await this.db
       .updateTable('devicehub_devices')
-      .set({ name, updated_at: now })
+      .set({ name: storableText(name), updated_at: now })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();
