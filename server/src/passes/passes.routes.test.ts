@@ -257,6 +257,61 @@ describe.each(testDatabases())('guest passes on $name', ({ create }) => {
     });
   });
 
+  describe("within the viewer's reach (docs/passes.md#who-sees-which-passes)", () => {
+    /** A resident an admin narrowed away from a room holding `outside`, and passes on either side. */
+    const household = async () => {
+      const office = (await t.call(admin, 'POST', '/api/rooms', { name: `Office ${crypto.randomUUID()}` }))
+        .body.id as string;
+      await t.call(admin, 'PUT', `/api/rooms/${office}/devices`, { device_ids: [outside.id] });
+      const nres = await t.user('resident');
+      const rules = { rooms: { [office]: 'none' }, devices: { [named.id]: 'view' } };
+      expect((await t.call(admin, 'PUT', `/api/access/${nres.id}`, rules)).status).toBe(200);
+      const ofRoom = (await newPass({ label: 'Office cleaner', rooms: [office], devices: [] }, admin)).pass;
+      const ofDevice = (await newPass({ label: 'Plumber', rooms: [], devices: [outside.id] }, admin)).pass;
+      const mixed = (await newPass({ label: 'Both', rooms: [roomId, office], devices: [] }, admin)).pass;
+      const seen = (await newPass({ label: 'Guest', rooms: [roomId], devices: [named.id] }, admin)).pass;
+      return { office, nres, hidden: [ofRoom, ofDevice, mixed], seen };
+    };
+    const listedTo = async (viewer: UserRecord): Promise<string[]> =>
+      (await t.call(viewer, 'GET', '/api/passes')).body.passes.map((p: { id: string }) => p.id);
+
+    it('lists a narrowed resident only the passes naming nothing hidden from them, and answers 404 for the others', async () => {
+      const { office, nres, hidden, seen } = await household();
+      const listed = await listedTo(nres);
+      expect(listed).toContain(seen.id);
+      for (const pass of hidden) expect(listed).not.toContain(pass.id);
+      const answer = JSON.stringify((await t.call(nres, 'GET', '/api/passes')).body);
+      expect(answer).not.toContain(office);
+      expect(answer).not.toContain(outside.id);
+      for (const pass of hidden) {
+        const notFound = { status: 404, body: { error: 'Pass not found' } };
+        expect(await t.call(nres, 'PATCH', `/api/passes/${pass.id}`, { paused: true })).toEqual(notFound);
+        expect(await t.call(nres, 'DELETE', `/api/passes/${pass.id}`)).toEqual(notFound);
+      }
+      // An admin, and a resident nobody narrowed, see and stop every pass.
+      const everyone = await listedTo(admin);
+      for (const pass of [...hidden, seen]) expect(everyone).toContain(pass.id);
+      const free = await t.user('resident');
+      expect(await listedTo(free)).toEqual(expect.arrayContaining(hidden.map((pass) => pass.id)));
+      expect((await t.call(free, 'PATCH', `/api/passes/${hidden[0]!.id}`, { paused: true })).status).toBe(
+        200,
+      );
+    });
+
+    it('lets a resident stop a pass they see, but resume it only as far as they could have made it', async () => {
+      const { nres, seen } = await household();
+      // The pass controls the living room lamp, which the resident may only view.
+      expect((await t.call(nres, 'PATCH', `/api/passes/${seen.id}`, { paused: true })).status).toBe(200);
+      expect(await t.call(nres, 'PATCH', `/api/passes/${seen.id}`, { paused: false })).toEqual({
+        status: 403,
+        body: { error: `You may not give control of what you cannot control yourself: ${named.id}` },
+      });
+      const listed = (await t.call(admin, 'GET', '/api/passes')).body.passes;
+      expect(listed.find((p: { id: string }) => p.id === seen.id).status).toBe('paused');
+      expect((await t.call(admin, 'PATCH', `/api/passes/${seen.id}`, { paused: false })).status).toBe(200);
+    });
+  });
+
   describe("the guest's calls", () => {
     it('a valid pass lists its devices and controls them, and nothing else', async () => {
       const since = new Date().toISOString();

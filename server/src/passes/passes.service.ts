@@ -21,7 +21,7 @@ import { HttpError } from '../http/errors.js';
 import { nowIso } from '../storage/columns.js';
 import type { UserRecord } from '../users/index.js';
 import { PASSES_ERRORS as E } from './passes.errors.js';
-import { type CreatorReach, passReach } from './passes.reach.js';
+import { type CreatorReach, type PassSight, passReach, passSight, seesPass } from './passes.reach.js';
 import type { PassesRepository, PassRecord } from './passes.repository.js';
 import { type PassState, passState } from './passes.schedule.js';
 import type { CreatePass } from './passes.schemas.js';
@@ -115,14 +115,48 @@ export class PassesService {
     };
   }
 
-  async list(_caller: UserRecord): Promise<PassList> {
-    const passes = await this.deps.repository.list();
-    return { passes: passes.map((pass) => this.view(pass)), time_zone: this.deps.timeZone };
+  /** GET /api/passes: the passes naming nothing hidden from the caller (docs/passes.md#who-sees-which-passes). */
+  async list(caller: UserRecord): Promise<PassList> {
+    const [passes, sees] = await Promise.all([this.deps.repository.list(), this.sight(caller)]);
+    return {
+      passes: passes.filter((pass) => seesPass(pass, sees)).map((pass) => this.view(pass)),
+      time_zone: this.deps.timeZone,
+    };
+  }
+
+  /** What the caller sees of the household: a pass naming anything else is not theirs to see. */
+  private async sight(caller: UserRecord): Promise<PassSight> {
+    return passSight(await this.deps.creatorReach(caller.id), (reach) => this.deps.gate.visible(reach));
+  }
+
+  /** A pass the caller sees, not revoked; else 404 (a pass naming what they may not see is as unknown). */
+  private async seen(caller: UserRecord, id: string): Promise<PassRecord> {
+    const [pass, sees] = await Promise.all([this.deps.repository.byId(id), this.sight(caller)]);
+    if (!pass || pass.revokedAt !== null || !seesPass(pass, sees)) throw new HttpError(404, E.passNotFound);
+    return pass;
+  }
+
+  /**
+   * The first device or room of what the pass covers now beyond the level `reach` has on it
+   * (docs/passes.md#what-a-pass-covers): creating a pass, and resuming one, hand that out.
+   */
+  private beyond(
+    reach: Reach,
+    pass: Pick<PassRecord, 'level' | 'devices'> & { rooms: ReadonlySet<string> },
+  ): string | undefined {
+    const inRooms = this.deps.gate
+      .visible(EVERYTHING)
+      .filter((device) => device.room_id && pass.rooms.has(device.room_id));
+    return (
+      [...pass.devices, ...inRooms.map((device) => device.id)].find(
+        (id) => !accessAtLeast(reach.levelOf(id), pass.level),
+      ) ?? [...pass.rooms].find((id) => !accessAtLeast(reach.levelOfRoom(id), pass.level))
+    );
   }
 
   /** POST /api/passes: checks what it covers against the creator's own reach, then stores its hash. */
   async create(caller: UserRecord, input: CreatePass): Promise<CreatedPass> {
-    const { repository, devices, gate } = this.deps;
+    const { repository, devices } = this.deps;
     const now = this.now();
     if (input.ends_at !== undefined && Date.parse(input.ends_at) <= now)
       throw new HttpError(400, E.endInPast);
@@ -138,11 +172,7 @@ export class PassesService {
     const unknownDevice = input.devices.find((id) => !devices.has(id));
     if (unknownDevice !== undefined) throw new HttpError(400, E.unknownDevice(unknownDevice));
     const mine = await this.deps.creatorReach(caller.id);
-    const inRooms = gate.visible(EVERYTHING).filter((device) => device.room_id && rooms.has(device.room_id));
-    const beyond =
-      [...input.devices, ...inRooms.map((device) => device.id)].find(
-        (id) => !accessAtLeast(mine.levelOf(id), input.level),
-      ) ?? input.rooms.find((id) => !accessAtLeast(mine.levelOfRoom(id), input.level));
+    const beyond = this.beyond(mine, { level: input.level, devices: input.devices, rooms });
     if (beyond !== undefined) throw new HttpError(403, E.beyondCreator(beyond));
     const token = newPassToken();
     const id = crypto.randomUUID();
@@ -164,7 +194,19 @@ export class PassesService {
     return { ...this.view(stored), url: `${this.deps.publicUrl}/pass/${token}` };
   }
 
-  async setPaused(_caller: UserRecord, id: string, paused: boolean): Promise<Pass> {
+  /**
+   * PATCH /api/passes/{id}: pausing takes access away, so anyone who sees the pass may; resuming
+   * hands it out again, so only within what the caller could have made it with (as creating).
+   */
+  async setPaused(caller: UserRecord, id: string, paused: boolean): Promise<Pass> {
+    const before = await this.seen(caller, id);
+    if (!paused && before.paused) {
+      const mine = await this.deps.creatorReach(caller.id);
+      const beyond = mine.everything
+        ? undefined
+        : this.beyond(mine, { ...before, rooms: new Set(before.rooms) });
+      if (beyond !== undefined) throw new HttpError(403, E.beyondCreator(beyond));
+    }
     if (!(await this.deps.repository.setPaused(id, paused, nowIso(this.now())))) {
       throw new HttpError(404, E.passNotFound);
     }
@@ -174,7 +216,8 @@ export class PassesService {
     return this.view(pass);
   }
 
-  async revoke(_caller: UserRecord, id: string): Promise<void> {
+  async revoke(caller: UserRecord, id: string): Promise<void> {
+    await this.seen(caller, id);
     if (!(await this.deps.repository.revoke(id, nowIso(this.now()))))
       throw new HttpError(404, E.passNotFound);
     this.tell(id);
