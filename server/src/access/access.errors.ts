@@ -15,7 +15,7 @@ export const ACCESS_ERRORS = {
   unknownRoom: (id: string) => `Unknown room: ${id}`,
   unknownDevice: (id: string) => `Unknown device: ${id}`,
   resetWithoutRole: 'reset_access goes with a role',
-  /** docs/access.md#granting: a room or device named by its name, or by the id sent when it is hidden from the caller. */
+  /** docs/access.md#granting: a room or device named by its name (by the id sent, should its name be hidden from the caller). */
   beyondOwn: (what: string) => `You may not give more access than you have yourself: ${what}`,
   narrowedReset: 'Your own access is narrowed: you may keep this person’s access rules, not reset them',
 } as const;

@@ -61,16 +61,13 @@ describe.each(testDatabases())('granting access on $name', ({ create }) => {
     const { office, lock } = await household();
     const nres = await narrowed({ rooms: { [office.id]: 'none' } });
     const usr = await t.user('user');
+    // A room or device hidden from the caller is as unknown: neither its name nor that it exists is theirs to learn.
     expect(await t.call(nres, 'PUT', `/api/access/${usr.id}`, { rooms: { [office.id]: 'control' } })).toEqual(
-      {
-        // Named by the id the caller sent: the name of a room hidden from them is not theirs to learn.
-        status: 403,
-        body: { error: E.beyondOwn(office.id) },
-      },
+      { status: 400, body: { error: E.unknownRoom(office.id) } },
     );
     expect(await t.call(nres, 'PUT', `/api/access/${usr.id}`, { devices: { [lock.id]: 'view' } })).toEqual({
-      status: 403,
-      body: { error: E.beyondOwn(lock.id) },
+      status: 400,
+      body: { error: E.unknownDevice(lock.id) },
     });
     expect((await rulesOf(usr)).rooms).toEqual({});
     expect(await unlock(usr, lock)).toBe(404);
@@ -107,18 +104,74 @@ describe.each(testDatabases())('granting access on $name', ({ create }) => {
       (await t.call(other, 'POST', `/api/devicehub/devices/${lamp.id}/commands`, commandFor(lamp))).status,
     ).toBe(200);
 
-    // What an admin gave stays when a narrowed resident changes something else, and may be taken away.
+    // What an admin gave stays when a narrowed resident changes something else, and may be taken away…
     const given = await t.user('user');
     await t.call(admin, 'PUT', `/api/access/${given.id}`, { rooms: { [office.id]: 'control' } });
-    const nres = await narrowed({ rooms: { [office.id]: 'none' } });
+    const limited = await narrowed({ devices: { [lock.id]: 'view' } });
     const more = { rooms: { [office.id]: 'control', [hall.id]: 'view' } };
-    expect((await t.call(nres, 'PUT', `/api/access/${given.id}`, more)).status).toBe(200);
+    expect((await t.call(limited, 'PUT', `/api/access/${given.id}`, more)).status).toBe(200);
     expect(
-      (await t.call(nres, 'PUT', `/api/access/${given.id}`, { rooms: { [hall.id]: 'view' } })).status,
+      (await t.call(limited, 'PUT', `/api/access/${given.id}`, { rooms: { [hall.id]: 'view' } })).status,
     ).toBe(200);
     expect(await unlock(given, lock)).toBe(404);
     // …and, once taken, may not be given back by them.
-    expect((await t.call(nres, 'PUT', `/api/access/${given.id}`, more)).status).toBe(403);
+    expect((await t.call(limited, 'PUT', `/api/access/${given.id}`, more)).status).toBe(403);
+  });
+
+  it('a narrowed resident neither learns nor changes the rules on what is hidden from them', async () => {
+    const { office, hall, lock, lamp, plug } = await household();
+    const nres = await narrowed({ rooms: { [office.id]: 'none' } });
+    const usr = await t.user('user');
+    const byAdmin = {
+      rooms: { [office.id]: 'view', [hall.id]: 'view' },
+      devices: { [lock.id]: 'control', [plug.id]: 'control' },
+    };
+    expect((await t.call(admin, 'PUT', `/api/access/${usr.id}`, byAdmin)).status).toBe(200);
+    const hidden = [office.id, lock.id, lamp.id];
+    const read = await t.call(nres, 'GET', `/api/access/${usr.id}`);
+    expect(read).toEqual({
+      status: 200,
+      body: { user_id: usr.id, rooms: { [hall.id]: 'view' }, devices: { [plug.id]: 'control' } },
+    });
+    // Their own rules name the Office too: left out as well.
+    const own = await t.call(nres, 'GET', `/api/access/${nres.id}`);
+    expect(own.body).toEqual({ user_id: nres.id, rooms: {}, devices: {} });
+
+    // A change replaces what they see; the rules on the Office and its lock stay as the admin set them.
+    const changed = await t.call(nres, 'PUT', `/api/access/${usr.id}`, { rooms: { [hall.id]: 'none' } });
+    expect(changed).toEqual({
+      status: 200,
+      body: { user_id: usr.id, rooms: { [hall.id]: 'none' }, devices: {} },
+    });
+    expect(await rulesOf(usr)).toEqual({
+      user_id: usr.id,
+      rooms: { [office.id]: 'view', [hall.id]: 'none' },
+      devices: { [lock.id]: 'control' },
+    });
+    expect(await unlock(usr, lock)).toBe(200);
+    // Naming a hidden room or device, to take it away or to give it, answers as for one that does not exist.
+    for (const body of [
+      { rooms: { [office.id]: 'none' } },
+      { rooms: { [office.id]: 'control' } },
+      { devices: { [lock.id]: 'none' } },
+      { devices: { [lamp.id]: 'view' } },
+    ]) {
+      const [[id]] = Object.values(body).map(Object.keys) as [[string]];
+      const error = 'rooms' in body ? E.unknownRoom(id) : E.unknownDevice(id);
+      expect(await t.call(nres, 'PUT', `/api/access/${usr.id}`, body)).toEqual({
+        status: 400,
+        body: { error },
+      });
+    }
+    expect((await rulesOf(usr)).devices).toEqual({ [lock.id]: 'control' });
+    await t.hearth.activity.flush();
+    // The change's entry names what changed as the caller sees it (the refusals, the ids they sent).
+    const log = (await t.call(nres, 'GET', `/api/activity?kind=access.change&actor=${nres.id}`)).body;
+    const ok = log.entries.filter((entry: { result: string }) => entry.result === 'ok');
+    expect(ok.map((entry: { detail: unknown }) => entry.detail)).toEqual([
+      { user_id: usr.id, rooms: { [hall.id]: 'none' }, devices: { [plug.id]: null }, count: 2 },
+    ]);
+    for (const id of hidden) expect(JSON.stringify([read, own, changed, ok])).not.toContain(id);
   });
 
   it("the attack of issue 32 (b): a narrowed resident's promotion carries their narrowing, and they cannot reset rules", async () => {

@@ -139,3 +139,46 @@ export function cappedRules(role: Role, target: RuleSet, granter: Account, place
   }
   return capped;
 }
+
+/** What a caller sees of the household: the rooms and devices whose rules it may read and change. */
+export interface RuleSight {
+  room(id: string): boolean;
+  device(id: string): boolean;
+}
+
+/**
+ * docs/access.md#what-a-caller-sees: the rooms and devices of the household a narrowed account
+ * sees, as GET /api/rooms and the device list show them: a device when its level is above `none`
+ * (where the registry has it, removed ones too); a room when its level on the room is, or a
+ * listed device in it is visible.
+ */
+export function ruleSight(
+  account: Account,
+  placement: Placement,
+  listed: (id: string) => boolean,
+): RuleSight {
+  const { role, rules } = account;
+  const device = (id: string) => levelOf(role, rules, id, placement.get(id) ?? null) !== 'none';
+  const occupied = new Set<string>();
+  for (const [id, room] of placement) if (room !== null && listed(id) && device(id)) occupied.add(room);
+  return { device, room: (id) => occupied.has(id) || levelOfRoom(role, rules, id) !== 'none' };
+}
+
+/** The rules as the caller sees them: entries on rooms and devices hidden from it left out. */
+export function seenRules(rules: RuleSet, sees: RuleSight): RuleSet {
+  return {
+    rooms: new Map([...rules.rooms].filter(([id]) => sees.room(id))),
+    devices: new Map([...rules.devices].filter(([id]) => sees.device(id))),
+  };
+}
+
+/**
+ * A change by a caller who sees only part of the household: what it sent in place of what it
+ * sees, the entries on what is hidden from it kept as they were.
+ */
+export function withHidden(before: RuleSet, sent: RuleSet, sees: RuleSight): RuleSet {
+  return {
+    rooms: new Map([...[...before.rooms].filter(([id]) => !sees.room(id)), ...sent.rooms]),
+    devices: new Map([...[...before.devices].filter(([id]) => !sees.device(id)), ...sent.devices]),
+  };
+}

@@ -65,12 +65,12 @@ export class AccessRepository {
 
   /**
    * Replaces the account's rules in one transaction, after `check` (given the rules as they were,
-   * and this repository on the transaction) lets it: a refusal it throws changes nothing. Answers
-   * the rules as they were.
+   * and this repository on the transaction) lets it: a refusal it throws changes nothing. `rules`
+   * as a function is read after the check. Answers the rules as they were.
    */
   async replace(
     userId: string,
-    rules: RuleSet,
+    rules: RuleSet | (() => RuleSet),
     now: string,
     check?: (before: RuleSet, store: AccessRepository) => Promise<void>,
   ): Promise<RuleSet> {
@@ -79,7 +79,8 @@ export class AccessRepository {
       await store.lock(userId);
       const before = await store.rules(userId);
       await check?.(before, store);
-      await store.write(userId, rules, now);
+      // The rules to write may depend on what the check read (a caller's hidden entries kept).
+      await store.write(userId, typeof rules === 'function' ? rules() : rules, now);
       return before;
     });
   }

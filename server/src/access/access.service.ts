@@ -18,7 +18,11 @@ import {
   levelOfRoom,
   NO_RULES,
   type RuleSet,
+  type RuleSight,
   readDenial,
+  ruleSight,
+  seenRules,
+  withHidden,
 } from './access.policy.js';
 import { reachOf } from './access.reach.js';
 import { AccessRepository } from './access.repository.js';
@@ -60,14 +64,20 @@ const sameRules = (a: RuleSet, b: RuleSet) =>
 export class AccessService {
   constructor(private readonly deps: AccessServiceDeps) {}
 
-  /** GET /api/access/{user_id} */
+  /**
+   * GET /api/access/{user_id}: the rules on what the caller sees (docs/access.md#what-a-caller-sees);
+   * entries on rooms and devices hidden from it are left out.
+   */
   async get(caller: UserRecord, userId: string): Promise<AccessRules> {
     const target = await this.target(caller, userId);
     const denial = readDenial(caller, target);
     if (denial) throw new HttpError(403, denial);
     // Admins' rules are never consulted (nor stored): they control everything.
     if (target.role === 'admin') return toWire(userId, NO_RULES);
-    return toWire(userId, await this.deps.repository.rules(userId));
+    const { repository } = this.deps;
+    const rules = await repository.rules(userId);
+    const sees = await this.sightOf(caller, repository);
+    return toWire(userId, sees ? seenRules(rules, sees) : rules);
   }
 
   /** PUT /api/access/{user_id}: all or nothing; refusals change nothing. */
@@ -85,19 +95,54 @@ export class AccessService {
     if (room !== undefined) throw new HttpError(400, E.unknownRoom(room));
     const [device] = await repository.unknownDevices(Object.keys(input.devices));
     if (device !== undefined) throw new HttpError(400, E.unknownDevice(device));
-    const rules: RuleSet = {
+    const sent: RuleSet = {
       rooms: new Map(Object.entries(input.rooms)),
       devices: new Map(Object.entries(input.devices)),
     };
     const granter = await this.granter(caller);
-    const before = await repository.replace(userId, rules, nowIso(), async (was, store) => {
-      if (!granter) return;
-      const beyond = firstBeyond(target.role, was, rules, granter, await store.placement());
-      if (beyond) throw new HttpError(403, E.beyondOwn(await this.named(beyond, granter, store)));
-    });
-    const change = { rooms: diff(before.rooms, rules.rooms), devices: diff(before.devices, rules.devices) };
+    let rules = sent;
+    let sees: RuleSight | undefined;
+    const before = await repository.replace(
+      userId,
+      () => rules,
+      nowIso(),
+      async (was, store) => {
+        if (!granter) return;
+        const placement = await store.placement();
+        // docs/access.md#what-a-caller-sees: what is hidden from the caller is as unknown, and its
+        // rules stay as they are.
+        sees = ruleSight(granter, placement, (id) => this.deps.devices.roomOf(id) !== undefined);
+        const room = [...sent.rooms.keys()].find((id) => !sees!.room(id));
+        if (room !== undefined) throw new HttpError(400, E.unknownRoom(room));
+        const device = [...sent.devices.keys()].find((id) => !sees!.device(id));
+        if (device !== undefined) throw new HttpError(400, E.unknownDevice(device));
+        rules = withHidden(was, sent, sees);
+        const beyond = firstBeyond(target.role, was, rules, granter, placement);
+        if (beyond) throw new HttpError(403, E.beyondOwn(await this.named(beyond, granter, store)));
+      },
+    );
+    const shown = (all: RuleSet) => (sees ? seenRules(all, sees) : all);
+    const change = {
+      rooms: diff(shown(before).rooms, shown(rules).rooms),
+      devices: diff(shown(before).devices, shown(rules).devices),
+    };
     this.deps.changed([userId]);
-    return { rules: toWire(userId, rules), change };
+    return { rules: toWire(userId, shown(rules)), change };
+  }
+
+  /**
+   * What a caller narrowed by rules sees of the household (docs/access.md#what-a-caller-sees);
+   * undefined for one who sees everything (admins, residents without rules).
+   */
+  private async sightOf(caller: UserRecord, store: AccessRepository): Promise<RuleSight | undefined> {
+    if (caller.role === 'admin') return undefined;
+    const rules = await store.rules(caller.id);
+    if (controlsEverything(caller.role, rules)) return undefined;
+    return ruleSight(
+      { role: caller.role, rules },
+      await store.placement(),
+      (id) => this.deps.devices.roomOf(id) !== undefined,
+    );
   }
 
   /** The account's reach now (its role as given: the caller's token's, re-read on every request). */
