@@ -21,7 +21,7 @@ import { BusWatch } from './bus-watch.js';
 import { DevicesRepository } from './devicehub.repository.js';
 import { registerDevicehubRoutes } from './devicehub.routes.js';
 import { actorOf, DeviceHubService, type DeviceListener } from './devicehub.service.js';
-import { createEdgeBroker, type EdgeBroker } from './edge/edge-broker.js';
+import { createEdgeBroker, type EdgeBroker, type EventAudience } from './edge/edge-broker.js';
 import type { ApiTokenAuthenticator, PassAuthenticator } from './edge/edge-connect.js';
 import { type Principal, type Reach, type ReachSource, roleReach } from './reach.js';
 import { Zigbee2mqttSimulator } from './simulator/simulator.js';
@@ -87,9 +87,10 @@ export interface DeviceDirectory {
   roomsAssigned(ids: readonly string[], roomId: string | null): void;
   /**
    * Publishes a JSON event to browsers; `topic` is relative to P (e.g. `events/room.upsert`).
-   * `managers`: only residents' and admins' connections get it (automations, scenes).
+   * `managers`: only residents' and admins' connections get it (automations, scenes); rooms and
+   * devices: only the connections that see one of them (floors, a removed room).
    */
-  publishEvent(topic: string, payload: unknown, audience?: 'managers'): void;
+  publishEvent(topic: string, payload: unknown, audience?: EventAudience): void;
 }
 
 /** What the history domain uses of the hub: a device by id, and its updates as they happen. */

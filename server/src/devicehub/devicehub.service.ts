@@ -29,7 +29,7 @@ import type { AdapterEvents, DeviceAdapter, DeviceDescription } from './adapters
 import { DevicehubMessages } from './devicehub.errors.js';
 import type { DevicesRepository, Presence, StateEntry } from './devicehub.repository.js';
 import { deviceRenameCommand, deviceSetCommand } from './devicehub.schemas.js';
-import type { EdgeAbout, EdgeBroker, EdgeCaller, EdgeCommand } from './edge/edge-broker.js';
+import type { EdgeAbout, EdgeBroker, EdgeCaller, EdgeCommand, EventAudience } from './edge/edge-broker.js';
 import { LogOnce } from './log-once.js';
 import type { Principal, Reach } from './reach.js';
 import { MAX_STATE_BYTES, MAX_VALUE_BYTES, mergeBounded } from './state-limits.js';
@@ -297,18 +297,20 @@ export class DeviceHubService {
   /**
    * An event for browsers under P/events (docs/rooms.md#events); not retained. A connection with
    * a narrower reach gets `room.upsert` only for rooms holding a device it may view, and
-   * `favourites.changed` only for its own account (docs/access.md#stream).
+   * `favourites.changed` only for its own account; others as `audience` says (docs/access.md#stream).
    */
-  publishEvent(topic: string, payload: unknown, audience?: 'managers') {
+  publishEvent(topic: string, payload: unknown, audience?: EventAudience) {
     const id = (payload as { id?: unknown; user_id?: unknown } | null) ?? {};
     const about: EdgeAbout | undefined =
       audience === 'managers'
         ? { type: 'managers' }
-        : topic === roomTopics.upsert && typeof id.id === 'string'
-          ? { type: 'room', roomId: id.id }
-          : topic === roomTopics.favouritesChanged && typeof id.user_id === 'string'
-            ? { type: 'favourites', userId: id.user_id }
-            : undefined;
+        : audience
+          ? { type: 'sight', rooms: audience.rooms, devices: audience.devices ?? [] }
+          : topic === roomTopics.upsert && typeof id.id === 'string'
+            ? { type: 'room', roomId: id.id }
+            : topic === roomTopics.favouritesChanged && typeof id.user_id === 'string'
+              ? { type: 'favourites', userId: id.user_id }
+              : undefined;
     this.publish(topic, JSON.stringify(payload), false, about);
   }
 

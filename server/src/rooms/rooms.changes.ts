@@ -27,13 +27,30 @@ export interface RoomsChange {
   rules_of?: string[] | null;
 }
 
-/** docs/rooms.md#events, in this order: floors, rooms, devices, then the removals. */
-export function applyChange(devices: DeviceDirectory, change: RoomsChange) {
-  for (const floor of change.floors) devices.publishEvent(roomTopics.floorUpsert, floor);
+/**
+ * docs/rooms.md#events, in this order: floors, rooms, devices, then the removals. A floor's events
+ * go to the connections that see a room on it (`rooms`: the rooms now; an empty floor: residents
+ * and admins), a removed room's to those that may view a device that was in it
+ * (docs/access.md#stream).
+ */
+export function applyChange(devices: DeviceDirectory, change: RoomsChange, rooms: readonly Room[] = []) {
+  const onFloor = (floorId: string) =>
+    rooms.filter((room) => room.floor_id === floorId).map((room) => room.id);
+  for (const floor of change.floors)
+    devices.publishEvent(roomTopics.floorUpsert, floor, { rooms: onFloor(floor.id) });
   for (const room of change.rooms) devices.publishEvent(roomTopics.upsert, room);
   if (change.moved) devices.roomsAssigned(change.moved.ids, change.moved.room_id);
-  if (change.removed_room) devices.publishEvent(roomTopics.removed, { id: change.removed_room });
-  if (change.removed_floor) devices.publishEvent(roomTopics.floorRemoved, { id: change.removed_floor });
+  if (change.removed_room) {
+    // Its rules are on its devices now (docs/access.md#deleting-a-room); an empty room's are not.
+    const held = change.moved?.ids ?? [];
+    const audience = held.length > 0 ? { rooms: [], devices: held } : { rooms: [change.removed_room] };
+    devices.publishEvent(roomTopics.removed, { id: change.removed_room }, audience);
+  }
+  if (change.removed_floor) {
+    // The rooms that were on it: the ones the deletion moved off it.
+    const audience = { rooms: change.rooms.map((room) => room.id) };
+    devices.publishEvent(roomTopics.floorRemoved, { id: change.removed_floor }, audience);
+  }
   if (change.favourites_of) {
     devices.publishEvent(roomTopics.favouritesChanged, {
       user_id: change.favourites_of,

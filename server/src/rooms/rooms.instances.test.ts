@@ -148,13 +148,21 @@ describeWithService('TEST_MQTT_URL', 'room changes across two instances', (mqttU
       await waitFor(() => view.devices.size === DEVICES - 1);
       const mark = view.messages.length;
       await callInstance(a, adminToken, 'DELETE', `/api/rooms/${office.id}`);
-      // room.removed follows the moved device's upsert on B's connection.
+      // A room it sees, created after: its room.upsert follows what the deletion told B's connection.
+      const after: Room = await callInstance(a, adminToken, 'POST', '/api/rooms', {
+        name: `Study ${unique}`,
+      });
       await waitFor(() =>
-        view.messages.slice(mark).some((m) => m.topic === `${prefix}/devicehub/${roomTopics.removed}`),
+        view.messages
+          .slice(mark)
+          .some(
+            (m) => m.topic === `${prefix}/devicehub/${roomTopics.upsert}` && m.payload.includes(after.id),
+          ),
       );
+      // Neither the device nor the room (docs/access.md#stream: a removed room goes to those who saw it).
       const told = view.messages
         .slice(mark)
-        .filter((m) => m.topic.endsWith(hidden!.id) || m.payload.includes(hidden!.id));
+        .filter((m) => [hidden!.id, office.id].some((id) => m.topic.endsWith(id) || m.payload.includes(id)));
       expect(told).toEqual([]);
     } finally {
       view.end();

@@ -44,12 +44,16 @@ describe.each(testDatabases())('a deleted room on a narrowed stream on $name', (
 
     const mark = view.messages.length;
     expect((await t.call(admin, 'DELETE', `/api/rooms/${office.id}`)).status).toBe(204);
-    // room.removed follows the moved devices' upserts on the same connection.
-    const removed = `${prefix}/devicehub/${roomTopics.removed}`;
-    await eventually(() => view.messages.slice(mark).some((m) => m.topic === removed));
+    // A room it sees, created after: its room.upsert follows whatever the deletion told this connection.
+    const after: Room = (await t.call(admin, 'POST', '/api/rooms', { name: 'Study' })).body;
+    const upsert = `${prefix}/devicehub/${roomTopics.upsert}`;
+    await eventually(() =>
+      view.messages.slice(mark).some((m) => m.topic === upsert && m.payload.includes(after.id)),
+    );
+    // Neither the devices nor the room (docs/access.md#stream: a removed room goes to those who saw it).
     const told = view.messages
       .slice(mark)
-      .filter((m) => hidden.some((id) => m.topic.endsWith(id) || m.payload.includes(id)));
+      .filter((m) => [...hidden, office.id].some((id) => m.topic.endsWith(id) || m.payload.includes(id)));
     expect(told).toEqual([]);
     expect([...view.devices.keys()].filter((id) => hidden.includes(id))).toEqual([]);
   });

@@ -368,6 +368,8 @@ export class RoomsService {
   /** Tells the pages; the streams of those whose rules a deleted room rewrote read them first. */
   private async apply(change: RoomsChange) {
     if (change.rules_of?.length) await this.deps.rules?.reread(change.rules_of);
-    applyChange(this.deps.devices, change);
+    // A floor's events go to those who see a room on it (docs/access.md#stream).
+    const rooms = change.floors.length > 0 ? await this.deps.repository.rooms() : [];
+    applyChange(this.deps.devices, change, rooms);
   }
 }

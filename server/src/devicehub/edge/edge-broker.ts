@@ -57,9 +57,20 @@ export type EdgeAbout =
   | { type: 'upsert'; device: Device }
   | { type: 'removed'; deviceId: string }
   | { type: 'room'; roomId: string }
+  /**
+   * A floor's events and a room's removal: whoever sees one of these rooms (as `room`) or may view
+   * one of these devices; when both are empty (an empty floor), residents and admins.
+   */
+  | { type: 'sight'; rooms: readonly string[]; devices: readonly string[] }
   | { type: 'favourites'; userId: string }
   /** Residents and admins only (automations, scenes). */
   | { type: 'managers' };
+
+/**
+ * Who gets an event (DeviceDirectory.publishEvent): `managers`, residents and admins only; or
+ * whoever sees one of `rooms` or may view one of `devices` (an empty floor's: residents and admins).
+ */
+export type EventAudience = 'managers' | { rooms: readonly string[]; devices?: readonly string[] };
 
 /** The hub's devices as the edge reads them when a connection's reach changes. */
 export interface EdgeDirectory {
@@ -349,6 +360,14 @@ export async function createEdgeBroker(
     return false;
   };
 
+  /** Whether a filtered connection sees the room: its level on it, or a device in it (as GET /api/rooms). */
+  const seesRoomOf = (transport: WebSocketTransport, visible: Map<string, DeviceAccess>, roomId: string) =>
+    (transport.session.reach?.levelOfRoom(roomId) ?? 'none') !== 'none' || seesRoom(visible, roomId);
+  const isManagerConnection = (transport: WebSocketTransport) => {
+    const principal = transport.session.principal;
+    return principal?.kind === 'user' && isManager(principal.user.role);
+  };
+
   /** A message to a connection with a narrower reach: only what it may view (docs/access.md#stream). */
   const deliverFiltered = (
     transport: WebSocketTransport,
@@ -382,13 +401,18 @@ export async function createEdgeBroker(
         return;
       case 'room':
         // The rooms it sees (docs/access.md#where-it-is-enforced): its level on it, or a device in it.
-        if (
-          ((transport.session.reach?.levelOfRoom(about.roomId) ?? 'none') !== 'none' ||
-            seesRoom(visible, about.roomId)) &&
-          transport.subscribedTo(absolute)
-        )
+        if (seesRoomOf(transport, visible, about.roomId) && transport.subscribedTo(absolute))
           transport.writePacket(shared());
         return;
+      case 'sight': {
+        const { rooms, devices } = about;
+        const sees =
+          rooms.some((roomId) => seesRoomOf(transport, visible, roomId)) ||
+          devices.some((id) => visible.has(id)) ||
+          (rooms.length === 0 && devices.length === 0 && isManagerConnection(transport));
+        if (sees && transport.subscribedTo(absolute)) transport.writePacket(shared());
+        return;
+      }
       case 'favourites': {
         const principal = transport.session.principal;
         if (
@@ -399,12 +423,10 @@ export async function createEdgeBroker(
           transport.writePacket(shared());
         return;
       }
-      case 'managers': {
-        const principal = transport.session.principal;
-        if (principal?.kind === 'user' && isManager(principal.user.role) && transport.subscribedTo(absolute))
+      case 'managers':
+        if (isManagerConnection(transport) && transport.subscribedTo(absolute))
           transport.writePacket(shared());
         return;
-      }
       default:
         if (transport.subscribedTo(absolute)) transport.writePacket(shared());
     }
