@@ -71,7 +71,7 @@ describe('Devices page in Chromium against the simulator', () => {
     expect(await devices.icon('Living room remote').getAttribute('data-icon')).toBe('battery');
 
     const doorPills = await devices.pillTexts('Front door');
-    expect(doorPills).toEqual(expect.arrayContaining(['ZIGBEE', 'FW 1.0.0']));
+    expect(doorPills).toEqual(expect.arrayContaining(['Zigbee2MQTT', 'FW 1.0.0']));
     // The simulated door opens and closes now and then; its pill reads one or the other.
     expect(doorPills.some((pill) => /^Contact: (Open|Closed)$/.test(pill))).toBe(true);
     expect(doorPills.some((pill) => /^\d+ capabilities$/.test(pill))).toBe(true);

@@ -23,9 +23,13 @@ export default function DevicesPage() {
   });
   // A `user`'s page shows the rooms (GET /api/rooms lists those holding their devices) but has no
   // favourites, selection or room changes (those are a resident's or admin's).
+  const admin = user?.role === 'admin';
   const value = useMemo(
-    () => (manager ? hub : { store: hub.store, actions: hub.actions, rooms: hub.rooms, manager: false }),
-    [manager, hub],
+    () =>
+      manager
+        ? { ...hub, admin }
+        : { store: hub.store, actions: hub.actions, rooms: hub.rooms, manager: false },
+    [manager, admin, hub],
   );
   if (!allowed) {
     if (loading || access.loading) {

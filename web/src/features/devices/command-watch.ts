@@ -42,6 +42,13 @@ export class CommandWatch {
     this.waiting.set(key, { confirmation: new CommandConfirmation(commandChecks(device, command)), timer });
   }
 
+  /** Stops following the device's command (it failed: nothing will confirm it). */
+  forget(key: string) {
+    clearTimeout(this.waiting.get(key)?.timer);
+    this.waiting.delete(key);
+    this.store.setNotResponding(key, false);
+  }
+
   /** Forgets every command followed (the page lost its devices). */
   clear() {
     for (const { timer } of this.waiting.values()) clearTimeout(timer);

@@ -37,8 +37,11 @@ const COMMAND_ERRORS = new Set<string>();
  */
 export async function sendCommand(deps: ActionDeps, device: DeviceView, command: DeviceCommand | null) {
   const { store } = deps;
-  const error = await deliverCommand(deps, device, command);
-  if (error) {
+  store.setFailure(device.key, null);
+  const { error, byDevice } = await deliver(deps, device, command);
+  // docs/screens.md#devices-of-other-sources: the device refused it or did not answer (502, 504): on its tile.
+  if (error && byDevice) store.setFailure(device.key, error);
+  else if (error) {
     COMMAND_ERRORS.add(error);
     store.setStatus({ error });
   } else {
@@ -57,10 +60,22 @@ export async function deliverCommand(
   device: DeviceView,
   command: DeviceCommand | null,
 ): Promise<string | null> {
+  return (await deliver(deps, device, command)).error;
+}
+
+/** The device's own answers to a command it refused (502) or never answered (504): docs/api.md#devices. */
+const DEVICE_FAILURES = new Set([502, 504]);
+
+async function deliver(
+  deps: ActionDeps,
+  device: DeviceView,
+  command: DeviceCommand | null,
+): Promise<{ error: string | null; byDevice: boolean }> {
   const { store } = deps;
-  if (!command) return MESSAGES.missingCommand;
-  if (typeof command !== 'object' || typeof command.state !== 'object') return MESSAGES.invalidCommand;
-  if (!device.id) return MESSAGES.missingDeviceId;
+  const fail = (error: string | null, byDevice = false) => ({ error, byDevice });
+  if (!command) return fail(MESSAGES.missingCommand);
+  if (typeof command !== 'object' || typeof command.state !== 'object') return fail(MESSAGES.invalidCommand);
+  if (!device.id) return fail(MESSAGES.missingDeviceId);
   store.setPending(device.key, true);
   try {
     if (deps.publish && deps.streamConnected()) {
@@ -70,13 +85,14 @@ export async function deliverCommand(
           { device_id: device.id, state: command.state } satisfies DeviceSetCommand,
           MESSAGES.notConnectedCommands,
         );
-        return null;
+        return fail(null);
       } catch {
         // fall through to REST
       }
     }
     const result = await deps.postCommand(device.id, command);
-    return result.status === 0 ? MESSAGES.notConnectedCommands : answerError(result, MESSAGES.commandFailed);
+    if (result.status === 0) return fail(MESSAGES.notConnectedCommands);
+    return fail(answerError(result, MESSAGES.commandFailed), DEVICE_FAILURES.has(result.status));
   } finally {
     store.setPending(device.key, false);
   }

@@ -49,6 +49,64 @@ export const favouriteLabel = (starred: boolean, name: string) =>
   starred ? `Remove ${name} from favourites` : `Add ${name} to favourites`;
 
 /** docs/strings.md#device-tile: the tile's menu and what it holds beyond the room and the star. */
+
+/**
+ * docs/strings.md#devices-of-other-sources: an action's word on its button (a vacuum's, an alarm
+ * panel's, a button's); other actions are humanised.
+ */
+export const ACTION_WORDS: Readonly<Record<string, string>> = {
+  activate: 'Activate',
+  arm_away: 'Arm away',
+  arm_custom_bypass: 'Arm custom bypass',
+  arm_home: 'Arm home',
+  arm_night: 'Arm night',
+  arm_vacation: 'Arm vacation',
+  clean_spot: 'Spot clean',
+  disarm: 'Disarm',
+  install: 'Install',
+  locate: 'Locate',
+  pause: 'Pause',
+  press: 'Press',
+  return_to_base: 'Dock',
+  start: 'Start',
+  stop: 'Stop',
+  trigger: 'Trigger',
+};
+
+/** docs/strings.md#devices-of-other-sources: the other sources' controls. */
+export const SOURCE_TEXTS = {
+  /** The select of the actions beyond the first three buttons; its first option. */
+  moreActions: (label: string) => `More actions: ${label}`,
+  more: 'More…',
+  code: 'Code',
+  codeLabel: (name: string) => `Code for ${name}`,
+  /** An alarm panel's state. */
+  alarm: {
+    disarmed: 'Disarmed',
+    armed_home: 'Armed home',
+    armed_away: 'Armed away',
+    armed_night: 'Armed night',
+    armed_vacation: 'Armed vacation',
+    armed_custom_bypass: 'Armed custom bypass',
+    pending: 'Pending',
+    arming: 'Arming…',
+    disarming: 'Disarming…',
+    triggered: 'Triggered',
+  } as Readonly<Record<string, string>>,
+  installed: (version: string) => `Installed ${version}`,
+  latest: (version: string) => `Latest ${version}`,
+  upToDate: 'Up to date',
+  installing: (percent: number | null) => (percent === null ? 'Installing…' : `Installing… ${percent} %`),
+  installLabel: (name: string) => `Install the update of ${name}`,
+  /** An event entity: its last event and when it came. */
+  lastEvent: (label: string) => label,
+  /** A capability whose last value could not be read (admins, in Details). */
+  errorOf: (label: string) => `${label}: could not be read`,
+  /** The tile's source badge is told as this to assistive technology. */
+  sourceLabel: (source: string) => `Source: ${source}`,
+  /** The admins' link to the Sources page, beside the Devices page's title. */
+  sources: 'Sources',
+} as const;
 export const TILE_TEXTS = {
   menu: (name: string) => `Options for ${name}`,
   rename: 'Rename',
@@ -119,6 +177,8 @@ export const TOOLBAR = {
   online: 'Online',
   offline: 'Offline',
   batteryLow: 'Battery low',
+  source: 'Source',
+  allSources: 'All sources',
   groupByRoom: 'Group by room',
   manageRooms: 'Manage rooms',
   clearFilters: 'Clear filters',

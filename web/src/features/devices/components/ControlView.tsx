@@ -7,13 +7,18 @@ import { COVER_ACTIONS, coverOption } from '../model/cover.js';
 import { formatNumber } from '../model/format.js';
 import { sliderScale } from '../model/scales.js';
 import { SendPacer } from '../model/send-pacer.js';
+import { ActionButtons } from './ActionButtons.js';
+import { AlarmControl } from './AlarmControl.js';
 import { ColorControl } from './ColorControl.js';
 import { GroupControl } from './GroupControl.js';
+import { UpdateControl } from './UpdateControl.js';
 
 interface ControlProps {
   control: Control;
   disabled: boolean;
   onSend(value: unknown): void;
+  /** The device's name (an update's Install names it). */
+  deviceName?: string;
 }
 
 export function Switch({
@@ -156,7 +161,7 @@ function NumberControl({ control, disabled, onSend }: ControlProps) {
  * Assistant's and Apple Home's cover), not a dropdown of OPEN/CLOSE/STOP.
  */
 function CoverControl({ control, disabled, onSend }: ControlProps) {
-  const { actions, position } = control.parts ?? {};
+  const { actions, position, tilt } = control.parts ?? {};
   return (
     <div className="control control-cover">
       {actions && (
@@ -183,6 +188,13 @@ function CoverControl({ control, disabled, onSend }: ControlProps) {
           control={position}
           disabled={disabled}
           onSend={(value) => onSend(coverPart('position', value))}
+        />
+      )}
+      {tilt && (
+        <SliderControl
+          control={tilt}
+          disabled={disabled}
+          onSend={(value) => onSend(coverPart('tilt', value))}
         />
       )}
     </div>
@@ -281,5 +293,13 @@ export function ControlView(props: ControlProps) {
       return <GroupControl control={control} disabled={disabled} onApply={onSend} />;
     case 'cover':
       return <CoverControl {...props} />;
+    case 'actions':
+      return <ActionButtons control={control} disabled={disabled} onSend={onSend} />;
+    case 'alarm':
+      return <AlarmControl control={control} disabled={disabled} onSend={onSend} />;
+    case 'update':
+      return (
+        <UpdateControl control={control} disabled={disabled} name={props.deviceName ?? ''} onSend={onSend} />
+      );
   }
 }

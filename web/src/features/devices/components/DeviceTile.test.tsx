@@ -202,7 +202,7 @@ describe('DeviceTile', () => {
       capabilities: [{ id: 'contact', property: 'contact', kind: 'binary', access: { readOnly: true } }],
     });
     expect(screen.getByText('Offline')).toBeTruthy();
-    expect(screen.getByText('ZIGBEE')).toBeTruthy();
+    expect(screen.getByText('Zigbee2MQTT')).toBeTruthy();
     expect(screen.getByText('1 capabilities')).toBeTruthy();
     expect(screen.getByText('FW 1.2')).toBeTruthy();
     expect(screen.getByText('Contact: Closed')).toBeTruthy();

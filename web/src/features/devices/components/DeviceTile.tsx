@@ -1,9 +1,9 @@
-import { deviceIconKind, type Room } from '@hearth/contracts';
+import { deviceIconKind, type Room, sourceName } from '@hearth/contracts';
 import { ChartLine, Pencil } from 'lucide-react';
 import { memo, useCallback, useId, useMemo, useRef, useState } from 'react';
 import { ACCESS_TEXTS } from '../../access/access.messages.js';
 import { nameInRoom } from '../../rooms/room-names.js';
-import { MESSAGES, selectDevice, TILE_TEXTS } from '../devices.messages.js';
+import { MESSAGES, SOURCE_TEXTS, selectDevice, TILE_TEXTS } from '../devices.messages.js';
 import { useIsFavourite, useRoomList, useTileSelection } from '../hooks/use-assign.js';
 import { useBusOffline, useDevice } from '../hooks/use-device-store.js';
 import { useCanDrag } from '../hooks/use-wide.js';
@@ -15,7 +15,7 @@ import type { DeviceView } from '../model/device.types.js';
 import { DRAG_HINT_ID, DRAG_TYPE, PRESS_TARGETS } from '../model/drag.js';
 import { humanise, truncateDescription } from '../model/format.js';
 import { lockOf } from '../model/lock.js';
-import { tileMetrics } from '../model/metrics.js';
+import { capabilityErrors, eventReadings, tileMetrics } from '../model/metrics.js';
 import { Switch } from './ControlView.js';
 import { useCommitProbe } from './commit-probe.js';
 import { DeviceIcon } from './DeviceIcon.js';
@@ -25,6 +25,7 @@ import { LockControl } from './LockControl.js';
 import { RenameField } from './RenameField.js';
 import { TileAccessButton } from './TileAccessButton.js';
 import { TileControls } from './TileControls.js';
+import { TileEvents } from './TileEvents.js';
 import { TileMenu } from './TileMenu.js';
 import { TileMetrics } from './TileMetrics.js';
 import { TileRecordingButton } from './TileRecordingButton.js';
@@ -35,7 +36,7 @@ import './tile.css';
 /** One device tile; subscribes to its own device only. */
 export const DeviceTile = memo(function DeviceTile({ deviceKey }: { deviceKey: string }) {
   const { store, actions, rooms: hub, selection, manager = true } = useDevicesContext();
-  const { device, pending, notResponding } = useDevice(store, deviceKey);
+  const { device, pending, notResponding, failure } = useDevice(store, deviceKey);
   const busOffline = useBusOffline(store);
   const rooms = useRoomList(hub?.rooms);
   const picked = useTileSelection(selection, device?.id ?? null);
@@ -47,6 +48,7 @@ export const DeviceTile = memo(function DeviceTile({ deviceKey }: { deviceKey: s
       device={device}
       pending={pending}
       notResponding={notResponding}
+      failure={failure}
       disabled={pending || busOffline}
       actions={actions}
       rooms={hub ? rooms : null}
@@ -62,6 +64,7 @@ function TileBody({
   device,
   pending,
   notResponding,
+  failure,
   disabled,
   actions,
   rooms,
@@ -74,6 +77,8 @@ function TileBody({
   pending: boolean;
   /** Its last command was not confirmed by its state in time (docs/screens.md#device-tile). */
   notResponding: boolean;
+  /** Why its last command failed on the device's side (a Shelly RPC's 502/504), else null. */
+  failure: string | null;
   /** Pending, or the device bus is offline. */
   disabled: boolean;
   actions: ReturnType<typeof useDevicesContext>['actions'];
@@ -86,7 +91,7 @@ function TileBody({
   /** A resident or admin (room, rename, history, recording, access, star); false for a `user`. */
   manager: boolean;
 }) {
-  const { selection, store, rooms: hub } = useDevicesContext();
+  const { selection, store, rooms: hub, admin = false } = useDevicesContext();
   // docs/access.md: a device the viewer may only view shows its state live, its controls disabled.
   const viewOnly = !canControl(device);
   const viewOnlyId = useId();
@@ -110,12 +115,19 @@ function TileBody({
       label: binaryLabel(reading.property, reading.value),
       tone: binaryTone(reading.property, reading.value),
     }));
-    // A value the user sets with a control is not repeated as a metric.
+    // A value the user sets with a control is not repeated as a metric (a composite's part by its path).
     const controlled = new Set(
       [lock?.control, power, ...others].flatMap((control) =>
-        control
-          ? [control.property, control.parts?.actions?.property, control.parts?.position?.property]
-          : [],
+        !control
+          ? []
+          : control.within
+            ? [`${control.within.property}.${control.property}`]
+            : control.composite
+              ? [
+                  control.property,
+                  ...Object.values(control.parts ?? {}).map((part) => `${control.property}.${part.property}`),
+                ]
+              : [control.property, control.parts?.actions?.property, control.parts?.position?.property],
       ),
     );
     return {
@@ -124,6 +136,8 @@ function TileBody({
       others,
       readings,
       metrics: tileMetrics(device, new Set([...controlled].filter((p): p is string => !!p))),
+      events: eventReadings(device),
+      errors: capabilityErrors(device),
       alert: readings.some((r) => r.tone === 'danger')
         ? 'danger'
         : readings.some((r) => r.tone === 'warning')
@@ -282,7 +296,13 @@ function TileBody({
             {ACCESS_TEXTS.viewOnly}
           </span>
         )}
-        <span className="pill">{device.protocol ? device.protocol.toUpperCase() : 'Unknown'}</span>
+        <span
+          className="pill source-badge"
+          data-source={device.protocol ?? ''}
+          title={SOURCE_TEXTS.sourceLabel(sourceName(device.protocol))}
+        >
+          {sourceName(device.protocol)}
+        </span>
         <span className="pill">{device.capabilities.length} capabilities</span>
         {device.firmware && <span className="pill">FW {device.firmware}</span>}
         {view.readings.map((reading) => (
@@ -298,18 +318,31 @@ function TileBody({
         disabled={controlsOff}
         onSend={send}
         describedBy={viewOnly ? viewOnlyId : undefined}
+        deviceName={device.displayName}
       />
-      <TileMetrics metrics={view.metrics} />
+      <TileEvents
+        events={view.events}
+        timeOf={(property) => store.getEventTime(key, property)}
+        fallback={lastHeard(device)}
+      />
+      <TileMetrics metrics={view.metrics} errors={admin ? view.errors : undefined} />
       {manager && (
         <TileSparkline deviceId={device.id} capabilities={device.capabilities} name={device.displayName} />
       )}
       <footer className="tile-footer">
         <LastSeen at={lastHeard(device)} />
         {pending && <span className="updating">{MESSAGES.updating}</span>}
-        {notResponding && !pending && (
-          <span className="tile-not-responding" role="status">
-            {TILE_TEXTS.notResponding}
+        {failure && !pending ? (
+          <span className="tile-failure" role="alert">
+            {failure}
           </span>
+        ) : (
+          notResponding &&
+          !pending && (
+            <span className="tile-not-responding" role="status">
+              {TILE_TEXTS.notResponding}
+            </span>
+          )
         )}
       </footer>
     </article>

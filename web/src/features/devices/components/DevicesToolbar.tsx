@@ -1,4 +1,4 @@
-import type { Room } from '@hearth/contracts';
+import { type Room, sourceName } from '@hearth/contracts';
 import { ListFilter, Search } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { TOOLBAR } from '../devices.messages.js';
@@ -18,6 +18,8 @@ interface ToolbarProps {
   update(change: Partial<DeviceFilter>, replace?: boolean): void;
   rooms: Room[];
   types: string[];
+  /** The sources present (protocols); the Source filter shows when there are several, or one is chosen. */
+  sources?: string[];
   /** Opens the Manage rooms dialog; absent: no such button. */
   onManageRooms?: () => void;
   /** False where the viewer has no rooms to filter or group by (a `user`, docs/access.md): no Room, no Group by room. */
@@ -25,7 +27,15 @@ interface ToolbarProps {
 }
 
 /** docs/screens.md#toolbar: search, filters, grouping; every change goes to the URL. */
-export function DevicesToolbar({ filter, update, rooms, types, onManageRooms, byRoom = true }: ToolbarProps) {
+export function DevicesToolbar({
+  filter,
+  update,
+  rooms,
+  types,
+  sources = [],
+  onManageRooms,
+  byRoom = true,
+}: ToolbarProps) {
   const id = useId();
   // The box follows the URL (back/forward) but keeps what is being typed.
   const [query, setQuery] = useState(filter.q);
@@ -40,6 +50,8 @@ export function DevicesToolbar({ filter, update, rooms, types, onManageRooms, by
           ? filter.room
           : resolved;
   const typeOptions = filter.type && !types.includes(filter.type) ? [...types, filter.type] : types;
+  const sourceOptions =
+    filter.source && !sources.includes(filter.source) ? [...sources, filter.source] : sources;
   // docs/screens.md#on-a-phone: below 600 px the fields after the search wait behind "Filters".
   const [open, setOpen] = useState(false);
   const on = hiddenFiltersOn(filter);
@@ -125,6 +137,26 @@ export function DevicesToolbar({ filter, update, rooms, types, onManageRooms, by
           ))}
         </select>
       </div>
+      {(sources.length > 1 || filter.source) && (
+        <div className="toolbar-field">
+          <label className="field-label" htmlFor={`${id}-source`}>
+            {TOOLBAR.source}
+          </label>
+          <select
+            id={`${id}-source`}
+            className="select select--compact"
+            value={filter.source ?? ''}
+            onChange={(event) => update({ source: event.target.value || null })}
+          >
+            <option value="">{TOOLBAR.allSources}</option>
+            {sourceOptions.map((source) => (
+              <option key={source} value={source}>
+                {sourceName(source)}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
       <div className="toolbar-field">
         <label className="field-label" htmlFor={`${id}-status`}>
           {TOOLBAR.status}

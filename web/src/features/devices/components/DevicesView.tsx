@@ -1,14 +1,23 @@
 import type { RoomsResponse } from '@hearth/contracts';
 import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
+import { Link } from 'react-router';
 import { ACCESS_TEXTS } from '../../access/access.messages.js';
 import { ManageRoomsDialog } from '../../rooms/ManageRoomsDialog.js';
 import type { RoomsSnapshot, RoomsStore } from '../../rooms/rooms-store.js';
 import { useRooms } from '../../rooms/use-rooms.js';
-import { BRIDGE_OFFLINE, busOfflineSince, MESSAGES, TILE_TEXTS, TOOLBAR } from '../devices.messages.js';
+import { SOURCES_PATH } from '../../sources/sources.paths.js';
+import {
+  BRIDGE_OFFLINE,
+  busOfflineSince,
+  MESSAGES,
+  SOURCE_TEXTS,
+  TILE_TEXTS,
+  TOOLBAR,
+} from '../devices.messages.js';
 import { type FilteredDevices, useDeviceFilter, useFilteredDevices } from '../hooks/use-device-filter.js';
 import { useDeviceIds, useDeviceStats, useHubStatus } from '../hooks/use-device-store.js';
 import type { DeviceStats } from '../model/device.types.js';
-import { type DeviceFilter, deviceTypes, NO_FILTER } from '../model/filters.js';
+import { type DeviceFilter, deviceSources, deviceTypes, NO_FILTER } from '../model/filters.js';
 import { clockTime } from '../model/format.js';
 import { groupByRoom } from '../model/sections.js';
 import { AssignToolbar } from './AssignToolbar.js';
@@ -18,7 +27,7 @@ import { DevicesToolbar } from './DevicesToolbar.js';
 import { useDevicesContext } from './devices-context.js';
 
 function Header({ filtered }: { filtered: FilteredDevices }) {
-  const { store } = useDevicesContext();
+  const { store, admin = false } = useDevicesContext();
   const stats = useDeviceStats(store);
   const status = useHubStatus(store);
   return (
@@ -32,6 +41,11 @@ function Header({ filtered }: { filtered: FilteredDevices }) {
           </p>
         </div>
         <div className="pills header-pills">
+          {admin && (
+            <Link className="button button--ghost button--small devices-sources-link" to={SOURCES_PATH}>
+              {SOURCE_TEXTS.sources}
+            </Link>
+          )}
           {status.metadata.connected ? (
             <span className="pill tone-success">Metadata: {status.metadata.source}</span>
           ) : (
@@ -180,10 +194,10 @@ export function DevicesView() {
   const filter = useMemo(() => (roomsHub ? asked : { ...asked, room: null, group: null }), [roomsHub, asked]);
   const filtered = useFilteredDevices(store, filter, rooms.rooms);
   const ids = useDeviceIds(store);
-  const types = useMemo(
-    () => deviceTypes(ids.map((id) => store.getDevice(id)).filter((device) => device !== undefined)),
-    [ids, store],
-  );
+  const { types, sources } = useMemo(() => {
+    const devices = ids.map((id) => store.getDevice(id)).filter((device) => device !== undefined);
+    return { types: deviceTypes(devices), sources: deviceSources(devices) };
+  }, [ids, store]);
   const [managing, setManaging] = useState(false);
   return (
     <div className="devices-page">
@@ -193,6 +207,7 @@ export function DevicesView() {
         update={update}
         rooms={rooms.rooms}
         types={types}
+        sources={sources}
         onManageRooms={roomsHub && manager ? () => setManaging(true) : undefined}
         byRoom={!!roomsHub}
       />

@@ -25,8 +25,11 @@ function subscribe(listener: () => void) {
   };
 }
 
+/** The shared 10 s clock (epoch ms): re-renders its reader on each tick. */
+export const useTileClock = () => useSyncExternalStore(subscribe, () => now);
+
 export function LastSeen({ at }: { at: number | null }) {
-  const clock = useSyncExternalStore(subscribe, () => now);
+  const clock = useTileClock();
   // A fresh message is never "in the future" of a clock that ticked before it arrived.
   return <span className="last-seen">Last seen {formatLastSeen(at, Math.max(clock, at ?? 0))}</span>;
 }

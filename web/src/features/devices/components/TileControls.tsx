@@ -8,8 +8,11 @@ export function TileControls({
   disabled,
   onSend,
   describedBy,
+  deviceName,
 }: {
   controls: Control[];
+  /** The device's name (an update's Install names it). */
+  deviceName?: string;
   disabled: boolean;
   onSend(control: Control, value: unknown): void;
   /** The id of what says why every control is disabled for good ("View only"). */
@@ -26,6 +29,7 @@ export function TileControls({
           control={control}
           disabled={disabled}
           onSend={(value) => onSend(control, value)}
+          {...(deviceName ? { deviceName } : {})}
         />
       ))}
       <ShowMore

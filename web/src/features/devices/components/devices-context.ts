@@ -17,6 +17,8 @@ export interface DevicesContextValue {
    * room changes (those are a resident's or admin's). Absent: true.
    */
   manager?: boolean;
+  /** An admin: a firmware update's Install and a capability's read error show (docs/screens.md#devices-of-other-sources). Absent: false. */
+  admin?: boolean;
 }
 
 export const DevicesContext = createContext<DevicesContextValue | null>(null);

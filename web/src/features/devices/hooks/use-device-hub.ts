@@ -178,6 +178,11 @@ export function useDeviceHub({
           hubStatus: (bus) => store.setStatus({ bus }),
           room: (event) => rooms.feed.emit(event),
           refused: (refusal) => toastRef.current(refusal.error),
+          // docs/screens.md#devices-of-other-sources: the device refused it or never answered: on its tile.
+          failed: (failure) => {
+            watch.forget(failure.device_id);
+            store.setFailure(failure.device_id, failure.error);
+          },
           status: (connected) => {
             store.setStatus({ stream: { connected } });
             // Whatever changed while we were away (removals, renames) comes back with the list.

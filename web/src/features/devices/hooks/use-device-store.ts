@@ -1,13 +1,14 @@
 import { useCallback, useSyncExternalStore } from 'react';
 import type { DeviceStore } from '../store/device-store.js';
 
-/** One tile's device: re-renders only when that device (or its pending or not-responding flag) changes. */
+/** One tile's device: re-renders only when that device (or its pending, not-responding or failure flag) changes. */
 export function useDevice(store: DeviceStore, key: string) {
   const subscribe = useCallback((listener: () => void) => store.subscribeDevice(key, listener), [store, key]);
   const device = useSyncExternalStore(subscribe, () => store.getDevice(key));
   const pending = useSyncExternalStore(subscribe, () => store.isPending(key));
   const notResponding = useSyncExternalStore(subscribe, () => store.isNotResponding(key));
-  return { device, pending, notResponding };
+  const failure = useSyncExternalStore(subscribe, () => store.getFailure(key));
+  return { device, pending, notResponding, failure };
 }
 
 export const useDeviceIds = (store: DeviceStore) => useSyncExternalStore(store.subscribe, store.getIds);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { colourOrDefault, normaliseColour } from './colour.js';
+import { colourOrDefault, normaliseColour, reportedColour } from './colour.js';
 
 describe('normaliseColour (docs/strings.md#validation-rules)', () => {
   it.each([
@@ -28,5 +28,23 @@ describe('normaliseColour (docs/strings.md#validation-rules)', () => {
     expect(colourOrDefault(undefined)).toBe('#FFFFFF');
     expect(colourOrDefault({ hue: 20 })).toBe('#FFFFFF');
     expect(colourOrDefault('00ff00')).toBe('#00FF00');
+  });
+});
+
+describe('reportedColour (a colour as devices report it)', () => {
+  it.each([
+    ['#ff8800', '#FF8800'],
+    [{ r: 255, g: 136, b: 0 }, '#FF8800'],
+    [{ hue: 0, saturation: 100 }, '#FF0000'],
+    [{ hue: 120, saturation: 100 }, '#00FF00'],
+    [{ hue: 240, saturation: 50 }, '#8080FF'],
+    [{ h: 30, s: 100 }, '#FF8000'],
+    [{ hue: 400, saturation: 100 }, '#FFAA00'],
+    [{ hue: 20, saturation: 0 }, '#FFFFFF'],
+    [{ hue: 20 }, null],
+    [{ x: 0.3, y: 0.4 }, null],
+    [null, null],
+  ])('%j → %j', (value, expected) => {
+    expect(reportedColour(value)).toBe(expected);
   });
 });

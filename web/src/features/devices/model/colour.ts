@@ -26,3 +26,33 @@ export function normaliseColour(value: unknown): string | null {
 }
 
 export const colourOrDefault = (value: unknown) => normaliseColour(value) ?? DEFAULT_COLOUR;
+
+const finiteNumber = (value: unknown): number | null => {
+  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof number === 'number' && Number.isFinite(number) ? number : null;
+};
+
+/** Hue (0–360) and saturation (0–100) at full brightness as #RRGGBB (HSV with V = 100 %). */
+export function hueSaturationToHex(hue: number, saturation: number): string {
+  const h = (((hue % 360) + 360) % 360) / 60;
+  const s = Math.min(100, Math.max(0, saturation)) / 100;
+  const channel = (n: number) => {
+    const k = (n + h) % 6;
+    return Math.round(255 * (1 - s * Math.max(0, Math.min(k, 4 - k, 1))));
+  };
+  return normaliseColour({ r: channel(5), g: channel(3), b: channel(1) }) as string;
+}
+
+/**
+ * A colour as a device reports it in its state: what normaliseColour accepts, or a hue and
+ * saturation (`{hue, saturation}` or `{h, s}`, as Home Assistant, Tasmota and Zigbee2MQTT's
+ * colour_hs lights report it). Null when it holds no colour.
+ */
+export function reportedColour(value: unknown): string | null {
+  const hex = normaliseColour(value);
+  if (hex || !value || typeof value !== 'object') return hex;
+  const colour = value as Record<string, unknown>;
+  const hue = finiteNumber(colour.hue ?? colour.h);
+  const saturation = finiteNumber(colour.saturation ?? colour.s);
+  return hue === null || saturation === null ? null : hueSaturationToHex(hue, saturation);
+}

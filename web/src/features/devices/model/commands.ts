@@ -16,6 +16,7 @@ const isPowerProperty = (property: string) => ['state', 'on'].includes(property.
  * Returns null when the value cannot be sent (docs/strings.md#validation-rules: numbers that are not numbers are ignored).
  */
 export function buildCommand(control: Control, value: unknown): DeviceCommand | null {
+  if (control.within) return partCommand(control, value);
   const { inputId: id, property } = control;
   switch (control.kind) {
     case 'toggle': {
@@ -30,6 +31,8 @@ export function buildCommand(control: Control, value: unknown): DeviceCommand | 
       if (control.kind === 'slider' && property.toLowerCase().includes('brightness')) state.on = number > 0;
       return { input: { id, value: number }, state };
     }
+    // A button's press, a vacuum's start: the action's own value, like a select's.
+    case 'actions':
     case 'select': {
       const state: Json = { [property]: value };
       if (property.toLowerCase().includes('effect')) state.on = true;
@@ -52,14 +55,51 @@ export function buildCommand(control: Control, value: unknown): DeviceCommand | 
     // One of a cover's parts: its action (Open, Stop, Close) or its position.
     case 'cover': {
       const sent = isObject(value) ? value : {};
-      const part = sent.part === 'position' ? control.parts?.position : control.parts?.actions;
+      const part =
+        sent.part === 'position'
+          ? control.parts?.position
+          : sent.part === 'tilt'
+            ? control.parts?.tilt
+            : control.parts?.actions;
       if (!part) return null;
       if (!control.composite) return buildCommand(part, sent.value);
       const inner = { [part.property]: sent.value };
       return { input: { id, value: inner }, state: { [property]: inner } };
     }
+    // An alarm panel's arm or disarm with its code: `{command, code?}` inside the panel's object.
+    case 'alarm': {
+      const sent = isObject(value) ? value : {};
+      if (typeof sent.action !== 'string') return null;
+      const inner: Json = { command: sent.action };
+      if (typeof sent.code === 'string' && sent.code !== '') inner.code = sent.code;
+      return { input: { id, value: inner }, state: { [property]: inner } };
+    }
+    // An update's Install.
+    case 'update': {
+      if (typeof value !== 'string') return null;
+      const inner = { command: value };
+      return { input: { id, value: inner }, state: { [property]: inner } };
+    }
   }
 }
 
+/**
+ * A part of a composite shown as a control of its own (model/entity-controls.ts): the part's own
+ * command inside the composite's object, its `on` as the composite's `state` when it has one
+ * (a brightness slider turns a light on or off, a colour or an effect turns it on).
+ */
+function partCommand(control: Control, value: unknown): DeviceCommand | null {
+  const { within, ...part } = control;
+  if (!within) return null;
+  const command = buildCommand(part, value);
+  if (!command) return null;
+  const inner: Json = {};
+  for (const [key, sent] of Object.entries(command.state)) {
+    if (key !== 'on') inner[key] = sent;
+    else if (within.power) inner.state = sent;
+  }
+  return { input: { id: within.inputId, value: inner }, state: { [within.property]: inner } };
+}
+
 /** What a cover control's parts send (buildCommand of a `cover` control). */
-export const coverPart = (part: 'actions' | 'position', value: unknown) => ({ part, value });
+export const coverPart = (part: 'actions' | 'position' | 'tilt', value: unknown) => ({ part, value });

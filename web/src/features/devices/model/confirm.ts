@@ -1,5 +1,5 @@
 import type { DeviceCommand } from './commands.js';
-import { type Control, deviceControls, isPrimaryToggle, readToggle } from './controls.js';
+import { type Control, deviceControls, isObject, isPrimaryToggle, readToggle } from './controls.js';
 import type { DeviceView, Json } from './device.types.js';
 
 /**
@@ -41,6 +41,20 @@ export function commandChecks(device: DeviceView, command: DeviceCommand): Check
   const checks: Check[] = [];
   const taken = new Set<string>();
   for (const [key, value] of Object.entries(command.state)) {
+    // Parts of a composite shown as controls of their own: each part by its control, inside the composite's value.
+    const parts = controls.filter((control) => control.within?.property === key);
+    if (parts.length > 0 && isObject(value)) {
+      for (const [part, wanted] of Object.entries(value)) {
+        const control = parts.find((candidate) => candidate.property === part);
+        if (!control || control.kind === 'actions') continue;
+        const check = checkOf(control, wanted);
+        checks.push((reported) => {
+          const inner = reported[key];
+          return isObject(inner) && part in inner ? check(inner) : null;
+        });
+      }
+      continue;
+    }
     const control =
       key === 'on'
         ? (controls.find((c) => c.inputId === command.input.id && isPrimaryToggle(c)) ??

@@ -1,5 +1,5 @@
 import { KNOWN_BINARY_PROPERTIES, readBinary } from './binary.js';
-import { normaliseColour } from './colour.js';
+import { reportedColour } from './colour.js';
 import { groupCovers } from './cover.js';
 import type {
   Access,
@@ -10,6 +10,7 @@ import type {
   Json,
   Range,
 } from './device.types.js';
+import { entityControls } from './entity-controls.js';
 import { humanise } from './format.js';
 import { type EndpointNaming, endpointNaming, propertyName } from './property-names.js';
 
@@ -48,7 +49,10 @@ export type ControlKind =
   | 'text'
   | 'list'
   | 'composite'
-  | 'cover';
+  | 'cover'
+  | 'actions'
+  | 'alarm'
+  | 'update';
 
 export interface Control {
   key: string;
@@ -80,10 +84,29 @@ export interface Control {
   unit?: string;
   /** The capability's group: `light`, `switch`, `lock`, `cover`, `climate`… */
   group?: string;
-  /** `cover`: its Open / Stop / Close select and its position slider, one or both. */
-  parts?: { actions?: Control; position?: Control };
-  /** `cover` of a composite (Home Assistant): its parts' values go inside the composite's object. */
+  /**
+   * `cover`: its Open / Stop / Close select, position and tilt sliders; `alarm`: its actions and
+   * code field; `update`: its Install (model/entity-controls.ts).
+   */
+  parts?: { actions?: Control; position?: Control; tilt?: Control; code?: Control };
+  /** `cover`, `alarm`, `update` of a composite: its parts' values go inside the composite's object. */
   composite?: boolean;
+  /** A write-only value (not published): an enum of actions (docs/devicehub.md#capability). */
+  writeOnly?: boolean;
+  /**
+   * One part of a composite shown as a control of its own (a Home Assistant light's brightness, a
+   * climate's mode): its value is sent inside the composite's object (model/entity-controls.ts).
+   */
+  within?: Within;
+  /** May be the tile's power switch besides a `state`/`on` toggle (a composite's `state`, a Home Assistant switch). */
+  power?: boolean;
+}
+
+/** The composite a part control belongs to: its input id, property, and whether it has a settable `state`. */
+export interface Within {
+  inputId: string;
+  property: string;
+  power: boolean;
 }
 
 /** What an input's `type` may be (`cover` is made here, from a cover's parts: model/cover.ts). */
@@ -100,8 +123,10 @@ export const isHiddenComposite = (input: Pick<InputReading, 'id' | 'property'>) 
   );
 
 const PRIMARY_PROPERTIES = ['state', 'on'];
-export const isPrimaryToggle = (control: Pick<Control, 'kind' | 'property'>) =>
-  control.kind === 'toggle' && PRIMARY_PROPERTIES.includes(control.property.toLowerCase());
+export const isPrimaryToggle = (control: Pick<Control, 'kind' | 'property' | 'power' | 'within'>) =>
+  control.kind === 'toggle' &&
+  (control.power === true ||
+    (control.within === undefined && PRIMARY_PROPERTIES.includes(control.property.toLowerCase())));
 
 const finite = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined;
@@ -142,7 +167,7 @@ function controlValue(kind: ControlKind, raw: unknown, metadata: Json | undefine
     case 'toggle':
       return readToggle({ valueOn: metadata?.value_on, valueOff: metadata?.value_off }, raw);
     case 'color':
-      return normaliseColour(raw);
+      return reportedColour(raw);
     case 'slider':
     case 'number':
       return finite(raw) ?? null;
@@ -243,6 +268,7 @@ function fromInput(input: InputReading, scope: Scope): Control | null {
       group: capability?.type ?? text(input.metadata?.group),
     },
   );
+  if ((input.access ?? input.metadata?.access)?.published === false) control.writeOnly = true;
   if (kind === 'composite') {
     const values = isObject(control.value) ? control.value : {};
     const fields = (input.features ?? [])
@@ -275,7 +301,7 @@ function fromCapability(device: DeviceView, capability: CapabilityReading, scope
   const property = capability.property ?? capability.id;
   if (!kind || !property || !isWritable(capability.access)) return null;
   if (isHiddenComposite({ id: capability.id, property })) return null;
-  return makeControl(
+  const control = makeControl(
     device.state,
     capability.metadata,
     kind,
@@ -287,6 +313,8 @@ function fromCapability(device: DeviceView, capability: CapabilityReading, scope
     optionsFrom(capability.enum),
     { unit: capability.unit ?? capability.units, group: capability.type },
   );
+  if (capability.access?.published === false) control.writeOnly = true;
+  return control;
 }
 
 /** docs/strings.md#property-names: how this device's endpoints are called, from its description. */
@@ -312,13 +340,12 @@ export function deviceControls(device: DeviceView): Control[] {
     ? device.inputs.map((input) => fromInput(input, scope))
     : device.capabilities.map((capability) => fromCapability(device, capability, scope));
   const seen = new Set<string>();
-  return groupCovers(
-    built.filter((control): control is Control => {
-      if (!control || seen.has(control.key)) return false;
-      seen.add(control.key);
-      return true;
-    }),
-  );
+  const controls = built.filter((control): control is Control => {
+    if (!control || seen.has(control.key)) return false;
+    seen.add(control.key);
+    return true;
+  });
+  return groupCovers(entityControls(device, controls));
 }
 
 /** The header's power toggle (state/on) and the rest of the controls. */

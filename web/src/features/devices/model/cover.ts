@@ -20,6 +20,9 @@ function isActions(control: Control): boolean {
   );
 }
 
+const isTilt = (control: Control) =>
+  (control.kind === 'slider' || control.kind === 'number') && control.property.toLowerCase() === 'tilt';
+
 const isPosition = (control: Control) =>
   (control.kind === 'slider' || control.kind === 'number') &&
   /(^|_)position$/.test(control.property.toLowerCase());
@@ -27,8 +30,9 @@ const isPosition = (control: Control) =>
 /**
  * docs/screens.md#device-tile: a cover's Open / Stop / Close (a select of those values) and its
  * position slider become one control, buttons beside the slider, instead of a dropdown of
- * OPEN/CLOSE/STOP. A Home Assistant cover or valve (a composite of `command` and `position`)
- * likewise. Everything else is left as it is.
+ * OPEN/CLOSE/STOP. A composite cover or valve (Home Assistant's, Tasmota's, Shelly's: `command`,
+ * `position` and `tilt`) likewise, its tilt a slider beside the position. Everything else is left
+ * as it is.
  */
 export function groupCovers(controls: Control[]): Control[] {
   const out: Control[] = [];
@@ -38,11 +42,16 @@ export function groupCovers(controls: Control[]): Control[] {
     if (control.kind === 'composite' && control.group && COVER_GROUPS.has(control.group)) {
       const actions = control.fields?.find(isActions);
       const position = control.fields?.find(isPosition);
-      if (actions) {
+      const tilt = control.fields?.find(isTilt);
+      if (actions || position) {
         out.push({
           ...control,
           kind: 'cover',
-          parts: { actions, ...(position ? { position } : {}) },
+          parts: {
+            ...(actions ? { actions } : {}),
+            ...(position ? { position } : {}),
+            ...(tilt ? { tilt } : {}),
+          },
           composite: true,
         });
         continue;

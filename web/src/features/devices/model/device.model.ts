@@ -91,8 +91,27 @@ export const hasToggle = (capabilities: CapabilityReading[]) =>
       capability.kind === 'binary',
   );
 
-/** docs/devicehub.md#device-as-the-page-holds-it toggleState: from `state.state` or `state.on`. */
-export const toggleState = (state: Json): boolean | null => readBinary(state.state) ?? readBinary(state.on);
+/**
+ * docs/devicehub.md#device-as-the-page-holds-it toggleState: from `state.state` or `state.on`;
+ * else (a source whose lights and switches are composites or entities of their own: Home
+ * Assistant, Tasmota, Shelly) the `state` part of the first writable composite that has one, or
+ * the first writable binary of a Home Assistant switch entity.
+ */
+export function toggleState(state: Json, capabilities: CapabilityReading[] = []): boolean | null {
+  const own = readBinary(state.state) ?? readBinary(state.on);
+  if (own !== null) return own;
+  for (const capability of capabilities) {
+    if (capability.access?.readOnly !== false) continue;
+    const property = capability.property ?? capability.id;
+    if (!property) continue;
+    const value = state[property];
+    if (capability.kind === 'composite' && capability.features?.some((f) => f.property === 'state'))
+      if (value && typeof value === 'object') return readBinary((value as Json).state);
+    if (capability.kind === 'binary' && capability.type === 'switch' && capability.metadata?.entity)
+      return readBinary(value);
+  }
+  return null;
+}
 
 export const isNumericCapability = (capability: CapabilityReading) =>
   capability.kind === 'numeric' || valueType(capability) === 'number';
@@ -136,7 +155,7 @@ export function withState(previous: DeviceView, record: DeviceRecord): DeviceVie
     state,
     stateUpdatedAt: record.stateUpdatedAt,
     stateHasValues: Object.keys(state).length > 0,
-    toggleState: toggleState(state),
+    toggleState: toggleState(state, previous.capabilities),
   };
 }
 
@@ -176,7 +195,7 @@ export function toDevice(record: DeviceRecord): DeviceView {
     stateUpdatedAt: record.stateUpdatedAt,
     stateHasValues,
     hasToggle: hasToggle(capabilities),
-    toggleState: toggleState(state),
+    toggleState: toggleState(state, capabilities),
     hasMetadata: record.hasMetadata,
     roomId: text(raw.room_id),
     suggestedRoom: text(raw.suggested_room),

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Json } from './device.types.js';
 import {
   type DeviceFilter,
+  deviceSources,
   facetsOf,
   filterToSearch,
   isBatteryLow,
@@ -34,6 +35,7 @@ describe('parseFilter', () => {
     ['battery=low&group=room', { battery: 'low', group: 'room' }],
     ['battery=high&group=floor', {}],
     ['type=Light', { type: 'light' }],
+    ['source=Tasmota', { source: 'tasmota' }],
     ['q=kitchen%20lamp', { q: 'kitchen lamp' }],
     ['q=+lamp+', { q: ' lamp ' }],
     ['room=&type=', {}],
@@ -49,6 +51,7 @@ describe('parseFilter', () => {
     [{ group: 'room', q: 'lamp', battery: 'low' }, 'q=lamp&battery=low&group=room'],
     [{ q: '   ' }, ''],
     [{ q: 'a&b', type: 'light' }, 'q=a%26b&type=light'],
+    [{ type: 'light', source: 'shelly', status: 'online' }, 'type=light&source=shelly&status=online'],
   ])('%j → %s and back', (change, search) => {
     const filter = { ...NO_FILTER, ...change };
     expect(filterToSearch(filter)).toBe(search);
@@ -61,6 +64,7 @@ describe('parseFilter', () => {
     [{ q: ' ' }, false],
     [{ q: 'x' }, true],
     [{ battery: 'low' }, true],
+    [{ source: 'homeassistant' }, true],
   ])('isFiltering %j → %s', (change, expected) => {
     expect(isFiltering({ ...NO_FILTER, ...change })).toBe(expected);
   });
@@ -72,6 +76,7 @@ describe('facetsOf', () => {
     [{ q: 'lamp', group: 'room' }, 'room,type,make'],
     [{ status: 'online' }, 'room,type,make,online'],
     [{ status: 'offline', battery: 'low' }, 'room,type,make,online,battery'],
+    [{ source: 'tasmota' }, 'room,type,make,source'],
   ])('%j → %s', (change, facets) => {
     expect(facetsOf({ ...NO_FILTER, ...change }).join()).toBe(facets);
   });
@@ -179,5 +184,29 @@ describe('matchesFilter', () => {
     [{}, false],
   ])('isBatteryLow %j → %s', (state, low) => {
     expect(isBatteryLow(deviceFrom({ id: 'x', state }))).toBe(low);
+  });
+});
+
+describe('the source filter (docs/screens.md#toolbar)', () => {
+  const of = (protocol: string | undefined, id: string) =>
+    deviceFrom({ id, name: id, ...(protocol ? { protocol } : {}) });
+  const devices = [
+    of('shelly', 'a'),
+    of('zigbee', 'b'),
+    of('homeassistant', 'c'),
+    of('matter', 'd'),
+    of(undefined, 'e'),
+  ];
+  const context = { roomName: () => undefined, room: undefined };
+
+  it('lists the sources present, the four in their order, then others', () => {
+    expect(deviceSources(devices)).toEqual(['zigbee', 'homeassistant', 'shelly', 'matter']);
+  });
+
+  it('keeps the devices of the chosen source only', () => {
+    const filter = { ...NO_FILTER, source: 'homeassistant' };
+    expect(devices.filter((device) => matchesFilter(device, filter, [], context)).map((d) => d.id)).toEqual([
+      'c',
+    ]);
   });
 });

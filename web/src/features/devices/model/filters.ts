@@ -1,10 +1,10 @@
-import type { Room } from '@hearth/contracts';
+import { type Room, SOURCE_PROTOCOLS } from '@hearth/contracts';
 import { readBinary } from './binary.js';
 import type { DeviceView } from './device.types.js';
 
 /**
  * docs/screens.md#toolbar: the Devices page's search, filters and grouping, as the URL holds them
- * (`/devices?q=lamp&room=kitchen&type=light&status=offline&battery=low&group=room`).
+ * (`/devices?q=lamp&room=kitchen&type=light&source=tasmota&status=offline&battery=low&group=room`).
  */
 export interface DeviceFilter {
   /** Free text, matched word by word against name, model, manufacturer and room name. */
@@ -13,6 +13,8 @@ export interface DeviceFilter {
   room: string | null;
   /** A device type (`light`, `switch`, `sensor`…); null: every type. */
   type: string | null;
+  /** A source, by its protocol (`zigbee`, `homeassistant`, `tasmota`, `shelly`); null: every source. */
+  source: string | null;
   status: 'online' | 'offline' | null;
   battery: 'low' | null;
   group: 'room' | null;
@@ -22,6 +24,7 @@ export const NO_FILTER: DeviceFilter = {
   q: '',
   room: null,
   type: null,
+  source: null,
   status: null,
   battery: null,
   group: null,
@@ -45,6 +48,7 @@ export function parseFilter(search: string | URLSearchParams): DeviceFilter {
     q: (params.get('q') ?? '').slice(0, MAX_QUERY_LENGTH),
     room: value('room'),
     type: value('type')?.toLowerCase() ?? null,
+    source: value('source')?.toLowerCase() ?? null,
     status: (STATUSES as readonly string[]).includes(status ?? '')
       ? (status as DeviceFilter['status'])
       : null,
@@ -59,6 +63,7 @@ export function filterToSearch(filter: DeviceFilter): string {
   if (filter.q.trim()) params.set('q', filter.q);
   if (filter.room) params.set('room', filter.room);
   if (filter.type) params.set('type', filter.type);
+  if (filter.source) params.set('source', filter.source);
   if (filter.status) params.set('status', filter.status);
   if (filter.battery) params.set('battery', filter.battery);
   if (filter.group) params.set('group', filter.group);
@@ -67,11 +72,11 @@ export function filterToSearch(filter: DeviceFilter): string {
 
 /** True when anything narrows the list (grouping does not). */
 export const isFiltering = (filter: DeviceFilter) =>
-  Boolean(filter.q.trim() || filter.room || filter.type || filter.status || filter.battery);
+  Boolean(filter.q.trim() || filter.room || filter.type || filter.source || filter.status || filter.battery);
 
 /** docs/screens.md#on-a-phone: how many of the filters behind the "Filters" button are on (the search box stays in view). */
 export const hiddenFiltersOn = (filter: DeviceFilter) =>
-  [filter.room, filter.type, filter.status, filter.battery].filter(Boolean).length;
+  [filter.room, filter.type, filter.source, filter.status, filter.battery].filter(Boolean).length;
 
 /** A URL-friendly form of a room's name: `Living room` → `living-room`. */
 export function slugify(name: string): string {
@@ -111,13 +116,14 @@ export function isBatteryLow(device: DeviceView): boolean {
 }
 
 /** What the filters and the grouping look at in a device, each part on its own (the page listens only to the parts in use). */
-export const FACETS = ['room', 'type', 'make', 'online', 'battery'] as const;
+export const FACETS = ['room', 'type', 'make', 'source', 'online', 'battery'] as const;
 export type Facet = (typeof FACETS)[number];
 
 export const deviceFacets = (device: DeviceView): Record<Facet, string> => ({
   room: String(device.roomId),
   type: String(device.type),
   make: `${device.manufacturer}|${device.model}`,
+  source: String(device.protocol),
   online: String(device.online),
   battery: String(isBatteryLow(device)),
 });
@@ -125,6 +131,7 @@ export const deviceFacets = (device: DeviceView): Record<Facet, string> => ({
 /** The facets a filter (and grouping) depends on: room, type and make always, status and battery when filtered by them. */
 export function facetsOf(filter: DeviceFilter): Facet[] {
   const facets: Facet[] = ['room', 'type', 'make'];
+  if (filter.source) facets.push('source');
   if (filter.status) facets.push('online');
   if (filter.battery) facets.push('battery');
   return facets;
@@ -149,6 +156,7 @@ export function matchesFilter(
 ): boolean {
   if (filter.room && device.roomId !== context.room) return false;
   if (filter.type && (device.type ?? '').toLowerCase() !== filter.type) return false;
+  if (filter.source && (device.protocol ?? '').toLowerCase() !== filter.source) return false;
   if (filter.status === 'online' && !device.online) return false;
   if (filter.status === 'offline' && device.online) return false;
   if (filter.battery === 'low' && !isBatteryLow(device)) return false;
@@ -168,4 +176,12 @@ export function deviceTypes(devices: Iterable<DeviceView>): string[] {
   const types = new Set<string>();
   for (const device of devices) if (device.type) types.add(device.type.toLowerCase());
   return [...types].sort();
+}
+
+/** The sources present (their protocols), in the order of SOURCE_PROTOCOLS, then any other, for the source filter's options. */
+export function deviceSources(devices: Iterable<DeviceView>): string[] {
+  const found = new Set<string>();
+  for (const device of devices) if (device.protocol) found.add(device.protocol.toLowerCase());
+  const known = SOURCE_PROTOCOLS.filter((protocol) => found.has(protocol));
+  return [...known, ...[...found].filter((protocol) => !(known as string[]).includes(protocol)).sort()];
 }

@@ -1,6 +1,7 @@
 import { binaryLabel, readBinary } from './binary.js';
 import { isNumericCapability } from './device.model.js';
-import type { DeviceView } from './device.types.js';
+import type { DeviceView, Json } from './device.types.js';
+import { PART_SOURCES } from './entity-controls.js';
 import { formatMetricNumber, humanise } from './format.js';
 import { endpointNaming, propertyName } from './property-names.js';
 
@@ -40,6 +41,46 @@ export function formatMetricValue(property: string, value: unknown): string | nu
   return null;
 }
 
+/** Composites whose read-only parts a control of their own shows (a lock's, an alarm panel's, an update's state). */
+const SHOWN_BY_CONTROL = new Set(['lock', 'alarm_control_panel', 'update']);
+
+/**
+ * docs/screens.md#devices-of-other-sources: the readings inside another source's composites, as
+ * Zigbee2MQTT's flat ones are read: a climate's current temperature, a vacuum's state and
+ * battery, a cover's state (numbers with their unit, words humanised), by their path
+ * (`thermostat.current_temperature`); a part's name adds its entity's when a device has several.
+ */
+export function partMetrics(device: DeviceView): Metric[] {
+  if (!PART_SOURCES.has(device.protocol ?? '')) return [];
+  const composites = device.capabilities.filter(
+    (capability) => capability.kind === 'composite' && capability.features?.length,
+  );
+  const metrics: Metric[] = [];
+  for (const composite of composites) {
+    const property = composite.property ?? composite.id;
+    const value = property ? device.state[property] : undefined;
+    if (!property || SHOWN_BY_CONTROL.has(composite.type ?? '') || !value || typeof value !== 'object')
+      continue;
+    const label = composite.name || humanise(property);
+    for (const part of composite.features ?? []) {
+      const key = part.property ?? part.id;
+      if (!key) continue;
+      const reading = (value as Json)[key];
+      const numeric = isNumericCapability(part) && typeof reading === 'number' && Number.isFinite(reading);
+      const word = part.kind === 'enum' && part.access?.readOnly === true && typeof reading === 'string';
+      if (!numeric && !word) continue;
+      const own = propertyName(key, { label: part.name });
+      metrics.push({
+        property: `${property}.${key}`,
+        label: key === 'state' ? label : composites.length > 1 ? `${own} (${label})` : own,
+        value: numeric ? formatMetricNumber(reading as number) : humanise(reading as string),
+        unit: numeric ? (part.unit ?? '') : '',
+      });
+    }
+  }
+  return metrics;
+}
+
 /** Numeric capabilities first (in their order), then the known metrics, each once, when the state holds a value. */
 export function deviceMetrics(device: DeviceView): Metric[] {
   const units = new Map<string, string | undefined>();
@@ -64,7 +105,7 @@ export function deviceMetrics(device: DeviceView): Metric[] {
       unit: typeof device.state[property] === 'number' ? (unit ?? DEFAULT_UNITS[property] ?? '') : '',
     });
   }
-  return metrics;
+  return [...metrics, ...partMetrics(device)];
 }
 
 /**
@@ -112,9 +153,66 @@ export function tileMetrics(device: DeviceView, exclude: ReadonlySet<string> = n
           (property === 'voltage' && onBattery));
       return {
         ...metric,
-        label: propertyName(metric.property, { label: capability?.name, endpoint, naming }),
+        // A composite's part (`thermostat.current_temperature`) is named already.
+        label:
+          !capability && metric.property.includes('.')
+            ? metric.label
+            : propertyName(metric.property, { label: capability?.name, endpoint, naming }),
         diagnostic,
       };
     });
   return [...metrics.filter((m) => !m.diagnostic), ...metrics.filter((m) => m.diagnostic)];
+}
+
+export interface CapabilityError {
+  property: string;
+  label: string;
+  error: string;
+}
+
+/** docs/devicehub.md#capability: the capabilities whose last value could not be read (a Home Assistant template that failed). */
+export function capabilityErrors(device: DeviceView): CapabilityError[] {
+  return device.capabilities.flatMap((capability) => {
+    const property = capability.property ?? capability.id;
+    if (!property || typeof capability.error !== 'string' || capability.error === '') return [];
+    return [{ property, label: propertyName(property, { label: capability.name }), error: capability.error }];
+  });
+}
+
+export interface EventReading {
+  property: string;
+  label: string;
+  /** The last event, in words ("Double press"). */
+  value: string;
+}
+
+/** docs/screens.md#devices-of-other-sources: each event entity's last event (its time is the store's, getEventTime). */
+export function eventReadings(device: DeviceView): EventReading[] {
+  return device.capabilities.flatMap((capability) => {
+    const property = capability.property ?? capability.id;
+    const value = property ? device.state[property] : undefined;
+    if (!property || capability.type !== 'event' || typeof value !== 'string' || value === '') return [];
+    return [{ property, label: propertyName(property, { label: capability.name }), value: humanise(value) }];
+  });
+}
+
+/**
+ * A room's climate reading from a device (docs/screens.md#room-cards), whatever its source:
+ * `temperature` / `humidity` in its state (Zigbee2MQTT, Shelly), else a reading whose
+ * `device_class` says so (a Home Assistant or Tasmota sensor), else a climate's current one.
+ */
+export function climateReading(device: DeviceView, quantity: 'temperature' | 'humidity'): number | null {
+  const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+  if (finite(device.state[quantity])) return device.state[quantity];
+  for (const capability of device.capabilities) {
+    const property = capability.property ?? capability.id;
+    if (!property) continue;
+    const value = device.state[property];
+    if (capability.metadata?.device_class === quantity && finite(value)) return value;
+    if (capability.kind === 'composite' && value && typeof value === 'object') {
+      const current = (value as Json)[`current_${quantity}`];
+      if (finite(current)) return current;
+    }
+  }
+  return null;
 }

@@ -67,6 +67,10 @@ export class DeviceStore {
   private pending = new Set<string>();
   /** Devices whose last command their state did not confirm in time (docs/screens.md#device-tile). */
   private silent = new Set<string>();
+  /** A command the device itself refused or never answered (a Shelly RPC's 502/504), until the next command. */
+  private failures = new Map<string, string>();
+  /** When each event entity of a device last fired, as far as this page heard it. */
+  private eventTimes = new Map<string, Record<string, number>>();
   private stateListeners = new Set<(key: string, state: Json) => void>();
   private deviceListeners = new Map<string, Set<Listener>>();
   private listeners = new Set<Listener>();
@@ -91,6 +95,10 @@ export class DeviceStore {
   isPending = (key: string) => this.pending.has(key);
   /** Its last command was not confirmed by its state in time; until its next state message. */
   isNotResponding = (key: string) => this.silent.has(key);
+  /** Why the device's last command failed on the device's side (docs/screens.md#devices-of-other-sources), else null. */
+  getFailure = (key: string) => this.failures.get(key) ?? null;
+  /** When the page last heard an event entity of the device fire (epoch ms), else null. */
+  getEventTime = (key: string, property: string) => this.eventTimes.get(key)?.[property] ?? null;
   /** Changes whenever a device's room or room suggestion changes (docs/rooms.md#assignment), or one comes or goes. */
   getAssignmentVersion = () => this.assignmentVersion;
 
@@ -154,6 +162,7 @@ export class DeviceStore {
       metadataUpdatedAt: null,
       stateUpdatedAt: null,
     };
+    this.noteEvents(record, state);
     record.raw = { ...record.raw, state, online: true };
     record.stateUpdatedAt = this.now();
     this.records.set(id, record);
@@ -172,6 +181,13 @@ export class DeviceStore {
     if (silent === this.silent.has(key)) return;
     if (silent) this.silent.add(key);
     else this.silent.delete(key);
+    this.notifyDevice(key);
+  }
+
+  setFailure(key: string, message: string | null) {
+    if ((this.failures.get(key) ?? null) === message) return;
+    if (message === null) this.failures.delete(key);
+    else this.failures.set(key, message);
     this.notifyDevice(key);
   }
 
@@ -200,6 +216,8 @@ export class DeviceStore {
     this.dirty.clear();
     this.pending.clear();
     this.silent.clear();
+    this.failures.clear();
+    this.eventTimes.clear();
     this.ids = [];
     this.stats = EMPTY_STATS;
     this.status = INITIAL_STATUS;
@@ -312,7 +330,33 @@ export class DeviceStore {
     this.records.delete(key);
     this.pending.delete(key);
     this.silent.delete(key);
+    this.failures.delete(key);
+    this.eventTimes.delete(key);
     this.markDirty(key);
+  }
+
+  /**
+   * docs/screens.md#devices-of-other-sources: an event entity fired when a state message brings
+   * its value changed, or brings the state unchanged (the hub reports an event even when it is the
+   * same as the last; a fresh report of an unchanged reading is taken for one too). The first
+   * message the page gets for a device (the retained replay) stamps nothing.
+   */
+  private noteEvents(record: DeviceRecord, state: Json) {
+    const capabilities = record.raw.capabilities;
+    if (!Array.isArray(capabilities) || record.stateUpdatedAt === null) return;
+    const events = capabilities.filter(
+      (c): c is { property: string } =>
+        typeof c === 'object' && c !== null && c.type === 'event' && typeof c.property === 'string',
+    );
+    if (events.length === 0) return;
+    const before = (record.raw.state ?? {}) as Json;
+    const same = JSON.stringify(before) === JSON.stringify(state);
+    const times = { ...this.eventTimes.get(record.key) };
+    for (const { property } of events) {
+      if (state[property] !== undefined && (same || state[property] !== before[property]))
+        times[property] = this.now();
+    }
+    this.eventTimes.set(record.key, times);
   }
 
   private markDirty(key: string) {

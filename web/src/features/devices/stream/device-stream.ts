@@ -51,6 +51,8 @@ export interface StreamHandlers {
   room?(event: RoomEvent): void;
   /** docs/access.md: a command the stream dropped, with the server's reason (on `P/replies/{clientId}`). */
   refused?(refusal: StreamRefusal): void;
+  /** A command the device refused or never answered (a Shelly RPC's error or silence), or the bus or bridge away. */
+  failed?(failure: StreamRefusal): void;
 }
 
 export interface DeviceStreamOptions {
@@ -216,8 +218,9 @@ export class DeviceStream {
     if (!body) return;
     if (topic === this.replies) {
       const { kind, device_id, error } = body;
-      if (kind === 'refused' && typeof device_id === 'string' && typeof error === 'string')
-        handlers.refused?.({ kind, device_id, error });
+      if (typeof device_id !== 'string' || typeof error !== 'string') return;
+      if (kind === 'refused') handlers.refused?.({ kind, device_id, error });
+      else if (kind === 'failed') handlers.failed?.({ kind, device_id, error });
       return;
     }
     const roomKind = this.roomTopics.find(([roomTopic]) => roomTopic === topic)?.[1];

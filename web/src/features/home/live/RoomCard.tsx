@@ -3,30 +3,30 @@ import { Droplet, Power, Thermometer } from 'lucide-react';
 import { memo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useDevicesContext } from '../../devices/components/devices-context.js';
+import { roomActionLabel, roomActionProgress, TOOLBAR } from '../../devices/devices.messages.js';
 import type { DeviceView } from '../../devices/model/device.types.js';
 import { RoomIcon } from '../../rooms/RoomIcon.js';
 import {
   planRoomAction,
   type RoomActionProgress,
+  roomActionFell,
   roomActionSummary,
-  runRoomAction,
+  runConfirmedRoomAction,
 } from '../../rooms/room-actions.js';
 import { SceneButtons } from '../../scenes/SceneButtons.js';
-import {
-  allOffLabel,
-  HOME_MESSAGES,
-  roomOnCount,
-  showRoomDevicesLabel,
-  turningOff,
-} from '../home.messages.js';
+import { HOME_MESSAGES, roomOnCount, showRoomDevicesLabel } from '../home.messages.js';
 import type { RoomSummary } from './home-live.model.js';
 
 /** /devices filtered to the room and grouped by room (the Devices page's URL shape). */
 export const roomDevicesHref = (roomId: string) => `/devices?room=${encodeURIComponent(roomId)}&group=room`;
 
+type Run = { on: boolean; progress: RoomActionProgress; finished: boolean };
+
 /**
  * docs/screens.md#room-cards: a room's name and icon, how many of its lights and switches are on,
- * its climate when it has a sensor, "All off" with progress and a summary, and a link to its devices.
+ * its climate when it has a sensor, "All off" / "All on" with progress and a summary, and a link
+ * to its devices. A room action is the Devices page's (docs/screens.md#room-actions): one
+ * confirmed call, a device done only when its state says so, the rest named.
  */
 export const RoomCard = memo(function RoomCard({
   room,
@@ -38,23 +38,24 @@ export const RoomCard = memo(function RoomCard({
   summary: RoomSummary;
   /** Every device the page holds (the plan takes this room's lights and switches). */
   devices: DeviceView[];
-  /** False for a `user`: no "All off" (room actions are a resident's or admin's, as on the Devices page). */
+  /** False for a `user`: no "All off" / "All on" (room actions are a resident's or admin's, as on the Devices page). */
   actions?: boolean;
 }) {
   const { actions } = useDevicesContext();
-  const [progress, setProgress] = useState<RoomActionProgress | null>(null);
-  const [running, setRunning] = useState(false);
+  const [run, setRun] = useState<Run | null>(null);
+  const running = run !== null && !run.finished;
   const devicesRef = useRef(devices);
   devicesRef.current = devices;
 
-  const allOff = async () => {
-    setRunning(true);
-    const plan = planRoomAction(devicesRef.current, room.id, false);
-    await runRoomAction(plan, (device, command) => actions.deliver(device, command), setProgress);
-    setRunning(false);
+  const start = async (on: boolean) => {
+    const plan = planRoomAction(devicesRef.current, room.id, on);
+    const progress = await runConfirmedRoomAction(plan, actions.sendAll, (next) =>
+      setRun({ on, progress: next, finished: false }),
+    );
+    setRun({ on, progress, finished: true });
   };
 
-  const failed = progress !== null && !running && progress.failed.length > 0;
+  const failed = run?.finished === true && roomActionFell(run.progress);
   return (
     <article className="room-card" aria-label={room.name} data-room-id={room.id}>
       <header className="room-card-header">
@@ -93,27 +94,29 @@ export const RoomCard = memo(function RoomCard({
         )}
       </dl>
       <p className={`room-card-status${failed ? ' tone-danger' : ''}`} role="status">
-        {progress === null
+        {run === null
           ? ''
           : running
-            ? turningOff(progress.done, progress.total)
-            : roomActionSummary(progress, false)}
+            ? roomActionProgress(run.on, run.progress.done, run.progress.total)
+            : roomActionSummary(run.progress, run.on)}
       </p>
       <SceneButtons roomId={room.id} />
       <footer className="room-card-footer">
-        {canAct && (
-          <button
-            type="button"
-            className="button button--secondary button--small"
-            aria-label={allOffLabel(room.name)}
-            aria-busy={running}
-            disabled={running}
-            onClick={() => void allOff()}
-          >
-            {running && <span className="spinner room-card-spinner" aria-hidden="true" />}
-            {HOME_MESSAGES.allOff}
-          </button>
-        )}
+        {canAct &&
+          [false, true].map((on) => (
+            <button
+              key={String(on)}
+              type="button"
+              className="button button--secondary button--small"
+              aria-label={roomActionLabel(on, room.name)}
+              aria-busy={running && run?.on === on}
+              disabled={running}
+              onClick={() => void start(on)}
+            >
+              {running && run?.on === on && <span className="spinner room-card-spinner" aria-hidden="true" />}
+              {on ? TOOLBAR.allOn : TOOLBAR.allOff}
+            </button>
+          ))}
         <Link
           className="room-card-link"
           to={roomDevicesHref(room.id)}

@@ -31,6 +31,67 @@ describe('mainValue', () => {
   });
 });
 
+describe('summariseRooms of other sources', () => {
+  it("reads a Home Assistant sensor's temperature by its device class, a climate's current one, and a composite light's power", () => {
+    const sensor = (id: string, property: string, value: number, deviceClass: string) =>
+      device(id, {
+        type: 'sensor',
+        protocol: 'homeassistant',
+        room_id: 'den',
+        state: { [property]: value },
+        capabilities: [
+          {
+            id: property,
+            property,
+            kind: 'numeric',
+            access: { readOnly: true },
+            metadata: { device_class: deviceClass },
+          },
+        ],
+      });
+    const devices = [
+      sensor('probe', 'den_probe_temperature', 19, 'temperature'),
+      sensor('meter', 'den_meter_humidity', 51, 'humidity'),
+      device('hvac', {
+        type: 'climate',
+        protocol: 'homeassistant',
+        room_id: 'den',
+        state: { thermostat: { mode: 'heat', current_temperature: 21 } },
+        capabilities: [
+          {
+            id: 'thermostat',
+            property: 'thermostat',
+            kind: 'composite',
+            access: { readOnly: false, write: true },
+          },
+        ],
+      }),
+      device('lamp', {
+        type: 'light',
+        protocol: 'homeassistant',
+        room_id: 'den',
+        state: { light: { state: true, brightness: 80 } },
+        capabilities: [
+          {
+            id: 'light',
+            property: 'light',
+            kind: 'composite',
+            access: { readOnly: false, write: true },
+            features: [
+              { id: 'state', property: 'state', kind: 'binary', access: { readOnly: false, write: true } },
+            ],
+          },
+        ],
+      }),
+    ];
+    expect(summariseRooms(devices, [room('den')]).get('den')).toEqual({
+      on: 1,
+      temperature: 20,
+      humidity: 51,
+    });
+  });
+});
+
 describe('summariseRooms', () => {
   const devices = [
     device('lamp-on', { type: 'light', room_id: 'kitchen', state: { state: 'ON' } }),

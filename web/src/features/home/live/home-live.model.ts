@@ -3,7 +3,7 @@ import { binaryLabel } from '../../devices/model/binary.js';
 import { binaryReadings } from '../../devices/model/controls.js';
 import type { DeviceView } from '../../devices/model/device.types.js';
 import { humanise } from '../../devices/model/format.js';
-import { deviceMetrics } from '../../devices/model/metrics.js';
+import { climateReading, deviceMetrics } from '../../devices/model/metrics.js';
 import { ROOM_ACTION_TYPES } from '../../rooms/room-actions.js';
 
 /** What a favourite card shows instead of a power switch: one reading of the device. */
@@ -50,7 +50,6 @@ export interface RoomSummary {
   humidity: number | null;
 }
 
-const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 const mean = (values: number[], digits: number) =>
   values.length === 0
     ? null
@@ -68,8 +67,10 @@ export function summariseRooms(devices: Iterable<DeviceView>, rooms: Room[]): Ma
     if ((ROOM_ACTION_TYPES as readonly string[]).includes(device.type ?? '') && device.toggleState === true)
       room.on++;
     if (!device.online) continue;
-    if (finite(device.state.temperature)) room.temperatures.push(device.state.temperature);
-    if (finite(device.state.humidity)) room.humidities.push(device.state.humidity);
+    const temperature = climateReading(device, 'temperature');
+    const humidity = climateReading(device, 'humidity');
+    if (temperature !== null) room.temperatures.push(temperature);
+    if (humidity !== null) room.humidities.push(humidity);
   }
   return new Map(
     [...gathered].map(([id, room]) => [
