@@ -14,6 +14,7 @@ import {
   InboxPage,
   PassesPage,
   PassPage,
+  SourcesPage,
   UsersPage,
 } from './pages.js';
 
@@ -28,6 +29,7 @@ export function App() {
             <Route element={<Layout />}>
               <Route path="/" element={<HomePage />} />
               <Route path="/devices" element={<DevicesPage />} />
+              <Route path="/devices/sources" element={<SourcesPage />} />
               <Route path="/devices/:id" element={<DeviceHistoryPage />} />
               <Route path="/users" element={<UsersPage />} />
               <Route path="/users/access" element={<AccessPage />} />

@@ -24,6 +24,9 @@ export const AutomationsPage = loadable(
   pageLoading,
 );
 
+// docs/screens.md#sources: the admins' Sources page, under Devices.
+export const SourcesPage = loadable(() => import('../features/sources/SourcesPage.js'), pageLoading);
+
 /** The page a sidebar entry opens, whose code can be fetched ahead (on hover or focus). */
 export const PAGE_AT: Record<string, { preload(): Promise<unknown> }> = {
   '/devices': DevicesPage,
