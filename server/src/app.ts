@@ -383,6 +383,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     reach,
     bus,
     topicPrefix: config.devicehubTopicPrefix,
+    activity: activity.log,
   });
   // The notify action and the loop breaker's notice, as notifications (docs/automations.md#notify).
   const automationNotifier: AutomationNotifier = {

@@ -1,14 +1,13 @@
-import {
-  type ActivityActor,
-  type AutomationAction,
-  type AutomationRunEvent,
-  type AutomationTrigger,
-  automationTopics,
-  type Device,
-  type DeviceState,
-  type RunStatus,
-  type RunStep,
-  type RunTrigger,
+import type {
+  ActivityActor,
+  AutomationAction,
+  AutomationRunEvent,
+  AutomationTrigger,
+  Device,
+  DeviceState,
+  RunStatus,
+  RunStep,
+  RunTrigger,
 } from '@hearth/contracts';
 import type { Logger } from 'pino';
 import type { ActivityLog } from '../activity/index.js';
@@ -18,6 +17,7 @@ import { withTimeout } from '../scenes/index.js';
 import { nowIso } from '../storage/columns.js';
 import { AUTOMATION_NOTICES, AUTOMATIONS_ERRORS as E } from './automations.errors.js';
 import type { Notifier } from './automations.notifier.js';
+import { actsOn } from './automations.reach.js';
 import type {
   AutomationRecord,
   AutomationsRepository,
@@ -644,6 +644,13 @@ export class AutomationEngine implements DeviceListener {
           const as = await this.actingFor(automation);
           const target = await this.deps.repository.find(action.automation_id);
           if (!target) return step('failed', E.automationRemoved);
+          if (action.enabled && target.owner_id !== automation.owner_id) {
+            // Switching another's on hands out what it does (docs/automations.md#who): its owner's
+            // reach, read now, must control all of it, as when the rule was saved.
+            if (!as) return step('failed', E.ownerGone);
+            const beyond = await this.beyond(as.reach, target);
+            if (beyond) return step('failed', E.viewOnly(beyond));
+          }
           await this.setEnabled(target, action.enabled);
           if (as)
             this.deps.activity.record({
@@ -660,6 +667,20 @@ export class AutomationEngine implements DeviceListener {
     } catch (error) {
       return step('failed', messageOf(error));
     }
+  }
+
+  /** The name of the first device the automation acts on that `reach` does not control. */
+  private async beyond(reach: Reach, automation: AutomationRecord): Promise<string | undefined> {
+    if (reach.everything) return undefined;
+    const lookups = {
+      automation: (id: string) => this.deps.repository.find(id),
+      scene: (id: string) => this.deps.scenes.get(id).catch(() => undefined),
+    };
+    for (const id of await actsOn(automation, lookups)) {
+      const device = this.deps.feed.find(id);
+      if (device && reach.levelOf(id) !== 'control') return device.name;
+    }
+    return undefined;
   }
 
   /** Who the automation acts as now: its owner's reach, checked at every step that needs it. */

@@ -165,7 +165,7 @@ export function automationsModule(deps: AutomationsModuleDeps): AutomationsModul
       await running.tick();
       await running.settled();
     },
-    register: (app) => registerAutomationsRoutes(app, deps.guards, service),
+    register: (app) => registerAutomationsRoutes(app, deps.guards, service, deps.activity ?? noActivity),
     async start() {
       stored = await repository.location();
       await running.load();

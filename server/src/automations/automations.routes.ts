@@ -1,7 +1,9 @@
-import { MANAGER_ROLES } from '@hearth/contracts';
+import { type Automation, MANAGER_ROLES } from '@hearth/contracts';
+import { type ActivityLog, trackRequests } from '../activity/index.js';
 import type { HttpApp } from '../http/http-app.js';
 import { idParams, noBody, noQuery } from '../http/validation.js';
 import { callerOf, type Guards } from '../users/index.js';
+import { namedDevices } from './automations.reach.js';
 import {
   createAutomationBody,
   listAutomationsQuery,
@@ -10,16 +12,41 @@ import {
 } from './automations.schemas.js';
 import type { AutomationsService } from './automations.service.js';
 
+/** How many of an automation's devices its activity entry names. */
+const LOGGED = 50;
+
+/** What an `automation.*` entry says (docs/activity.md#kinds): the automation and the devices it names. */
+const automationDetail = (
+  automation: Pick<Automation, 'name' | 'triggers' | 'conditions' | 'actions'> & { id?: string },
+) => {
+  const devices = namedDevices(automation);
+  return {
+    ...(automation.id ? { automation_id: automation.id } : {}),
+    name: automation.name,
+    device_ids: devices.slice(0, LOGGED),
+    count: devices.length,
+  };
+};
+
 /** docs/automations.md#api: residents and admins (a `user` gets 403); the location is set by admins. */
-export function registerAutomationsRoutes(app: HttpApp, guards: Guards, service: AutomationsService) {
+export function registerAutomationsRoutes(
+  app: HttpApp,
+  guards: Guards,
+  service: AutomationsService,
+  activity: ActivityLog,
+) {
   const manage = guards.role(...MANAGER_ROLES);
+  const logged = trackRequests(activity, callerOf);
+  const named = (automation: Parameters<typeof automationDetail>[0]) => ({
+    detail: automationDetail(automation),
+  });
 
   app.get(
     '/api/automations',
     { onRequest: manage, schema: { querystring: listAutomationsQuery } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return service.list(request.query);
+      return service.list(callerOf(request), request.query);
     },
   );
   app.post(
@@ -27,7 +54,12 @@ export function registerAutomationsRoutes(app: HttpApp, guards: Guards, service:
     { onRequest: manage, schema: { querystring: noQuery, body: createAutomationBody } },
     async (request, reply) => {
       reply.code(201);
-      return service.create(callerOf(request), request.body);
+      return logged(
+        request,
+        { kind: 'automation.create', detail: automationDetail(request.body) },
+        () => service.create(callerOf(request), request.body),
+        named,
+      );
     },
   );
   app.get('/api/automations/location', { onRequest: manage, schema: { querystring: noQuery } }, () =>
@@ -41,18 +73,29 @@ export function registerAutomationsRoutes(app: HttpApp, guards: Guards, service:
   app.get(
     '/api/automations/:id',
     { onRequest: manage, schema: { params: idParams, querystring: noQuery } },
-    async (request) => service.view(await service.get(request.params.id)),
+    async (request) => service.view(await service.seen(callerOf(request), request.params.id)),
   );
   app.patch(
     '/api/automations/:id',
     { onRequest: manage, schema: { params: idParams, querystring: noQuery, body: updateAutomationBody } },
-    (request) => service.update(callerOf(request), request.params.id, request.body),
+    (request) =>
+      logged(
+        request,
+        { kind: 'automation.update', detail: { automation_id: request.params.id } },
+        () => service.update(callerOf(request), request.params.id, request.body),
+        named,
+      ),
   );
   app.delete(
     '/api/automations/:id',
     { onRequest: manage, schema: { params: idParams, querystring: noQuery, body: noBody } },
     async (request, reply) => {
-      await service.delete(request.params.id);
+      await logged(
+        request,
+        { kind: 'automation.delete', detail: { automation_id: request.params.id } },
+        () => service.delete(callerOf(request), request.params.id),
+        named,
+      );
       return reply.code(204).send();
     },
   );
@@ -61,7 +104,13 @@ export function registerAutomationsRoutes(app: HttpApp, guards: Guards, service:
     { onRequest: manage, schema: { params: idParams, querystring: noQuery, body: noBody } },
     async (request, reply) => {
       reply.code(202);
-      return service.run(callerOf(request), request.params.id);
+      const { answer } = await logged(
+        request,
+        { kind: 'automation.run', detail: { automation_id: request.params.id } },
+        () => service.run(callerOf(request), request.params.id),
+        ({ automation }) => named(automation),
+      );
+      return answer;
     },
   );
   app.get(
@@ -69,7 +118,7 @@ export function registerAutomationsRoutes(app: HttpApp, guards: Guards, service:
     { onRequest: manage, schema: { params: idParams, querystring: noQuery } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return service.runs(request.params.id);
+      return service.runs(callerOf(request), request.params.id);
     },
   );
 }

@@ -10,11 +10,12 @@ import {
 } from '@hearth/contracts';
 import type { DeviceFeed, Reach } from '../devicehub/index.js';
 import { HttpError } from '../http/errors.js';
-import { readableKeys, refusedKey, type ScenesService } from '../scenes/index.js';
+import { readableKeys, refusedKey, type ScenesService, seesScene } from '../scenes/index.js';
 import { nowIso } from '../storage/columns.js';
 import type { UserRecord } from '../users/index.js';
 import type { AutomationEngine } from './automations.engine.js';
 import { AUTOMATIONS_ERRORS as E } from './automations.errors.js';
+import { actsOn, type RuleLookups, seesAutomation } from './automations.reach.js';
 import { type AutomationRecord, type AutomationsRepository, toRunView } from './automations.repository.js';
 import { cronProblem, type Location, nextRunOf } from './automations.schedule.js';
 import type { CreateAutomation, UpdateAutomation } from './automations.schemas.js';
@@ -23,7 +24,7 @@ export interface AutomationsServiceDeps {
   repository: AutomationsRepository;
   engine: AutomationEngine;
   feed: Pick<DeviceFeed, 'find'>;
-  scenes: Pick<ScenesService, 'get'>;
+  scenes: Pick<ScenesService, 'get' | 'sightOf'>;
   /** Whether an account exists (notify's people). */
   person(id: string): Promise<boolean>;
   reachOf(user: UserRecord): Promise<Reach>;
@@ -50,9 +51,19 @@ function decodeCursor(cursor: string): { name: string; id: string } {
   throw new HttpError(400, E.cursor);
 }
 
+/** Pages a narrowed caller's list reads on past the automations hidden from them; then it ends short. */
+const PAGE_READS = 10;
+
 /** docs/automations.md#api: automations kept, checked against the hub and the caller's reach, and run. */
 export class AutomationsService {
-  constructor(private readonly deps: AutomationsServiceDeps) {}
+  private readonly lookups: RuleLookups;
+
+  constructor(private readonly deps: AutomationsServiceDeps) {
+    this.lookups = {
+      automation: (id) => deps.repository.find(id),
+      scene: (id) => deps.scenes.get(id).catch(() => undefined),
+    };
+  }
 
   view(automation: AutomationRecord): Automation {
     return {
@@ -74,17 +85,34 @@ export class AutomationsService {
     };
   }
 
-  async list(query: { cursor?: string | undefined; limit?: number | undefined }): Promise<AutomationList> {
+  /**
+   * GET /api/automations: the automations naming nothing hidden from the caller
+   * (docs/automations.md#who), by name; a page reads on past the hidden ones (a few reads at most).
+   */
+  async list(
+    caller: UserRecord,
+    query: { cursor?: string | undefined; limit?: number | undefined },
+  ): Promise<AutomationList> {
     const limit = query.limit ?? AUTOMATION_PAGE_SIZE;
-    const rows = await this.deps.repository.page(
-      query.cursor ? decodeCursor(query.cursor) : undefined,
-      limit + 1,
-    );
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
+    const reach = await this.deps.reachOf(caller);
+    const sees = this.deps.scenes.sightOf(reach);
+    const page: AutomationRecord[] = [];
+    let after = query.cursor ? decodeCursor(query.cursor) : undefined;
+    let more = true;
+    for (let reads = 0; more && page.length < limit && reads < PAGE_READS; reads++) {
+      const rows = await this.deps.repository.page(after, limit + 1);
+      let used = 0;
+      for (const row of rows) {
+        if (page.length === limit) break;
+        used++;
+        after = row;
+        if (reach.everything || (await seesAutomation(row, sees, this.lookups))) page.push(row);
+      }
+      more = used < rows.length || rows.length > limit;
+    }
     return {
       automations: page.map((row) => this.view(row)),
-      next_cursor: rows.length > limit && last ? encodeCursor(last) : null,
+      next_cursor: more && after ? encodeCursor(after) : null,
       time_zone: this.deps.zone,
     };
   }
@@ -95,9 +123,36 @@ export class AutomationsService {
     return automation;
   }
 
-  async runs(id: string): Promise<AutomationRuns> {
-    await this.get(id);
+  /** An automation the caller sees; one naming something hidden from them is not found. */
+  async seen(caller: UserRecord, id: string): Promise<AutomationRecord> {
+    const automation = await this.get(id);
+    const reach = await this.deps.reachOf(caller);
+    if (
+      !reach.everything &&
+      !(await seesAutomation(automation, this.deps.scenes.sightOf(reach), this.lookups))
+    )
+      throw new HttpError(404, E.notFound);
+    return automation;
+  }
+
+  async runs(caller: UserRecord, id: string): Promise<AutomationRuns> {
+    await this.seen(caller, id);
     return { runs: (await this.deps.repository.runs(id)).map(toRunView) };
+  }
+
+  /**
+   * docs/automations.md#who: running or switching on an automation hands out what it does with
+   * its owner's reach, so someone else needs `control` of every device it acts on (403 naming the
+   * first they may only view).
+   */
+  private async mayHandOut(caller: UserRecord, automation: AutomationRecord, reach?: Reach) {
+    if (caller.id === automation.owner_id) return;
+    const mine = reach ?? (await this.deps.reachOf(caller));
+    if (mine.everything) return;
+    for (const id of await actsOn(automation, this.lookups)) {
+      const device = this.deps.feed.find(id);
+      if (device && mine.levelOf(id) !== 'control') throw new HttpError(403, E.viewOnly(device.name));
+    }
   }
 
   /** A device the caller may view (else it is unknown to them), and for actions control. */
@@ -166,15 +221,26 @@ export class AutomationsService {
               : E.unknownProperty(device.name, refused.key),
           );
       }
-      if (action.type === 'scene')
-        await this.deps.scenes.get(action.scene_id).catch(() => {
+      if (action.type === 'scene') {
+        const scene = await this.lookups.scene(action.scene_id);
+        if (!scene || !seesScene(scene, this.deps.scenes.sightOf(reach)))
           throw new HttpError(400, E.sceneNotFound(action.scene_id));
-        });
+      }
       if (action.type === 'notify' && action.to !== 'household') {
         for (const id of action.to)
           if (!(await this.deps.person(id))) throw new HttpError(400, E.unknownPerson(id));
       }
       if (action.type === 'automation' && action.automation_id === self) throw new HttpError(400, E.self);
+      if (action.type === 'automation') {
+        // Another's automation: one hidden from the caller is unknown; switching one on hands out
+        // what it does (docs/automations.md#who).
+        const other = await this.lookups.automation(action.automation_id);
+        if (other && !reach.everything) {
+          if (!(await seesAutomation(other, this.deps.scenes.sightOf(reach), this.lookups)))
+            throw new HttpError(400, E.unknownAutomation(action.automation_id));
+          if (action.enabled) await this.mayHandOut(caller, other, reach);
+        }
+      }
     }
     await this.checkCycles(self, rule.actions);
   }
@@ -252,7 +318,7 @@ export class AutomationsService {
    * their reach from now on); `enabled` alone changes nothing else.
    */
   async update(caller: UserRecord, id: string, input: UpdateAutomation): Promise<Automation> {
-    const stored = await this.get(id);
+    const stored = await this.seen(caller, id);
     const { enabled, ...rest } = input;
     const ruleChanged = Object.values(rest).some((value) => value !== undefined);
     let automation = stored;
@@ -273,27 +339,40 @@ export class AutomationsService {
         throw new HttpError(404, E.notFound);
       if (rest.triggers !== undefined) await this.deps.repository.dropPendingOf(id);
     }
-    if (enabled !== undefined && enabled !== automation.enabled)
+    if (enabled !== undefined && enabled !== automation.enabled) {
+      if (enabled) await this.mayHandOut(caller, automation);
       await this.deps.engine.setEnabled(automation, enabled);
+    }
     await this.changed(id);
     return this.view(await this.get(id));
   }
 
-  async delete(id: string): Promise<void> {
+  /** Answers the automation as it was (the activity log names it). */
+  async delete(caller: UserRecord, id: string): Promise<AutomationRecord> {
+    const automation = await this.seen(caller, id);
     if (!(await this.deps.repository.delete(id))) throw new HttpError(404, E.notFound);
     await this.deps.engine.reload(id);
     this.deps.engine.changed(id, true);
+    return automation;
   }
 
-  /** POST /api/automations/{id}/run: the actions now; answers with the run's id. */
-  async run(caller: UserRecord, id: string): Promise<{ run_id: string | null; status: string }> {
-    const automation = await this.get(id);
+  /**
+   * POST /api/automations/{id}/run: the actions now; answers with the run's id (and the automation,
+   * which the activity log names).
+   */
+  async run(
+    caller: UserRecord,
+    id: string,
+  ): Promise<{ answer: { run_id: string | null; status: string }; automation: AutomationRecord }> {
+    const automation = await this.seen(caller, id);
+    await this.mayHandOut(caller, automation);
     const name = `${caller.firstName} ${caller.lastName}`.trim() || caller.email;
     const outcome = await this.deps.engine.runNow(automation, name);
-    if (outcome.kind === 'running') return { run_id: outcome.run.id, status: 'running' };
-    if (outcome.kind === 'queued') return { run_id: outcome.runId, status: 'queued' };
+    const answer = (run_id: string | null, status: string) => ({ answer: { run_id, status }, automation });
+    if (outcome.kind === 'running') return answer(outcome.run.id, 'running');
+    if (outcome.kind === 'queued') return answer(outcome.runId, 'queued');
     if (outcome.kind === 'recorded' || outcome.kind === 'paused')
-      return { run_id: outcome.runId, status: outcome.kind === 'paused' ? 'stopped' : outcome.status };
+      return answer(outcome.runId, outcome.kind === 'paused' ? 'stopped' : outcome.status);
     throw new HttpError(404, E.notFound);
   }
 

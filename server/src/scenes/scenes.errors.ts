@@ -11,6 +11,7 @@ export const SCENES_ERRORS = {
   deviceIds: `device_ids must be a list of 1 to ${SCENE_MAX_TARGETS} device ids`,
   repeated: (id: string) => `A device is listed twice: ${id}`,
   unknownDevice: (id: string) => `Unknown device: ${id}`,
+  viewOnly: (device: string) => `You may only view ${device}, not control it`,
   unknownProperty: (device: string, property: string) => `Unknown property of ${device}: ${property}`,
   notWritable: (device: string, property: string) => `${property} of ${device} cannot be set`,
   nothingToCapture: 'None of these devices has a value that can be set',

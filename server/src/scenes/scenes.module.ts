@@ -2,6 +2,7 @@ import { sceneTopics } from '@hearth/contracts';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { type ActivityLog, noActivity } from '../activity/index.js';
 import type { Bus } from '../bus/bus.js';
 import { instanceChanges } from '../bus/instance-changes.js';
 import type { DeviceDirectory, DeviceFeed, DeviceGate, ReachSource } from '../devicehub/index.js';
@@ -26,6 +27,8 @@ export interface ScenesModuleDeps {
   topicPrefix: string;
   /** Commands per second when a scene is applied. */
   commandsPerSecond?: number;
+  /** Where creating, editing and deleting scenes is recorded (docs/activity.md); none: not recorded. */
+  activity?: ActivityLog;
 }
 
 export interface ScenesModule extends Module {
@@ -57,7 +60,8 @@ export function scenesModule(deps: ScenesModuleDeps): ScenesModule {
   return {
     name: 'scenes',
     service,
-    register: (app) => registerScenesRoutes(app, deps.guards, service, deps.reach),
+    register: (app) =>
+      registerScenesRoutes(app, deps.guards, service, deps.reach, deps.activity ?? noActivity),
     start: () => instances.start(),
     close: () => instances.close(),
   };

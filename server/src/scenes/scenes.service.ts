@@ -12,6 +12,7 @@ import {
 import type { DeviceDirectory, DeviceFeed, DeviceGate, Reach } from '../devicehub/index.js';
 import { HttpError } from '../http/errors.js';
 import { nowIso } from '../storage/columns.js';
+import { type Sight, seesScene, sightOf } from './scene-sight.js';
 import { captureState, refusedKey } from './scene-targets.js';
 import { SCENES_ERRORS as E } from './scenes.errors.js';
 import type { ScenesRepository } from './scenes.repository.js';
@@ -33,7 +34,7 @@ export interface ScenesServiceDeps {
   repository: ScenesRepository;
   devices: Pick<DeviceDirectory, 'has' | 'publishEvent'>;
   feed: Pick<DeviceFeed, 'find'>;
-  gate: Pick<DeviceGate, 'commandAs'>;
+  gate: Pick<DeviceGate, 'commandAs' | 'visible'>;
   /** Commands per second when a scene is applied (default SCENE_COMMANDS_PER_SECOND). */
   commandsPerSecond?: number;
   /** Longest wait for one command (default 10 s). */
@@ -62,22 +63,41 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 export class ScenesService {
   constructor(private readonly deps: ScenesServiceDeps) {}
 
-  async list(): Promise<SceneList> {
-    return { scenes: await this.deps.repository.list() };
+  /** GET /api/scenes: the scenes naming nothing hidden from the caller (docs/automations.md#who). */
+  async list(viewer: Pick<SceneEditor, 'reach'>): Promise<SceneList> {
+    const sees = this.sightOf(viewer.reach);
+    return { scenes: (await this.deps.repository.list()).filter((scene) => seesScene(scene, sees)) };
   }
 
+  /** What a reach sees of the household (rooms and devices). */
+  sightOf(reach: Reach): Sight {
+    return sightOf(reach, (of) => this.deps.gate.visible(of));
+  }
+
+  /** Any scene, as automations apply it. */
   async get(id: string): Promise<Scene> {
     const scene = await this.deps.repository.find(id);
     if (!scene) throw new HttpError(404, E.notFound);
     return scene;
   }
 
-  /** The targets as given, each device listed and seen by the editor, each key one it takes. */
+  /** A scene the caller sees; one naming a room or device hidden from them is not found. */
+  async seen(reach: Reach, id: string): Promise<Scene> {
+    const scene = await this.get(id);
+    if (!seesScene(scene, this.sightOf(reach))) throw new HttpError(404, E.notFound);
+    return scene;
+  }
+
+  /**
+   * The targets as given, each device listed and controlled by the editor (a scene's targets are
+   * commands: nobody saves one they could not send, docs/access.md#granting), each key one it takes.
+   */
   private checkTargets(editor: SceneEditor, targets: readonly SceneTarget[]) {
     for (const target of targets) {
       const device = this.deps.feed.find(target.device_id);
-      if (!device || (!editor.reach.everything && editor.reach.levelOf(device.id) === 'none'))
-        throw new HttpError(400, E.unknownDevice(target.device_id));
+      const level = !device ? 'none' : editor.reach.everything ? 'control' : editor.reach.levelOf(device.id);
+      if (!device || level === 'none') throw new HttpError(400, E.unknownDevice(target.device_id));
+      if (level !== 'control') throw new HttpError(403, E.viewOnly(device.name));
       const refused = refusedKey(device, target.state);
       if (refused)
         throw new HttpError(
@@ -89,8 +109,12 @@ export class ScenesService {
     }
   }
 
-  private async checkRoom(roomId: string | null | undefined) {
-    if (roomId && !(await this.deps.repository.roomExists(roomId)))
+  /** A room that exists and the editor sees (a hidden one is as unknown). */
+  private async checkRoom(editor: SceneEditor, roomId: string | null | undefined) {
+    if (
+      roomId &&
+      (!(await this.deps.repository.roomExists(roomId)) || !this.sightOf(editor.reach).room(roomId))
+    )
       throw new HttpError(400, E.unknownRoom(roomId));
   }
 
@@ -101,7 +125,7 @@ export class ScenesService {
 
   async create(editor: SceneEditor, input: CreateScene): Promise<Scene> {
     this.checkTargets(editor, input.targets);
-    await this.checkRoom(input.room_id);
+    await this.checkRoom(editor, input.room_id);
     const scene: Scene = {
       id: crypto.randomUUID(),
       name: input.name,
@@ -119,8 +143,9 @@ export class ScenesService {
     const targets: SceneTarget[] = [];
     for (const id of new Set(input.device_ids)) {
       const device = this.deps.feed.find(id);
-      if (!device || (!editor.reach.everything && editor.reach.levelOf(id) === 'none'))
-        throw new HttpError(400, E.unknownDevice(id));
+      const level = !device ? 'none' : editor.reach.everything ? 'control' : editor.reach.levelOf(id);
+      if (!device || level === 'none') throw new HttpError(400, E.unknownDevice(id));
+      if (level !== 'control') throw new HttpError(403, E.viewOnly(device.name));
       const state = captureState(device);
       if (Object.keys(state).length > 0) targets.push({ device_id: id, state });
     }
@@ -134,9 +159,9 @@ export class ScenesService {
   }
 
   async update(editor: SceneEditor, id: string, input: UpdateScene): Promise<Scene> {
-    const scene = await this.get(id);
+    const scene = await this.seen(editor.reach, id);
     if (input.targets) this.checkTargets(editor, input.targets);
-    if (input.room_id !== undefined) await this.checkRoom(input.room_id);
+    if (input.room_id !== undefined) await this.checkRoom(editor, input.room_id);
     const next: Scene = {
       ...scene,
       ...(input.name !== undefined ? { name: input.name } : {}),
@@ -149,9 +174,12 @@ export class ScenesService {
     return next;
   }
 
-  async delete(id: string): Promise<void> {
+  /** Answers the scene as it was (the activity log names it). */
+  async delete(editor: Pick<SceneEditor, 'reach'>, id: string): Promise<Scene> {
+    const scene = await this.seen(editor.reach, id);
     if (!(await this.deps.repository.delete(id))) throw new HttpError(404, E.notFound);
     this.changed(id, true);
+    return scene;
   }
 
   /**
@@ -160,7 +188,7 @@ export class ScenesService {
    * said per device (a removed device as "Device removed").
    */
   async apply(caller: SceneCaller, id: string): Promise<SceneApplied> {
-    return { results: await this.send(caller, (await this.get(id)).targets) };
+    return { results: await this.send(caller, (await this.seen(caller.reach, id)).targets) };
   }
 
   async send(caller: SceneCaller, targets: readonly SceneTarget[]): Promise<SceneResult[]> {

@@ -76,6 +76,25 @@ group('what an entry says', () => {
       }),
       { title: 'Guest pass used', summary: 'Connecting for live updates (This pass is paused)' },
     ],
+    [
+      entry({
+        kind: 'scene.update',
+        detail: { scene_id: 's1', name: 'Movie', device_ids: ['lamp'], count: 1 },
+      }),
+      { title: 'Scene changed', summary: '“Movie”' },
+    ],
+    [
+      entry({ kind: 'automation.run', detail: { automation_id: 'a1', name: 'Fan when humid' } }),
+      { title: 'Automation run', summary: '“Fan when humid”' },
+    ],
+    [
+      entry({
+        kind: 'automation.delete',
+        result: 'refused',
+        detail: { automation_id: 'a1', reason: 'Automation not found' },
+      }),
+      { title: 'Automation deleted', summary: '(Automation not found)' },
+    ],
   ])('%#', (input, expected) => {
     expect(describe(input, names)).toEqual(expected);
   });

@@ -95,6 +95,13 @@ export function describe(entry: ActivityEntry, names: Names): { title: string; s
       break;
     case 'token.create':
     case 'token.revoke':
+    case 'scene.create':
+    case 'scene.update':
+    case 'scene.delete':
+    case 'automation.create':
+    case 'automation.update':
+    case 'automation.delete':
+    case 'automation.run':
       if (str(d.name)) parts.push(`“${str(d.name)}”`);
       break;
     case 'source.forget':
