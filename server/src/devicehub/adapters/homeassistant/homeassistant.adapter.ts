@@ -60,6 +60,9 @@ export interface HomeAssistantAdapterOptions {
 }
 
 /** A config Hearth refused: for admins (the Sources page), newest first. */
+/** How long a fresh message held for its config still counts as fresh when the config comes (configs are read 1000 a second). */
+const FRESH_PENDING_MS = 30_000;
+
 export interface RejectedConfig {
   topic: string;
   reason: string;
@@ -127,7 +130,8 @@ export class HomeAssistantAdapter implements DeviceAdapter {
   private readonly listeners = new Map<string, Set<string>>();
   private readonly wildcards = new Map<string, (topic: string) => boolean>();
   private readonly subscriptions = new Map<string, Promise<() => void>>();
-  private readonly pending = new Map<string, Buffer>();
+  /** Messages under the prefix before their config: the newest per topic, whether retained, and when it came. */
+  private readonly pending = new Map<string, { payload: Buffer; retained: boolean; at: number }>();
   private pendingBytes = 0;
   private readonly queue = new Map<string, Buffer>();
   private pumping = false;
@@ -243,24 +247,24 @@ export class HomeAssistantAdapter implements DeviceAdapter {
       if (topic.endsWith('/config')) return this.enqueueConfig(topic, payload);
       if (topic === `${this.options.prefix}/status`) return;
       // A state topic under the prefix (the docs' examples put them there): no separate subscription.
-      if (payload.length <= MAX_STATE_PAYLOAD) this.keepPending(topic, payload);
+      if (payload.length <= MAX_STATE_PAYLOAD) this.keepPending(topic, payload, retained);
       this.onStateMessage(topic, payload, retained);
     } catch (error) {
       this.once.warn(`failed:${topic}`, { topic, err: error }, 'home assistant message skipped');
     }
   }
 
-  private keepPending(topic: string, payload: Buffer) {
+  private keepPending(topic: string, payload: Buffer, retained: boolean) {
     const before = this.pending.get(topic);
-    if (before) this.pendingBytes -= before.length;
+    if (before) this.pendingBytes -= before.payload.length;
     this.pending.delete(topic);
     if (payload.length === 0) return;
-    this.pending.set(topic, payload);
+    this.pending.set(topic, { payload, retained, at: Date.now() });
     this.pendingBytes += payload.length;
     while (this.pending.size > MAX_PENDING || this.pendingBytes > 4 * 1024 * 1024) {
-      const [oldest, bytes] = this.pending.entries().next().value as [string, Buffer];
+      const [oldest, kept] = this.pending.entries().next().value as [string, { payload: Buffer }];
       this.pending.delete(oldest);
-      this.pendingBytes -= bytes.length;
+      this.pendingBytes -= kept.payload.length;
     }
   }
 
@@ -513,9 +517,12 @@ export class HomeAssistantAdapter implements DeviceAdapter {
         if (!topic.startsWith(`${this.options.prefix}/`)) this.subscribeTopic(topic);
       }
       ids.add(state.config.discoveryId);
-      // What arrived under the prefix before the config: the entity hears it now.
+      // What arrived under the prefix before the config: the entity hears it now. A fresh message
+      // of the last moments counts as fresh (the device is heard from, and online without
+      // availability of its own); kept longer, as a retained one (its news is old).
       const early = this.pending.get(topic);
-      if (early) this.deliver(state, topic, early, true);
+      if (early)
+        this.deliver(state, topic, early.payload, early.retained || Date.now() - early.at > FRESH_PENDING_MS);
     }
   }
 
