@@ -202,6 +202,43 @@ describe.each(testDatabases())('scenes and automations within reach on $name', (
     expect((await kit.call(kit.admin, 'GET', `/api/automations/${other.id}`)).body.enabled).toBe(false);
   });
 
+  it("an API token narrowed away from what its owner's automation acts on may not run it", async () => {
+    const owner = await kit.user('resident');
+    const lampRoom = (await kit.call(kit.admin, 'POST', '/api/rooms', { name: 'Living room' })).body.id;
+    await kit.call(kit.admin, 'PUT', `/api/rooms/${lampRoom}/devices`, { device_ids: [lamp()] });
+    const rule = await made(
+      '/api/automations',
+      {
+        name: 'Lamp at seven',
+        triggers: [{ type: 'time', at: '07:00' }],
+        actions: [{ type: 'device', device_id: lamp(), state: { state: 'ON' } }],
+      },
+      owner,
+    );
+    const token = async (rooms: string[]) =>
+      (
+        await kit.call(owner, 'POST', '/api/auth/tokens', {
+          name: `Script ${rooms.length}`,
+          expires_in: 'never',
+          scope: 'control',
+          rooms,
+        })
+      ).body.token as string;
+    const run = async (secret: string) =>
+      (
+        await kit.app.app.inject({
+          method: 'POST',
+          url: `/api/automations/${rule.id}/run`,
+          headers: { authorization: `Bearer ${secret}` },
+        })
+      ).statusCode;
+    // A token for the bathroom only: the run would command the lamp with the owner's reach.
+    expect(await run(await token([bathroom]))).toBe(404);
+    expect(await run(await token([lampRoom]))).toBe(202);
+    // The owner, as themselves, runs it.
+    expect((await kit.call(owner, 'POST', `/api/automations/${rule.id}/run`)).status).toBe(202);
+  });
+
   it('records creating, editing, deleting and running scenes and automations, within the viewer’s reach', async () => {
     const since = new Date().toISOString();
     const scene = await made('/api/scenes', {
