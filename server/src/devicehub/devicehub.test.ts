@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sqliteDatabase, testDatabases } from '../../test/databases.js';
+import { testDatabases } from '../../test/databases.js';
 import { byName, startHousehold, testBuses, useHousehold, waitFor } from './devicehub-test-kit.js';
 
 const buses = testBuses();

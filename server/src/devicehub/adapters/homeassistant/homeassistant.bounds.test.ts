@@ -108,9 +108,10 @@ describe('Home Assistant discovery bounds', () => {
     const lists: number[] = [];
     const counting: AdapterEvents = {
       ...events,
-      devicesListed: (devices, complete) => (
-        lists.push(devices.length), events.devicesListed(devices, complete)
-      ),
+      devicesListed: (devices, complete) => {
+        lists.push(devices.length);
+        events.devicesListed(devices, complete);
+      },
     };
     await adapter.start(counting);
     try {
