@@ -67,10 +67,21 @@ const fits = (control: Control | undefined, type: string | undefined): control i
   (control.kind !== 'slider' || control.min < control.max) &&
   (control.kind !== 'composite' || (control.fields?.length ?? 0) > 0);
 
+/**
+ * The controls a tile shows: a cover is its Open / Stop / Close select and its position slider, as
+ * buttons beside the slider (docs/screens.md#covers); each part sets its own feature.
+ */
+const shown = (controls: Control[]): Control[] =>
+  controls.flatMap((control) =>
+    control.kind === 'cover'
+      ? Object.values(control.parts ?? {}).filter((part) => part !== undefined)
+      : [control],
+  );
+
 /** The control a tile offers for the leaf, if it fits the leaf's type. */
 function controlFor(controls: Control[], leaf: Leaf): Control | undefined {
   const [first, ...rest] = leaf.path;
-  const top = controls.find((control) => control.property === first);
+  const top = shown(controls).find((control) => control.property === first);
   if (leaf.colour) return top?.kind === 'color' ? top : undefined;
   let found = top;
   for (const key of rest) found = found?.fields?.find((field) => field.property === key);
