@@ -3,7 +3,10 @@ import type { ApiTokenScope } from '@hearth/contracts';
 /** A call open to API tokens: the scope it needs, and whether its route records its own activity entry. */
 export interface TokenCall {
   scope: ApiTokenScope;
-  /** The route leaves its own entry (a command's `device.command`); others leave `api.call`. */
+  /**
+   * The route leaves its own entry once its handler runs (a command's `device.command`, a run's
+   * `automation.run`); others leave `api.call`.
+   */
   records?: true;
 }
 
@@ -11,8 +14,8 @@ export interface TokenCall {
  * docs/api.md#what-a-token-may-call: the only calls an API token may make, by method and route.
  * `read`: the device list and state, rooms, favourites, history and the activity log as the owner
  * may see them; `control`: also commands (to one device or several at once), applying a scene
- * and running an automation now (its steps are the automation's own entries; the call itself an
- * `api.call`). Every other route answers 403, the accounts API (`/api/auth/*`) with its own
+ * and running an automation now (the call its `automation.run`, its steps the automation's own
+ * entries). Every other route answers 403, the accounts API (`/api/auth/*`) with its own
  * message. A new route is closed to tokens until it is listed here.
  */
 export const TOKEN_CALLS: Readonly<Record<string, TokenCall>> = {
@@ -27,7 +30,7 @@ export const TOKEN_CALLS: Readonly<Record<string, TokenCall>> = {
   'POST /api/devicehub/devices/:id/commands': { scope: 'control', records: true },
   'POST /api/devicehub/commands': { scope: 'control', records: true },
   'POST /api/scenes/:id/apply': { scope: 'control', records: true },
-  'POST /api/automations/:id/run': { scope: 'control' },
+  'POST /api/automations/:id/run': { scope: 'control', records: true },
 };
 
 /** The call a route is (HEAD as its GET), if tokens may make it. */
