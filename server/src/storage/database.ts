@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import type PG from 'pg';
 import { ensurePrivateFile, PRIVATE_DIR_MODE } from './data-dir.js';
+import { HearthPostgresDialect } from './pg-introspector.js';
 import type { Database } from './schema.js';
 import { HearthSqliteDialect, type SqliteDriverOptions } from './sqlite-driver.js';
 import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpoint.js';
@@ -61,7 +62,7 @@ export function openStorage(options: StorageOptions): Storage {
     // statements (a transaction) would throw its error as an uncaught exception.
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new HearthPostgresDialect({ pool }) });
     return {
       db,
       dialect: 'postgres',
