@@ -348,6 +348,14 @@ export class AutomationEngine implements DeviceListener {
     return beat;
   }
 
+  /**
+   * A beat a timer asked for: its failure (the database away) is logged by the lane and the next
+   * beat tries again; left to reject, nobody handled it and Node ended Hearth.
+   */
+  private timedTick(): Promise<void> {
+    return this.tick().catch(() => {});
+  }
+
   /** Resolves once the runs started so far have stopped or are waiting (tests). */
   async settled(): Promise<void> {
     while (this.executing.size > 0) await Promise.all(this.executing.values());
@@ -453,14 +461,14 @@ export class AutomationEngine implements DeviceListener {
     if (this.closed) return;
     const delay = Math.max(0, at - this.now());
     if (delay >= POLL_MS) return;
-    setTimeout(() => void this.tick(), delay).unref();
+    setTimeout(() => void this.timedTick(), delay).unref();
   }
 
   start() {
     this.stopListening = this.deps.feed.listen(this);
     const loop = () => {
       if (this.closed) return;
-      void this.tick().finally(() => {
+      void this.timedTick().finally(() => {
         if (this.closed) return;
         this.timer = setTimeout(loop, POLL_MS);
         this.timer.unref();
