@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type TestDatabase, testDatabases } from '../../test/databases.js';
 import { eventually, waitFor } from '../../test/wait.js';
-import { type RecordingHousehold, startRecordingHousehold } from '../history/history-test-kit.js';
+import { type RecordingHousehold, startRecordingHousehold } from './history-test-kit.js';
 
 // docs/api.md#health: the activity log and history report their writers' health; one that has
 // not been able to write for a minute turns /healthz 503, named in `failing`.
