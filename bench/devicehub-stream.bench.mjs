@@ -6,6 +6,13 @@
 // Two device modes, each on a fresh Mosquitto and Hearth (issue 10): "simulator" (2000 small
 // temperature sensors) and "real" (2000 devices cloned from real lights, plugs and sensors of
 // zigbee-herdsman-converters, whole states as Zigbee2MQTT publishes them). BENCH_MODES=real runs one.
+// Mode "mixed" (issue 35, acceptance 4): 1500 of the real Zigbee2MQTT devices beside 500 Home
+// Assistant MQTT discovery devices (bench/discovery-devices.mjs: plugs, multisensors, JSON-schema
+// bulbs, a device-based config with `cmps`, thermostats; abbreviated keys on some), their configs
+// retained under `homeassistant/` and measured only once the hub lists all 2000 with every entity.
+// Every fourth update goes to a discovery device, on its own state topic, its send time in a
+// `bench_ts` entity; the latencies are reported for all devices and per kind, Mosquitto's WebSocket
+// listener beside them (subscribed to both kinds' topics).
 // Access modes (issue 15, acceptance 4), "access" with the simulator's devices and "access-real"
 // with the real definitions: 10 connections of a resident without rules (the fast path), of a
 // `user` whose rules let it view every device, and of a `user` who may view half of them; the
@@ -19,7 +26,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import mqtt from 'mqtt';
+import { discoveryDevices } from './discovery-devices.mjs';
 import {
+  api,
   benchPerson,
   cpuMs,
   hubDevices,
@@ -50,7 +59,7 @@ const DELIVERED_MIN = 0.995;
 const MEMORY = process.env.BENCH_MEMORY;
 const MODES = process.env.BENCH_MODES
   ? process.env.BENCH_MODES.split(',')
-  : ['simulator', 'real', 'access', 'access-real'];
+  : ['simulator', 'real', 'mixed', 'access', 'access-real'];
 /** The access modes, by the devices they run on. */
 const ACCESS_MODES = { access: 'simulator', 'access-real': 'real' };
 // The access mode: DEVICES devices in ROOMS rooms of equal size; rates as BENCH_RATES, else 1000/s.
@@ -58,16 +67,27 @@ const ROOMS = 20;
 const ACCESS_RATES = process.env.BENCH_RATES ? RATES : [1000];
 const BASE = 'zigbee2mqtt';
 const P = 'hearth/devicehub';
+// The mixed mode: its devices by kind (of DEVICES in all), and the kinds' names in its tables.
+const MIXED = { zigbee: 1500, discovery: 500 };
+const KIND_NAMES = ['Zigbee2MQTT', 'HA discovery'];
+const HA_PREFIX = 'homeassistant';
 
 const now = () => performance.timeOrigin + performance.now();
 
 // ---- main: brokers, publisher, measurements ---------------------------------------------------
 
-/** The devices of a mode: `bridge/devices` and each message's text without its bench_ts. */
+/**
+ * The devices of a mode: `bridge/devices`, each device's state topic and each message's text
+ * without its bench_ts; the mixed mode adds its kinds, retained discovery messages and what the hub
+ * should list.
+ */
 function devicesFor(mode) {
+  const zigbeeTopic = (device) => `${BASE}/${name(device)}`;
+  if (mode === 'mixed') return mixedDevices();
   if (mode === 'simulator') {
     return {
       list: deviceList(),
+      topic: zigbeeTopic,
       message: (_device, count) => {
         const temperature = (18 + ((count * 7) % 80) / 10).toFixed(1);
         return `{"temperature":${temperature},"humidity":${40 + (count % 20)},"linkquality":${100 + (count % 50)}`;
@@ -75,11 +95,47 @@ function devicesFor(mode) {
     };
   }
   const real = realDevices(DEVICES, { name, extraExposes: [BENCH_TS_EXPOSE] });
-  // Two whole states per device, alternating, made before the clock runs (the publisher stays cheap).
-  const texts = [0, 1].map((seed) =>
-    Array.from({ length: DEVICES }, (_, i) => JSON.stringify(real.state(i, seed)).slice(0, -1)),
-  );
-  return { list: real.list, message: (device, count) => texts[count % 2][device] };
+  const texts = stateTexts(DEVICES, real.state);
+  return { list: real.list, topic: zigbeeTopic, message: (device, count) => texts[count % 2][device] };
+}
+
+/** Two whole states per device, alternating, made before the clock runs (the publisher stays cheap). */
+const stateTexts = (count, state) =>
+  [0, 1].map((seed) => Array.from({ length: count }, (_, i) => JSON.stringify(state(i, seed)).slice(0, -1)));
+
+/**
+ * Issue 35: MIXED.zigbee real Zigbee2MQTT devices and MIXED.discovery discovery devices. The
+ * publisher's device numbers deal them out (every fourth a discovery device), so that the updates of
+ * any moment are spread over both kinds in proportion.
+ */
+function mixedDevices() {
+  const real = realDevices(MIXED.zigbee, { name, extraExposes: [BENCH_TS_EXPOSE] });
+  const discovery = discoveryDevices(MIXED.discovery, { prefix: HA_PREFIX });
+  const texts = [stateTexts(MIXED.zigbee, real.state), stateTexts(MIXED.discovery, discovery.state)];
+  const every = DEVICES / MIXED.discovery;
+  const kind = new Uint8Array(DEVICES);
+  const index = new Int32Array(DEVICES);
+  const topics = [];
+  for (let device = 0; device < DEVICES; device++) {
+    const discovered = device % every === every - 1;
+    kind[device] = discovered ? 1 : 0;
+    index[device] = discovered ? Math.floor(device / every) : device - Math.floor(device / every);
+    topics.push(discovered ? discovery.topics[index[device]] : `${BASE}/${name(index[device])}`);
+  }
+  return {
+    list: real.list,
+    kinds: KIND_NAMES,
+    kind: (device) => kind[device],
+    topic: (device) => topics[device],
+    message: (device, count) => texts[kind[device]][count % 2][index[device]],
+    retained: discovery.retained,
+    filters: discovery.filters,
+    expected: {
+      zigbee: MIXED.zigbee,
+      homeassistant: MIXED.discovery,
+      'discovery capabilities': discovery.capabilities,
+    },
+  };
 }
 
 async function main() {
@@ -101,17 +157,21 @@ async function main() {
   // Issue 10's table: the real-definitions mode beside its targets.
   const issueRows = deviceModes.flatMap((mode) => {
     const r = results[mode];
-    const hub = r.at1000('Hearth /ws/devicehub');
-    const base = r.at1000('Mosquitto WebSocket (baseline)');
-    return [
-      {
+    // The mixed mode: all devices, then each kind on its own (issue 35, acceptance 4).
+    const latency = (r.kinds ? ['all', ...r.kinds] : ['all']).map((kind) => {
+      const hub = r.at1000('Hearth /ws/devicehub', kind);
+      const base = r.at1000('Mosquitto WebSocket (baseline)', kind);
+      return {
         mode,
-        measure: 'hub publish → browser p99 / max at 1000 updates/s (ms)',
+        measure: `hub publish → browser p99 / max at 1000 updates/s (ms)${r.kinds ? `, ${kind === 'all' ? 'all devices' : kind}` : ''}`,
         value: `${hub['p99 ms']} / ${hub['max ms']}`,
         baseline: `Mosquitto WebSocket ${base['p99 ms']} / ${base['max ms']}`,
         target: '≤ 5 / ≤ 20',
         ok: hub['p99 ms'] <= 5 && hub['max ms'] <= 20,
-      },
+      };
+    });
+    return [
+      ...latency,
       {
         mode,
         measure: `server RSS idle with ${DEVICES} devices (MB)`,
@@ -132,7 +192,9 @@ async function main() {
     ...Object.fromEntries(accessModes.map((mode) => [mode, results[mode]])),
     note: `the ${SUBSCRIBERS} subscribers share one worker thread on the same ${os.cpus().length} CPUs, so at the highest rates the measuring client itself may be what falls behind`,
   });
-  console.log('\nIssue 10 (the targets are for the real mode):');
+  console.log(
+    '\nIssue 10 (the targets are for the real mode; the mixed mode holds them with discovery devices, issue 35):',
+  );
   console.table(issueRows);
   for (const mode of accessModes) {
     console.log(
@@ -304,19 +366,33 @@ async function runMode(mode) {
     const listText = JSON.stringify(devices.list);
     console.log(`bridge/devices: ${(listText.length / 1e6).toFixed(1)} MB`);
     await publisher.publishAsync(`${BASE}/bridge/devices`, listText, { retain: true });
-    await hubDevices(hearth.url, token, DEVICES);
+    for (const [topic, payload] of devices.retained ?? [])
+      publisher.publish(topic, payload, { retain: true });
+    const listed = devices.expected
+      ? await hubListsAll(hearth.url, token, devices.expected)
+      : await hubDevices(hearth.url, token, DEVICES);
 
+    // The mixed mode: each message's kind by its topic, on the bus and on Hearth's stream.
+    const busKinds =
+      devices.kinds &&
+      new Map(Array.from({ length: DEVICES }, (_, i) => [devices.topic(i), devices.kind(i)]));
+    const hubKinds =
+      devices.kinds &&
+      new Map(listed.map((device) => [`${P}/devices/${device.id}`, device.protocol === 'zigbee' ? 0 : 1]));
+    const busFilter = devices.filters ? [`${BASE}/+`, ...devices.filters] : `${BASE}/+`;
     const targets = [
       {
         name: 'Mosquitto WebSocket (baseline)',
         url: `ws://127.0.0.1:${mosquitto.wsPort}`,
-        filter: `${BASE}/+`,
+        filter: busFilter,
+        kinds: busKinds,
         pid: mosquitto.pid,
       },
       {
         name: 'Hearth /ws/devicehub',
         url: `ws://${hearth.url.slice(7)}/ws/devicehub`,
         filter: `${P}/devices/+`,
+        kinds: hubKinds,
         password: token,
         pid: hearth.pid,
       },
@@ -324,7 +400,8 @@ async function runMode(mode) {
       {
         name: 'Mosquitto TCP (reference)',
         url: `mqtt://127.0.0.1:${mosquitto.port}`,
-        filter: `${BASE}/+`,
+        filter: busFilter,
+        kinds: busKinds,
         pid: mosquitto.pid,
       },
     ];
@@ -368,7 +445,13 @@ async function runMode(mode) {
         const result = await step(publisher, target, rate, STEP_MS, target.pid, devices);
         clearInterval(sampler);
         if (target.password && rate === 1000) hearthPeakRss = peak;
-        rows.push({ target: target.name, 'rate /s': rate, ...result.row });
+        rows.push({
+          target: target.name,
+          ...(result.byKind ? { kind: 'all' } : {}),
+          'rate /s': rate,
+          ...result.row,
+        });
+        for (const row of result.byKind ?? []) rows.push({ target: target.name, 'rate /s': rate, ...row });
         if (result.keptUp) sustained[target.name] = rate;
         else active.delete(target);
       }
@@ -377,22 +460,45 @@ async function runMode(mode) {
 
     const afterRunRss = rssMb(hearth.pid);
 
-    const at1000 = (name) => rows.find((r) => r.target === name && r['rate /s'] === 1000) ?? {};
-    const summary = targets.map((target) => ({
-      target: target.name,
-      'p50 ms @1000/s': at1000(target.name)['p50 ms'],
-      'p99 ms @1000/s': at1000(target.name)['p99 ms'],
-      'max ms @1000/s': at1000(target.name)['max ms'],
-      'sustained /s': sustained[target.name],
-      'RSS MB (2000 devices, 1000/s)': target === throughHearth ? hearthPeakRss : rssMb(mosquitto.pid),
-      'KB per extra connection':
-        target === throughHearth ? memory.hearth : target === wsBaseline ? memory.mosquitto : '',
-    }));
+    /** A target's step at 1000/s: all its messages, or (mixed mode) those of one kind. */
+    const at1000 = (name, kind = 'all') =>
+      rows.find((r) => r.target === name && r['rate /s'] === 1000 && (r.kind ?? 'all') === kind) ?? {};
+    const kinds = devices.kinds ? ['all', ...devices.kinds] : ['all'];
+    const summary = targets.flatMap((target) =>
+      kinds.map((kind) => {
+        const all = kind === 'all';
+        return {
+          target: target.name,
+          ...(devices.kinds ? { kind } : {}),
+          'p50 ms @1000/s': at1000(target.name, kind)['p50 ms'],
+          'p99 ms @1000/s': at1000(target.name, kind)['p99 ms'],
+          'max ms @1000/s': at1000(target.name, kind)['max ms'],
+          'sustained /s': all ? sustained[target.name] : '',
+          'RSS MB (2000 devices, 1000/s)': !all
+            ? ''
+            : target === throughHearth
+              ? hearthPeakRss
+              : rssMb(mosquitto.pid),
+          'KB per extra connection':
+            all && target === throughHearth
+              ? memory.hearth
+              : all && target === wsBaseline
+                ? memory.mosquitto
+                : '',
+        };
+      }),
+    );
     console.log('\nPer step:');
     console.table(rows);
-    const [baseline, through] = summary;
+    const [baseline, through] = summary.filter((row) => (row.kind ?? 'all') === 'all');
     const targetsMet = {
       'hearth p99 <= 5 ms @1000/s': through['p99 ms @1000/s'] <= 5,
+      ...Object.fromEntries(
+        (devices.kinds ?? []).map((kind) => [
+          `hearth p99 <= 5 ms @1000/s, ${kind}`,
+          at1000(throughHearth.name, kind)['p99 ms'] <= 5,
+        ]),
+      ),
       'hearth sustained >= 0.5 x mosquitto': through['sustained /s'] >= 0.5 * baseline['sustained /s'],
       'hearth RSS <= 150 MB (2000 devices)': hearthPeakRss <= 150,
       'hearth <= 64 KB per extra connection': memory.hearth >= 0 && memory.hearth <= 64,
@@ -402,7 +508,8 @@ async function runMode(mode) {
     return {
       summary,
       idleRss,
-      at1000: (name) => at1000(name),
+      kinds: devices.kinds,
+      at1000,
       extra: {
         bridgeDevicesMb: Math.round(listText.length / 1e5) / 10,
         hearthRssMb: {
@@ -426,13 +533,14 @@ async function step(publisher, target, rate, ms, pid, devices) {
     filter: target.filter,
     password: target.password,
     count: SUBSCRIBERS,
+    kinds: target.kinds,
   });
 
   const cpuBefore = cpuMs(pid);
   const sent = await publishAt(publisher, rate, ms, devices);
   await sleep(GRACE_MS);
   const cpu = cpuMs(pid) - cpuBefore;
-  const { received, latencies } = await subscribers.collect();
+  const { received, latencies, kinds } = await subscribers.collect();
 
   // Latencies are in arrival order: a growing latency means the receivers fall behind.
   const quarter = Math.floor(latencies.length / 4);
@@ -444,7 +552,23 @@ async function step(publisher, target, rate, ms, pid, devices) {
   const delivered = received / expected;
   const p99 = percentile(sorted, 99);
   const publisherKeptUp = sent.count >= (0.98 * (rate * ms)) / 1000;
+  // The mixed mode: the same figures for each kind's messages.
+  const byKind = kinds
+    ? devices.kinds.map((kind, k) => {
+        const own = latencies.filter((_, i) => kinds[i] === k).sort();
+        return {
+          kind,
+          'sent /s': Math.round((sent.byKind[k] * 1000) / sent.ms),
+          'delivered %':
+            Math.round((own.length / (sent.byKind[k] * SUBSCRIBERS * (target.share ?? 1))) * 1000) / 10,
+          'p50 ms': round(percentile(own, 50)),
+          'p99 ms': round(percentile(own, 99)),
+          'max ms': round(own[own.length - 1]),
+        };
+      })
+    : undefined;
   return {
+    byKind,
     keptUp: publisherKeptUp && delivered >= DELIVERED_MIN && growth < LAG_MS,
     row: {
       'sent /s': Math.round((sent.count * 1000) / sent.ms),
@@ -459,11 +583,12 @@ async function step(publisher, target, rate, ms, pid, devices) {
   };
 }
 
-/** Publishes state updates round-robin over the devices at `rate` per second for `ms`. */
+/** Publishes state updates round-robin over the devices at `rate` per second for `ms`; counts them by kind. */
 async function publishAt(publisher, rate, ms, devices) {
   const started = now();
   let count = 0;
   let device = 0;
+  const byKind = (devices.kinds ?? []).map(() => 0);
   for (;;) {
     const elapsed = now() - started;
     if (elapsed >= ms) break;
@@ -471,12 +596,13 @@ async function publishAt(publisher, rate, ms, devices) {
     for (let i = 0; i < due; i++) {
       device = (device + 1) % DEVICES;
       // The send time goes last, where the subscribers look for it.
-      publisher.publish(`${BASE}/${name(device)}`, `${devices.message(device, count)},"bench_ts":${now()}}`);
+      publisher.publish(devices.topic(device), `${devices.message(device, count)},"bench_ts":${now()}}`);
+      if (devices.kinds) byKind[devices.kind(device)]++;
       count++;
     }
     await sleep(2);
   }
-  return { count, ms: now() - started };
+  return { count, byKind, ms: now() - started };
 }
 
 /**
@@ -511,6 +637,38 @@ async function extraConnections(pid, target) {
 }
 
 // ---- fixtures and helpers ---------------------------------------------------------------------
+
+/**
+ * The mixed mode: resolves with the hub's device list once it holds exactly the expected devices of
+ * each source and every discovery entity (configs are read 1000 a second and devices listed as
+ * their entities come, so a count of devices alone may come before the last entities).
+ */
+async function hubListsAll(url, token, expected, seconds = 180) {
+  const started = Date.now();
+  let counts;
+  for (;;) {
+    const { status, data } = await api(url, 'GET', '/api/devicehub/devices', undefined, token);
+    if (status === 200 && Array.isArray(data)) {
+      const discovery = data.filter((device) => device.protocol === 'homeassistant');
+      counts = {
+        zigbee: data.filter((device) => device.protocol === 'zigbee').length,
+        homeassistant: discovery.length,
+        'discovery capabilities': discovery.reduce((sum, device) => sum + device.capabilities.length, 0),
+      };
+      if (Object.entries(expected).every(([key, value]) => counts[key] === value)) {
+        console.log(
+          `the hub lists ${data.length} devices (${JSON.stringify(counts)}) after ${((Date.now() - started) / 1000).toFixed(1)} s`,
+        );
+        return data;
+      }
+    }
+    if (Date.now() - started > seconds * 1000)
+      throw new Error(
+        `the hub lists ${JSON.stringify(counts ?? status)} of ${JSON.stringify(expected)} after ${seconds} s`,
+      );
+    await sleep(500);
+  }
+}
 
 const name = (i) => `bench_sensor_${String(i).padStart(4, '0')}`;
 

@@ -276,14 +276,16 @@ export async function startMosquitto({ settings = [], websockets = false } = {})
 }
 
 /**
- * `count` subscribers of `filter` at `url` (MQTT over TCP or WebSocket; `password` signs in as
- * "bench") in a worker thread (subscribers.mjs), each timing publish → receive from the "bench_ts"
- * field a message ends with. Resolves once they are subscribed and retained state is drained;
- * `collect()` ends them and resolves with `{ received, latencies }`.
+ * `count` subscribers of `filter` (a filter or a list of them) at `url` (MQTT over TCP or
+ * WebSocket; `password` signs in as "bench") in a worker thread (subscribers.mjs), each timing
+ * publish → receive from the "bench_ts" field a message ends with. Resolves once they are
+ * subscribed and retained state is drained; `collect()` ends them and resolves with
+ * `{ received, latencies }`, and with `kinds` (a Map of topic → kind index 0–254) also `kinds`,
+ * each latency's kind (255: a topic not in the map).
  */
-export async function startSubscribers({ url, filter, password, count }) {
+export async function startSubscribers({ url, filter, password, count, kinds }) {
   const worker = new Worker(new URL('./subscribers.mjs', import.meta.url), {
-    workerData: { url, filter, password, count },
+    workerData: { url, filter, password, count, kinds },
   });
   const exited = new Promise((resolve) => worker.once('exit', resolve));
   const messages = [];

@@ -1,11 +1,13 @@
-// Worker thread of startSubscribers (lib.mjs): `count` MQTT.js clients subscribed to `filter`,
-// each timing publish → receive from the "bench_ts" field every benchmark message ends with.
+// Worker thread of startSubscribers (lib.mjs): `count` MQTT.js clients subscribed to `filter`
+// (one or several), each timing publish → receive from the "bench_ts" field every benchmark message
+// ends with; with `kinds` (topic → kind index) each latency's kind is kept beside it.
 import { parentPort, workerData } from 'node:worker_threads';
 import mqtt from 'mqtt';
 
-const { url, filter, password, count } = workerData;
+const { url, filter, password, count, kinds } = workerData;
 const now = () => performance.timeOrigin + performance.now();
 const latencies = [];
+const kindOf = [];
 let received = 0;
 const clients = await Promise.all(
   Array.from({ length: count }, (_, i) =>
@@ -19,20 +21,26 @@ const clients = await Promise.all(
   ),
 );
 for (const client of clients) {
-  client.on('message', (_topic, payload, packet) => {
+  client.on('message', (topic, payload, packet) => {
     if (packet.retain) return;
-    // The send time is the last field; reading it needs no JSON.parse of the whole state.
+    // The send time is found by its key (the last field of what the bench publishes; the hub may
+    // put a discovery device's entities in another order); no JSON.parse of the whole state.
     const text = payload.toString('latin1');
     const at = text.lastIndexOf('"bench_ts":');
     if (at < 0) return;
     received++;
     latencies.push(now() - Number.parseFloat(text.slice(at + 11)));
+    if (kinds) kindOf.push(kinds.get(topic) ?? 255);
   });
   await client.subscribeAsync(filter, { qos: 0 });
 }
 parentPort.on('message', async (message) => {
   if (message === 'collect') {
-    parentPort.postMessage({ received, latencies: Float64Array.from(latencies) });
+    parentPort.postMessage({
+      received,
+      latencies: Float64Array.from(latencies),
+      ...(kinds ? { kinds: Uint8Array.from(kindOf) } : {}),
+    });
     await Promise.all(clients.map((client) => client.endAsync(true)));
     process.exit(0);
   }
