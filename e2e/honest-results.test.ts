@@ -191,7 +191,19 @@ describe('honest results: done means the device said so', () => {
   it('sends a dragged slider at most every 250 ms, and its last value when released', async () => {
     const devices = await open(VIEWS[0], '/devices');
     const slider = devices.tile('Desk lamp').getByRole('slider', { name: /^Brightness/ });
-    const box = (await slider.boundingBox())!;
+    // The drag goes by coordinates: wait for the stream and for the tile to stop moving (trend
+    // lines and late tiles arriving above it shift the page on a loaded machine).
+    await devices.page.getByText('State: connected').waitFor();
+    await slider.scrollIntoViewIfNeeded();
+    const box = (await eventually(
+      async () => {
+        const first = await slider.boundingBox();
+        await devices.page.waitForTimeout(100);
+        const second = await slider.boundingBox();
+        return first && second && first.y === second.y && first.x === second.x ? second : null;
+      },
+      (settled) => settled !== null,
+    ))!;
     const before = setsFor('Desk lamp').length;
     const started = Date.now();
     await devices.page.mouse.move(box.x + 4, box.y + box.height / 2);

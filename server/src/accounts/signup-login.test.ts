@@ -123,14 +123,22 @@ describe.each(testDatabases())('sign-up and sign-in on $name', ({ create }) => {
       const res = await api.post('/login/start', { email, password: 'wrong password here' });
       return { res, ms: performance.now() - started };
     };
-    const wrong = await timed(who.email);
-    const unknown = await timed(`nobody-${Date.now()}@example.com`);
-    expect(wrong.res.statusCode).toBe(401);
-    expect(unknown.res.statusCode).toBe(401);
-    expect(unknown.res.json()).toEqual(wrong.res.json());
-    expect(wrong.res.json()).toEqual({ error: 'Invalid email or password' });
+    // Three of each (fewer than the lockout takes), in turns, compared by their medians: one pause
+    // of a busy machine (the whole suite runs at once) is not a difference between the two.
+    const wrongs: Awaited<ReturnType<typeof timed>>[] = [];
+    const unknowns: Awaited<ReturnType<typeof timed>>[] = [];
+    for (let i = 0; i < 3; i++) {
+      wrongs.push(await timed(who.email));
+      unknowns.push(await timed(`nobody-${i}-${Date.now()}@example.com`));
+    }
+    for (const { res } of [...wrongs, ...unknowns]) {
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ error: 'Invalid email or password' });
+    }
+    const median = (list: { ms: number }[]) => list.map((one) => one.ms).sort((a, b) => a - b)[1] as number;
+    const [wrong, unknown] = [median(wrongs), median(unknowns)];
     // Both ran a full argon2id verification.
-    expect(Math.abs(wrong.ms - unknown.ms)).toBeLessThan(Math.max(wrong.ms, unknown.ms) * 0.75 + 25);
+    expect(Math.abs(wrong - unknown)).toBeLessThan(Math.max(wrong, unknown) * 0.75 + 25);
   });
 
   it('asks for both fields', async () => {
