@@ -1,8 +1,16 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { MixedTiersSequencer } from './vitest.sequencer.js';
 
-// One runner for every test tier: server unit/integration, web unit, browser (e2e).
+// One runner for every test tier: server unit/integration, web unit, browser (e2e), in one pool.
+// Most files wait on sockets, a server process or Chromium rather than compute, so the pool holds
+// more files than there are cores (CONTRIBUTING.md); VITEST_MAX_WORKERS overrides it.
+const maxWorkers = Number(process.env.VITEST_MAX_WORKERS) || Math.max(3, os.availableParallelism() * 2);
+
 export default defineConfig({
   test: {
+    maxWorkers,
+    sequence: { sequencer: MixedTiersSequencer },
     projects: [
       {
         test: {
@@ -12,6 +20,7 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          isolate: false,
         },
       },
       {
@@ -21,6 +30,8 @@ export default defineConfig({
           root: './web',
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          setupFiles: ['./src/test-setup.ts'],
+          isolate: false,
         },
       },
       {
@@ -32,7 +43,6 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
         },
       },
     ],

@@ -1,6 +1,9 @@
 import { act, cleanup, renderHook } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
+// The probe decides when its module loads: each test loads it afresh (another file in the same
+// worker may have loaded it already).
+beforeEach(() => vi.resetModules());
 afterEach(() => {
   cleanup();
   delete window.__HEARTH_PROFILE__;
