@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../test/wait.js';
 import { Argon2Workers } from './argon2-workers.js';
 import { ARGON2_OPTIONS } from './password-hasher.js';
 
@@ -34,13 +35,14 @@ describe('argon2id worker threads', () => {
   });
 
   it('starts workers on demand and retires them when idle', async () => {
-    const lazy = new Argon2Workers(2, 10, 200);
+    // Idle for 1 s retires a thread: long enough that the first of two verifications, done early
+    // on a busy machine, does not retire its thread before the second is done.
+    const lazy = new Argon2Workers(2, 10, 1000);
     expect(lazy.threads).toBe(0);
     const hash = await lazy.hash('on demand', ARGON2_OPTIONS);
     await Promise.all([lazy.verify(hash, 'on demand'), lazy.verify(hash, 'on demand')]);
     expect(lazy.threads).toBe(2);
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(lazy.threads).toBe(0);
+    await waitFor(() => lazy.threads === 0, 5000);
     expect(await lazy.verify(hash, 'on demand')).toBe(true);
     await lazy.close();
   });

@@ -248,7 +248,8 @@ describe.each(testDatabases())('history storage on $name', ({ create }) => {
         rows.push({ series_id: seriesId, t, v: (t / MINUTE) % 7 });
       await repository.insertRaw(rows);
       await maintenance().runUntilIdle();
-    });
+      // 100 days of rollups: on PostgreSQL with the whole suite beside it, more than the default minute.
+    }, 180_000);
     const ask = (from: number, to: number, points = 1000) =>
       service().query({ device_id: deviceId, property: 'temperature', from, to, points });
 
