@@ -973,11 +973,10 @@ function rendered(
   templateKey: string | undefined,
   message: Payload,
   templates: TemplateEngine,
-  extra: Record<string, unknown> = {},
 ): { ok: true; text: string } | { ok: false; error: string } {
   const template = templateKey ? c[templateKey] : undefined;
   if (typeof template !== 'string' || template === '') return { ok: true, text: message.value(c.encoding) };
-  const result = templates.render(template, { ...message.variables(c.encoding), ...extra });
+  const result = templates.render(template, message.variables(c.encoding));
   return result.ok ? result : { ok: false, error: `${templateKey}: ${result.error}` };
 }
 

@@ -2,12 +2,14 @@ import { type Prepared, prepare } from './templates.js';
 
 /**
  * One message as templates see it: `value` (the payload as text; latin1 bytes for a config with
- * `encoding: ""`) and `value_json` (parsed once, when it is JSON, for every entity on the topic).
+ * `encoding: ""`) and `value_json` (parsed when it is JSON); each converted for templates once,
+ * for every entity on the topic.
  */
 export class Payload {
   private parsed: unknown;
   private parsedOnce = false;
-  private runtime: Prepared | undefined;
+  private forText: Record<string, Prepared> | undefined;
+  private forBytes: Record<string, Prepared> | undefined;
 
   constructor(
     readonly raw: Buffer,
@@ -31,12 +33,20 @@ export class Payload {
     return this.parsed;
   }
 
-  /** The variables of a value template for an entity with this `encoding`. */
-  variables(encoding: unknown): Record<string, unknown> {
-    if (encoding === '') return { value: this.raw.toString('latin1') };
-    if (this.json === undefined) return { value: this.text };
-    this.runtime ??= prepare(this.json);
-    return { value: this.text, value_json: this.runtime };
+  /** The variables of a value template for an entity with this `encoding` (not to be changed). */
+  variables(encoding: unknown): Record<string, Prepared> {
+    if (encoding === '') {
+      this.forBytes ??= { value: prepare(this.raw.toString('latin1')) };
+      return this.forBytes;
+    }
+    if (!this.forText) {
+      const json = this.json;
+      this.forText =
+        json === undefined
+          ? { value: prepare(this.text) }
+          : { value: prepare(this.text), value_json: prepare(json) };
+    }
+    return this.forText;
   }
 
   /** The payload as an entity with this `encoding` reads it. */

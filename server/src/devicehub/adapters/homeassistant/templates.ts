@@ -40,36 +40,110 @@ const ObjectValue = make<Ctor<Map<string, Runtime>>>('o', {});
 const FunctionValue = make<Ctor<(args: Runtime[], env: Environment) => Runtime>>('fn', () => 0);
 const UndefinedValue = probe.lookupVariable('nothing').constructor as Ctor<undefined>;
 
+// The values this module makes are made from the classes' prototypes, not through their
+// constructors: the library's class fields define `type` again in every subclass, which V8 runs
+// as a slow generic property definition once that code has seen several classes (about 0.6 µs a
+// value, against a few ns), and each message converts its JSON and each render makes a few. One
+// function per class, so that each one's stores see one shape. Same own properties, same order.
+const proto = (ctor: Ctor<never>) => ctor.prototype as object;
+const INTEGER = proto(IntegerValue as Ctor<never>);
+const FLOAT = proto(FloatValue as Ctor<never>);
+const STRING = proto(StringValue as Ctor<never>);
+const BOOLEAN = proto(BooleanValue as Ctor<never>);
+const NULL = proto(NullValue as Ctor<never>);
+const UNDEFINED = proto(UndefinedValue as Ctor<never>);
+const ARRAY = proto(ArrayValue as Ctor<never>);
+const OBJECT = proto(ObjectValue as Ctor<never>);
+const FUNCTION = proto(FunctionValue as Ctor<never>);
+function integer(value: number): Runtime {
+  const made = Object.create(INTEGER);
+  made.type = 'IntegerValue';
+  made.value = value;
+  return made;
+}
+function float(value: number): Runtime {
+  const made = Object.create(FLOAT);
+  made.type = 'FloatValue';
+  made.value = value;
+  return made;
+}
+function string(value: string): Runtime {
+  const made = Object.create(STRING);
+  made.type = 'StringValue';
+  made.value = value;
+  made._builtins = undefined;
+  return made;
+}
+function array(value: Runtime[]): Runtime {
+  const made = Object.create(ARRAY);
+  made.type = 'ArrayValue';
+  made.value = value;
+  made._builtins = undefined;
+  return made;
+}
+function object(value: Map<string, Runtime>): Runtime {
+  const made = Object.create(OBJECT);
+  made.type = 'ObjectValue';
+  made.value = value;
+  made._builtins = undefined;
+  return made;
+}
+function func(value: (args: Runtime[], env: Environment) => Runtime): Runtime {
+  const made = Object.create(FUNCTION);
+  made.type = 'FunctionValue';
+  made.value = value;
+  return made;
+}
+function constant(prototype: object, type: string, value: unknown): Runtime {
+  const made = Object.create(prototype);
+  made.type = type;
+  made.value = value;
+  return made;
+}
+// Values that never change, shared.
+const TRUE = constant(BOOLEAN, 'BooleanValue', true);
+const FALSE = constant(BOOLEAN, 'BooleanValue', false);
+const NONE = constant(NULL, 'NullValue', null);
+const NOTHING = constant(UNDEFINED, 'UndefinedValue', undefined);
+const boolean = (value: boolean) => (value ? TRUE : FALSE);
+
 class TemplateError extends Error {}
 
-const is = (value: Runtime, ctor: Ctor<never>) => value instanceof (ctor as unknown as typeof Object);
-const isNumber = (value: Runtime) =>
-  is(value, IntegerValue as Ctor<never>) || is(value, FloatValue as Ctor<never>);
-const isString = (value: Runtime) => is(value, StringValue as Ctor<never>);
-const isUndefined = (value: Runtime) => is(value, UndefinedValue as Ctor<never>);
-const isObject = (value: Runtime) => is(value, ObjectValue as Ctor<never>);
-const isArray = (value: Runtime) => is(value, ArrayValue as Ctor<never>);
+// By the values' types (each class says its own): the library's subclasses count as their parents.
+const isNumber = (value: Runtime) => value.type === 'IntegerValue' || value.type === 'FloatValue';
+const isString = (value: Runtime) => value.type === 'StringValue';
+const isUndefined = (value: Runtime) => value.type === 'UndefinedValue';
+const isObject = (value: Runtime) => value.type === 'ObjectValue' || value.type === 'KeywordArgumentsValue';
+const isArray = (value: Runtime) => value.type === 'ArrayValue' || value.type === 'TupleValue';
 
 const number = (value: number): Runtime =>
-  Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER
-    ? new IntegerValue(value)
-    : new FloatValue(value);
+  Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER ? integer(value) : float(value);
 
-/** A JavaScript value (JSON's kinds) as a runtime value. */
+/** A JavaScript value (JSON's kinds) as a runtime value (each message's JSON goes through here). */
 export function toRuntime(value: unknown, depth = 0): Runtime {
   if (depth > 64) throw new TemplateError('value nested too deeply');
-  if (value === undefined) return new UndefinedValue(undefined);
-  if (value === null) return new NullValue(null);
-  if (typeof value === 'boolean') return new BooleanValue(value);
-  if (typeof value === 'number')
-    return Number.isInteger(value) ? new IntegerValue(value) : new FloatValue(value);
-  if (typeof value === 'string') return new StringValue(value);
-  if (Array.isArray(value)) return new ArrayValue(value.map((item) => toRuntime(item, depth + 1)));
-  if (typeof value === 'object')
-    return new ObjectValue(
-      new Map(Object.entries(value as object).map(([k, v]) => [k, toRuntime(v, depth + 1)])),
-    );
-  return new UndefinedValue(undefined);
+  switch (typeof value) {
+    case 'string':
+      return string(value);
+    case 'number':
+      return Number.isInteger(value) ? integer(value) : float(value);
+    case 'boolean':
+      return boolean(value);
+    case 'object': {
+      if (value === null) return NONE;
+      if (Array.isArray(value)) {
+        const items: Runtime[] = [];
+        for (const item of value) items.push(toRuntime(item, depth + 1));
+        return array(items);
+      }
+      const entries = new Map<string, Runtime>();
+      for (const key of Object.keys(value))
+        entries.set(key, toRuntime((value as Record<string, unknown>)[key], depth + 1));
+      return object(entries);
+    }
+    default:
+      return NOTHING;
+  }
 }
 
 /** Python's repr of a float: `1.0`, `0.1`, `1e+16`. */
@@ -166,18 +240,18 @@ function isoLocal(ms: number): string {
 /** A time object for now() and utcnow(): `as_timestamp(now())`, `now().strftime('%H:%M')`, `now().isoformat()`. */
 function timeValue(ms: number): Runtime {
   const members = new Map<string, Runtime>([
-    ['__timestamp__', new FloatValue(ms / 1000)],
-    ['timestamp', new FunctionValue(() => new FloatValue(ms / 1000))],
-    ['isoformat', new FunctionValue(() => new StringValue(isoLocal(ms)))],
+    ['__timestamp__', float(ms / 1000)],
+    ['timestamp', func(() => float(ms / 1000))],
+    ['isoformat', func(() => string(isoLocal(ms)))],
     [
       'strftime',
-      new FunctionValue(([format]) => {
+      func(([format]) => {
         if (!format || !isString(format)) throw new TemplateError('strftime takes a format');
-        return new StringValue(strftime(new Date(ms), format.value as string));
+        return string(strftime(new Date(ms), format.value as string));
       }),
     ],
   ]);
-  return new ObjectValue(members);
+  return object(members);
 }
 
 function strftime(date: Date, format: string): string {
@@ -266,14 +340,26 @@ const Base = Interpreter as unknown as new (env: Environment) => InterpreterHook
 /** Node types that print nothing themselves. */
 const SILENT = new Set(['Set', 'Comment', 'Macro']);
 
+/** A literal's value, made once per parsed template (literals are never changed). */
+function literal(node: Node & { runtime?: Runtime }): Runtime {
+  if (node.runtime === undefined)
+    node.runtime =
+      node.type === 'StringLiteral'
+        ? string(node.value as string)
+        : node.type === 'IntegerLiteral'
+          ? integer(node.value as number)
+          : float(node.value as number);
+  return node.runtime;
+}
+
 class BoundedInterpreter extends Base {
   private steps = 0;
+  private deadline = 0;
 
-  constructor(
-    env: Environment,
-    private readonly deadline: number,
-  ) {
-    super(env);
+  /** Starts an evaluation: its steps counted from 0, its time until `deadline`. */
+  reset(deadline: number) {
+    this.steps = 0;
+    this.deadline = deadline;
   }
 
   private step() {
@@ -285,10 +371,20 @@ class BoundedInterpreter extends Base {
   }
 
   override evaluate(statement: Node | undefined, environment: Environment): Runtime {
+    // A node that holds a value already (evaluateMemberExpression hands the library one).
+    if (statement?.type === 'Literal') return statement.value as Runtime;
     this.step();
-    if (statement?.type === 'ObjectLiteral') return this.objectLiteral(statement, environment);
-    if (statement?.type === 'Macro' || statement?.type === 'CallStatement')
-      throw new TemplateError('macros are not supported');
+    switch (statement?.type) {
+      case 'StringLiteral':
+      case 'IntegerLiteral':
+      case 'FloatLiteral':
+        return literal(statement);
+      case 'ObjectLiteral':
+        return this.objectLiteral(statement, environment);
+      case 'Macro':
+      case 'CallStatement':
+        throw new TemplateError('macros are not supported');
+    }
     const result = super.evaluate(statement, environment);
     if (isString(result) && (result.value as string).length > MAX_TEXT)
       throw new TemplateError('template result too large');
@@ -311,7 +407,7 @@ class BoundedInterpreter extends Base {
       out += pyStr(value);
       if (out.length > MAX_TEXT) throw new TemplateError('template result too large');
     }
-    return new StringValue(out);
+    return string(out);
   }
 
   /** Dict literals may have number, boolean and None keys (`{0: 'off', None: None}`). */
@@ -320,7 +416,7 @@ class BoundedInterpreter extends Base {
     for (const [key, value] of statement.value as [Node, Node][]) {
       mapping.set(dictKey(this.evaluate(key, environment)), this.evaluate(value, environment));
     }
-    return new ObjectValue(mapping);
+    return object(mapping);
   }
 
   /** `values[key]` with a number or None key; `value_json.a.0`. */
@@ -330,17 +426,17 @@ class BoundedInterpreter extends Base {
       const property = this.evaluate(expr.property as Node, environment);
       if (isObject(object)) {
         const map = object.value as Map<string, Runtime>;
-        return map.get(dictKey(property)) ?? new UndefinedValue(undefined);
+        return map.get(dictKey(property)) ?? NOTHING;
       }
       if ((isArray(object) || isString(object)) && isNumber(property)) {
         const index = property.value as number;
         if (isString(object)) {
           const character = (object.value as string).at(index);
-          return character === undefined ? new UndefinedValue(undefined) : new StringValue(character);
+          return character === undefined ? NOTHING : string(character);
         }
-        return (object.value as Runtime[]).at(index) ?? new UndefinedValue(undefined);
+        return (object.value as Runtime[]).at(index) ?? NOTHING;
       }
-      if (isUndefined(object)) return new UndefinedValue(undefined);
+      if (isUndefined(object)) return NOTHING;
       return super.evaluateMemberExpression(
         { ...expr, object: { type: 'Literal', value: object } as Node, computed: true },
         environment,
@@ -348,12 +444,14 @@ class BoundedInterpreter extends Base {
     }
     const object = this.evaluate(expr.object as Node, environment);
     // Jinja: an attribute of something undefined is undefined (HA's templates test `is defined` after).
-    if (isUndefined(object)) return new UndefinedValue(undefined);
+    if (isUndefined(object)) return NOTHING;
+    // `value_json.key`: the key's value when the dict has it (else the library's way, its methods).
+    if (isObject(object) && (expr.property as Node).type === 'Identifier') {
+      const found = (object.value as Map<string, Runtime>).get((expr.property as Node).value as string);
+      if (found !== undefined) return found;
+    }
     if (isArray(object) && (expr.property as Node).type === 'IntegerLiteral') {
-      return (
-        (object.value as Runtime[]).at((expr.property as Node).value as number) ??
-        new UndefinedValue(undefined)
-      );
+      return (object.value as Runtime[]).at((expr.property as Node).value as number) ?? NOTHING;
     }
     return super.evaluateMemberExpression(
       { ...expr, object: { type: 'Literal', value: object } as Node },
@@ -391,13 +489,6 @@ class BoundedInterpreter extends Base {
   }
 }
 
-/** evaluate() first evaluates `Literal` nodes it does not know: a node that holds a value already. */
-const literalAware = BoundedInterpreter.prototype.evaluate;
-BoundedInterpreter.prototype.evaluate = function (this: BoundedInterpreter, statement, environment) {
-  if (statement?.type === 'Literal') return statement.value as Runtime;
-  return literalAware.call(this, statement, environment);
-};
-
 class TemplateTimeout extends TemplateError {}
 
 function replaceBounded(object: Runtime, args: Runtime[]): Runtime {
@@ -421,12 +512,12 @@ function replaceBounded(object: Runtime, args: Runtime[]): Runtime {
       }
       out += character;
     }
-    return new StringValue(out);
+    return string(out);
   }
   let out = source;
   if (limit < 0) out = source.split(needle).join(insert);
   else for (let i = 0; i < times; i++) out = out.replace(needle, insert);
-  return new StringValue(out);
+  return string(out);
 }
 
 type Filter = (operand: Runtime, args: Runtime[], kwargs: Map<string, Runtime>) => Runtime;
@@ -438,14 +529,14 @@ const noDefault = (name: string, value: Runtime) =>
 const FILTERS: Record<string, Filter> = {
   float: (operand, [fallback], kwargs) => {
     const parsed = toFloat(operand);
-    if (parsed !== undefined) return new FloatValue(parsed);
+    if (parsed !== undefined) return float(parsed);
     const given = fallback ?? kwargs.get('default');
     if (given) return given;
     throw noDefault('float', operand);
   },
   int: (operand, [fallback, base], kwargs) => {
     const parsed = toInt(operand, base && isNumber(base) ? (base.value as number) : 10);
-    if (parsed !== undefined) return new IntegerValue(parsed);
+    if (parsed !== undefined) return integer(parsed);
     const given = fallback ?? kwargs.get('default');
     if (given) return given;
     throw noDefault('int', operand);
@@ -469,7 +560,7 @@ const FILTERS: Record<string, Filter> = {
             ? Math.round(value * 2) / 2
             : pyRound(value, digits);
     // Home Assistant's round gives a whole number when rounding to 0 digits.
-    return digits === 0 ? new IntegerValue(Math.trunc(rounded)) : new FloatValue(rounded);
+    return digits === 0 ? integer(Math.trunc(rounded)) : float(rounded);
   },
   multiply: (operand, [factor], kwargs) => {
     const value = toFloat(operand);
@@ -485,7 +576,7 @@ const FILTERS: Record<string, Filter> = {
     if (isUndefined(operand)) throw new TemplateError('value is undefined');
     return operand;
   },
-  to_json: (operand) => new StringValue(JSON.stringify(toJs(operand))),
+  to_json: (operand) => string(JSON.stringify(toJs(operand))),
   from_json: (operand) => {
     if (!isString(operand)) throw new TemplateError('from_json takes text');
     try {
@@ -494,13 +585,13 @@ const FILTERS: Record<string, Filter> = {
       throw new TemplateError('from_json: not JSON');
     }
   },
-  lower: (operand) => new StringValue(text(operand).toLowerCase()),
-  upper: (operand) => new StringValue(text(operand).toUpperCase()),
-  string: (operand) => new StringValue(text(operand)),
+  lower: (operand) => string(text(operand).toLowerCase()),
+  upper: (operand) => string(text(operand).toUpperCase()),
+  string: (operand) => string(text(operand)),
   bool: (operand, [fallback]) => {
     const raw = text(operand).trim().toLowerCase();
-    if (['true', 'yes', 'on', 'enable', '1'].includes(raw)) return new BooleanValue(true);
-    if (['false', 'no', 'off', 'disable', '0'].includes(raw)) return new BooleanValue(false);
+    if (['true', 'yes', 'on', 'enable', '1'].includes(raw)) return TRUE;
+    if (['false', 'no', 'off', 'disable', '0'].includes(raw)) return FALSE;
     if (fallback) return fallback;
     throw noDefault('bool', operand);
   },
@@ -510,7 +601,7 @@ const FILTERS: Record<string, Filter> = {
       if (fallback) return fallback;
       throw noDefault('timestamp_local', operand);
     }
-    return new StringValue(isoLocal(value * 1000));
+    return string(isoLocal(value * 1000));
   },
   timestamp_utc: (operand, [fallback]) => {
     const value = toFloat(operand);
@@ -518,7 +609,7 @@ const FILTERS: Record<string, Filter> = {
       if (fallback) return fallback;
       throw noDefault('timestamp_utc', operand);
     }
-    return new StringValue(new Date(value * 1000).toISOString().replace('Z', '+00:00').replace('.000', ''));
+    return string(new Date(value * 1000).toISOString().replace('Z', '+00:00').replace('.000', ''));
   },
   unpack: (operand, [format, offset]) => {
     if (!isString(operand) || !format || !isString(format))
@@ -542,15 +633,13 @@ const FILTERS: Record<string, Filter> = {
     const glue = between ? text(between) : '';
     const length = items.reduce((sum, item) => sum + item.length, 0) + glue.length * items.length;
     if (length > MAX_TEXT) throw new TemplateError('template result too large');
-    return new StringValue(items.join(glue));
+    return string(items.join(glue));
   },
-  replace: (operand, args) => replaceBounded(new StringValue(text(operand)), args),
+  replace: (operand, args) => replaceBounded(string(text(operand)), args),
   abs: (operand) => {
     const value = toFloat(operand);
     if (value === undefined) throw new TemplateError('abs takes a number');
-    return is(operand, IntegerValue as Ctor<never>)
-      ? new IntegerValue(Math.abs(value))
-      : new FloatValue(Math.abs(value));
+    return operand.type === 'IntegerValue' ? integer(Math.abs(value)) : float(Math.abs(value));
   },
   max: (operand) => extreme(operand, 1),
   min: (operand) => extreme(operand, -1),
@@ -560,7 +649,7 @@ FILTERS.tojson = (operand, args, kwargs) =>
     ? (() => {
         throw new TemplateError('tojson options are not supported');
       })()
-    : new StringValue(pyJson(operand));
+    : string(pyJson(operand));
 
 function extreme(operand: Runtime, sign: 1 | -1): Runtime {
   if (!isArray(operand) || (operand.value as Runtime[]).length === 0)
@@ -618,25 +707,22 @@ export function toJs(value: Runtime): unknown {
 
 /** Functions every template may call. */
 function setGlobals(env: Environment) {
-  const fn = (name: string, body: (args: Runtime[]) => Runtime) =>
-    env.variables.set(name, new FunctionValue(body));
-  env.variables.set('true', new BooleanValue(true));
-  env.variables.set('false', new BooleanValue(false));
-  env.variables.set('True', new BooleanValue(true));
-  env.variables.set('False', new BooleanValue(false));
-  env.variables.set('none', new NullValue(null));
-  env.variables.set('None', new NullValue(null));
+  const fn = (name: string, body: (args: Runtime[]) => Runtime) => env.variables.set(name, func(body));
+  env.variables.set('true', TRUE);
+  env.variables.set('false', FALSE);
+  env.variables.set('True', TRUE);
+  env.variables.set('False', FALSE);
+  env.variables.set('none', NONE);
+  env.variables.set('None', NONE);
   fn('float', ([value, fallback]) =>
-    value ? FILTERS.float!(value, fallback ? [fallback] : [], new Map()) : new FloatValue(0),
+    value ? FILTERS.float!(value, fallback ? [fallback] : [], new Map()) : float(0),
   );
   fn('int', ([value, fallback]) =>
-    value ? FILTERS.int!(value, fallback ? [fallback] : [], new Map()) : new IntegerValue(0),
+    value ? FILTERS.int!(value, fallback ? [fallback] : [], new Map()) : integer(0),
   );
-  fn('bool', ([value, fallback]) =>
-    FILTERS.bool!(value ?? new UndefinedValue(undefined), fallback ? [fallback] : [], new Map()),
-  );
-  fn('max', (args) => extreme(args.length === 1 ? (args[0] as Runtime) : new ArrayValue(args), 1));
-  fn('min', (args) => extreme(args.length === 1 ? (args[0] as Runtime) : new ArrayValue(args), -1));
+  fn('bool', ([value, fallback]) => FILTERS.bool!(value ?? NOTHING, fallback ? [fallback] : [], new Map()));
+  fn('max', (args) => extreme(args.length === 1 ? (args[0] as Runtime) : array(args), 1));
+  fn('min', (args) => extreme(args.length === 1 ? (args[0] as Runtime) : array(args), -1));
   fn('now', () => timeValue(Date.now()));
   fn('utcnow', () => timeValue(Date.now()));
   fn('as_timestamp', ([value, fallback]) => {
@@ -645,17 +731,15 @@ function setGlobals(env: Environment) {
       if (stamp) return stamp;
     }
     const numeric = value ? toFloat(value) : undefined;
-    if (numeric !== undefined) return new FloatValue(numeric);
+    if (numeric !== undefined) return float(numeric);
     const parsed = value && isString(value) ? Date.parse(value.value as string) : Number.NaN;
-    if (Number.isFinite(parsed)) return new FloatValue(parsed / 1000);
+    if (Number.isFinite(parsed)) return float(parsed / 1000);
     if (fallback) return fallback;
-    throw noDefault('as_timestamp', value ?? new UndefinedValue(undefined));
+    throw noDefault('as_timestamp', value ?? NOTHING);
   });
   fn('iif', ([condition, ifTrue, ifFalse, ifNone]) => {
-    if (!condition || condition.type === 'NullValue') return ifNone ?? ifFalse ?? new BooleanValue(false);
-    return condition.__bool__().value
-      ? (ifTrue ?? new BooleanValue(true))
-      : (ifFalse ?? new BooleanValue(false));
+    if (!condition || condition.type === 'NullValue') return ifNone ?? ifFalse ?? FALSE;
+    return condition.__bool__().value ? (ifTrue ?? TRUE) : (ifFalse ?? FALSE);
   });
   fn('range', ([start, stop, step]) => {
     const [from, to] = stop
@@ -665,8 +749,8 @@ function setGlobals(env: Environment) {
     if (by === 0) throw new TemplateError('range() step must not be zero');
     if (Math.ceil((to - from) / by) > MAX_ITEMS) throw new TemplateError('range too large');
     const out: Runtime[] = [];
-    for (let i = from; by > 0 ? i < to : i > to; i += by) out.push(new IntegerValue(i));
-    return new ArrayValue(out);
+    for (let i = from; by > 0 ? i < to : i > to; i += by) out.push(integer(i));
+    return array(out);
   });
 }
 
@@ -688,11 +772,20 @@ interface Compiled {
   program?: unknown;
   error?: string;
   timeouts: number;
+  /** Used since the cache last looked for one to drop. */
+  used: boolean;
 }
 
-/** Parses and runs templates; keeps the most recently used parsed ones (a few thousand). */
+/**
+ * Parses and runs templates. A template is parsed once (when its config is read) and kept by its
+ * text, the most recently used few thousand; every render goes through one environment and one
+ * interpreter, emptied and reset each time (building them took longer than most templates run).
+ */
 export class TemplateEngine {
   private readonly cache = new Map<string, Compiled>();
+  private readonly env = new Environment(globals);
+  private readonly interpreter = new BoundedInterpreter(this.env);
+  private rendering = false;
 
   constructor(private readonly options: { timeoutMs?: number; cacheSize?: number } = {}) {}
 
@@ -702,22 +795,25 @@ export class TemplateEngine {
   }
 
   /**
-   * Renders `source` with `variables` (JavaScript values; `value` as text); the result is the
-   * printed text, stripped as Home Assistant strips it.
+   * Renders `source` with `variables` (JavaScript values, or values prepared once for several
+   * renders; `value` as text); the result is the printed text, stripped as Home Assistant strips it.
    */
   render(source: string, variables: Record<string, unknown>): TemplateResult {
     const compiled = this.compile(source);
     if (compiled.error) return { ok: false, error: compiled.error };
     if (compiled.timeouts >= TIMEOUTS_BEFORE_DISABLED)
       return { ok: false, error: 'template disabled: it took too long repeatedly' };
-    const env = new Environment(globals);
+    // A render inside a render (none today) gets its own environment, not this one's emptied.
+    const nested = this.rendering;
+    const env = nested ? new Environment(globals) : this.env;
+    const interpreter = nested ? new BoundedInterpreter(env) : this.interpreter;
+    this.rendering = true;
     try {
-      for (const [name, value] of Object.entries(variables))
+      for (const name in variables) {
+        const value = variables[name];
         env.variables.set(name, value instanceof Prepared ? value.runtime : toRuntime(value));
-      const interpreter = new BoundedInterpreter(
-        env,
-        performance.now() + (this.options.timeoutMs ?? TEMPLATE_TIMEOUT_MS),
-      );
+      }
+      interpreter.reset(performance.now() + (this.options.timeoutMs ?? TEMPLATE_TIMEOUT_MS));
       const result = interpreter.evaluate(compiled.program as Node, env);
       return { ok: true, text: pyStr(result).trim() };
     } catch (error) {
@@ -725,18 +821,22 @@ export class TemplateEngine {
       const message = error instanceof Error ? error.message : String(error);
       // A stack overflow (deep recursion) is a RangeError: the template failed, nothing more.
       return { ok: false, error: message.slice(0, 300) };
+    } finally {
+      // What the template set and the message's values go with it.
+      if (!nested) {
+        env.variables.clear();
+        this.rendering = false;
+      }
     }
   }
 
   private compile(source: string): Compiled {
     let compiled = this.cache.get(source);
     if (compiled) {
-      // Most recently used last: the first entries are the ones to drop.
-      this.cache.delete(source);
-      this.cache.set(source, compiled);
+      compiled.used = true;
       return compiled;
     }
-    compiled = { timeouts: 0 };
+    compiled = { timeouts: 0, used: true };
     if (source.length > MAX_TEMPLATE_SOURCE)
       compiled.error = `template longer than ${MAX_TEMPLATE_SOURCE} characters`;
     else {
@@ -750,8 +850,20 @@ export class TemplateEngine {
       }
     }
     this.cache.set(source, compiled);
-    if (this.cache.size > (this.options.cacheSize ?? 5000))
-      this.cache.delete(this.cache.keys().next().value!);
+    if (this.cache.size > (this.options.cacheSize ?? 5000)) this.dropOne();
     return compiled;
+  }
+
+  /**
+   * Drops the oldest template not used since it was last looked at; those used go to the back
+   * (a second chance: nearly least-recently-used, without moving an entry on each render).
+   */
+  private dropOne() {
+    for (const [source, compiled] of this.cache) {
+      this.cache.delete(source);
+      if (!compiled.used) return;
+      compiled.used = false;
+      this.cache.set(source, compiled);
+    }
   }
 }
