@@ -980,7 +980,13 @@ function rendered(
   return result.ok ? result : { ok: false, error: `${templateKey}: ${result.error}` };
 }
 
-const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+/** Text, a boolean or a finite number: equal only when identical (JSON would print them apart). */
+const plain = (value: unknown) =>
+  typeof value === 'string' ||
+  typeof value === 'boolean' ||
+  (typeof value === 'number' && Number.isFinite(value));
+const same = (a: unknown, b: unknown) =>
+  a === b || (!(plain(a) && plain(b)) && JSON.stringify(a) === JSON.stringify(b));
 const asObject = (value: unknown): JsonObject => (isObject(value) ? { ...value } : {});
 
 /** Decodes a part's rendered text; undefined: no change. */

@@ -80,6 +80,9 @@ interface EntityState {
   error: string | undefined;
   attributes: JsonObject | undefined;
   attributesAt: number;
+  /** Its state topics by config key, read once from its config. */
+  stateTopics: [key: string, topic: string][];
+  /** Every topic it listens on. */
   topics: string[];
   /** `expire_after` and a binary sensor's `off_delay`. */
   timers: { expire?: NodeJS.Timeout; off?: NodeJS.Timeout };
@@ -91,6 +94,9 @@ interface DeviceState {
   info: DeviceInfo | undefined;
   online: boolean | undefined;
 }
+
+/** What one message changed, by device: each entity's property and value, in the order they came. */
+type Reports = Map<string, [property: string, value: unknown][]>;
 
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value : undefined;
@@ -354,7 +360,8 @@ export class HomeAssistantAdapter implements DeviceAdapter {
         }
         for (const id of parsed.removed) this.removeEntity(id);
         for (const entity of parsed.entities) {
-          if (this.zigbee2mqttsOwn(entity)) {
+          const topics = stateTopics(entity);
+          if (this.zigbee2mqttsOwn(entity, topics)) {
             this.ignored++;
             this.removeEntity(entity.discoveryId);
             this.once.info(
@@ -364,7 +371,7 @@ export class HomeAssistantAdapter implements DeviceAdapter {
             );
             continue;
           }
-          const overlap = this.overlapping(entity);
+          const overlap = this.overlapping(topics);
           if (overlap) {
             this.reject(topic, overlap);
             continue;
@@ -376,18 +383,18 @@ export class HomeAssistantAdapter implements DeviceAdapter {
             this.reject(topic, `more than ${this.options.maxEntities ?? MAX_ENTITIES} entities`);
             continue;
           }
-          this.upsertEntity(entity);
+          this.upsertEntity(entity, topics);
         }
       }
     }
   }
 
   /** Zigbee2MQTT publishes discovery for its own devices: while its adapter serves that base topic, Hearth shows them once. */
-  private zigbee2mqttsOwn(entity: EntityConfig): boolean {
+  private zigbee2mqttsOwn(entity: EntityConfig, reads: [string, string][]): boolean {
     const base = this.options.zigbee2mqttBaseTopic;
     if (!base) return false;
     const topics = [
-      ...stateTopics(entity).map(([, t]) => t),
+      ...reads.map(([, t]) => t),
       ...Object.entries(entity.config)
         .filter(([k, v]) => k.endsWith('command_topic') && typeof v === 'string')
         .map(([, v]) => v as string),
@@ -401,8 +408,8 @@ export class HomeAssistantAdapter implements DeviceAdapter {
   }
 
   /** A wildcard state topic that could take in the prefix's or Zigbee2MQTT's messages is refused. */
-  private overlapping(entity: EntityConfig): string | undefined {
-    for (const [key, topic] of stateTopics(entity)) {
+  private overlapping(reads: [string, string][]): string | undefined {
+    for (const [key, topic] of reads) {
       if (!/[#+]/.test(topic)) continue;
       const roots = [this.options.prefix, this.options.zigbee2mqttBaseTopic].filter(
         (r): r is string => r !== undefined,
@@ -426,7 +433,7 @@ export class HomeAssistantAdapter implements DeviceAdapter {
     return info?.identifiers[0] ?? (keys[0] || entity.uniqueId || `${entity.discoveryId}`);
   }
 
-  private upsertEntity(config: EntityConfig) {
+  private upsertEntity(config: EntityConfig, reads: [string, string][]) {
     const before = this.entities.get(config.discoveryId);
     const deviceKey = this.deviceKeyOf(config);
     const state: EntityState = {
@@ -439,6 +446,7 @@ export class HomeAssistantAdapter implements DeviceAdapter {
       error: this.templateProblem(config),
       attributes: before?.attributes,
       attributesAt: before?.attributesAt ?? 0,
+      stateTopics: reads,
       topics: [],
       timers: {},
     };
@@ -504,7 +512,7 @@ export class HomeAssistantAdapter implements DeviceAdapter {
   /** Subscribes the entity's topics (those under the prefix come with the discovery subscription). */
   private attach(state: EntityState) {
     const c = state.config.config;
-    const topics = new Set(stateTopics(state.config).map(([, topic]) => topic));
+    const topics = new Set(state.stateTopics.map(([, topic]) => topic));
     if (typeof c.json_attributes_topic === 'string') topics.add(c.json_attributes_topic);
     for (const entry of state.availability?.entries ?? []) topics.add(entry.topic);
     state.topics = [...topics];
@@ -578,15 +586,16 @@ export class HomeAssistantAdapter implements DeviceAdapter {
     }
     if (payload.length === 0) return;
     const message = new Payload(payload);
-    const reports = new Map<string, Record<string, unknown>>();
+    const reports: Reports = new Map();
     for (const id of ids) {
       const state = this.entities.get(id);
       if (state) this.deliver(state, filter ?? topic, payload, retained, message, reports, topic);
     }
     const lastSeen = retained ? null : new Date().toISOString();
-    for (const [deviceKey, report] of reports) {
+    for (const [deviceKey, values] of reports) {
       const device = this.devices.get(deviceKey);
-      if (device) this.events?.stateReported(device.externalId, report, lastSeen, retained);
+      if (device)
+        this.events?.stateReported(device.externalId, Object.fromEntries(values), lastSeen, retained);
     }
   }
 
@@ -597,14 +606,14 @@ export class HomeAssistantAdapter implements DeviceAdapter {
     payload: Buffer,
     retained: boolean,
     message = new Payload(payload),
-    reports?: Map<string, Record<string, unknown>>,
+    reports?: Reports,
     topic = listened,
   ) {
     const c = state.config.config;
     const matches = (configured: unknown) => configured === listened || configured === topic;
     const device = this.devices.get(state.deviceKey);
     if (!device) return;
-    for (const entry of state.availability?.entries ?? []) {
+    for (const entry of state.availability ? state.availability.entries : []) {
       if (!matches(entry.topic)) continue;
       const said = availabilityMessage(entry, message, c.encoding, this.templates);
       if (said.error) this.setError(state, said.error);
@@ -621,7 +630,7 @@ export class HomeAssistantAdapter implements DeviceAdapter {
     let changed = false;
     let heard = false;
     let errorSeen: string | undefined;
-    for (const [key, configured] of stateTopics(state.config)) {
+    for (const [key, configured] of state.stateTopics) {
       if (!matches(configured)) continue;
       heard = true;
       const decoded = decode(state.config, key, message, state.value, this.templates);
@@ -640,12 +649,14 @@ export class HomeAssistantAdapter implements DeviceAdapter {
       this.setError(state, undefined);
     if (heard) this.startTimers(state);
     if (!changed) return;
-    const report = { [this.propertyOf(state)]: state.value };
-    if (reports) reports.set(state.deviceKey, { ...reports.get(state.deviceKey), ...report });
+    const property = this.propertyOf(state);
+    const values = reports?.get(state.deviceKey);
+    if (values) values.push([property, state.value]);
+    else if (reports) reports.set(state.deviceKey, [[property, state.value]]);
     else
       this.events?.stateReported(
         device.externalId,
-        report,
+        { [property]: state.value },
         retained ? null : new Date().toISOString(),
         retained,
       );
