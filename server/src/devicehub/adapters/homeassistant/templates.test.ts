@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_TEMPLATE_SOURCE, TemplateEngine } from './templates.js';
+import { MAX_ITEMS, MAX_TEMPLATE_SOURCE, MAX_TEXT, prepare, TemplateEngine } from './templates.js';
 
 const engine = new TemplateEngine();
 const render = (source: string, variables: Record<string, unknown> = {}) => engine.render(source, variables);
@@ -112,6 +112,55 @@ describe('Home Assistant templates', () => {
       error: 'template disabled: it took too long repeatedly',
     });
     expect(performance.now() - started).toBeLessThan(5);
+  });
+
+  it('prints a path-and-filters template, run without the interpreter, as the interpreter prints it (errors and bounds too)', () => {
+    const interpreted = new TemplateEngine({ direct: false });
+    const templates = [
+      '{{ value }}',
+      ' {{ value_json.a }} and {{ value_json.b }} ',
+      "{{ value_json['a']['b'] }}",
+      '{{ value_json.a.0 }}',
+      '{{ value_json.a.-1 }}',
+      '{{ value_json.missing }}',
+      "{{ value_json['missing'] }}",
+      '{{ value_json.items }}',
+      '{{ value_json.a.b.c }}',
+      '{{ value_json.a | float }}',
+      '{{ value_json.a | float(0) }}',
+      '{{ value_json.a | round(1) }}',
+      '{{ value_json.a | int }}',
+      '{{ value_json.a | is_defined }}',
+      '{{ value_json.a | multiply(2) | round(2, "floor") }}',
+      '{{ value_json.a | string | upper }}',
+      '{{ value_json.a | tojson }}',
+      '{{ nothing.a }}',
+    ];
+    const messages: unknown[] = [
+      { a: 21.456, b: 'ON' },
+      { a: '12.5' },
+      { a: 'abc' },
+      { a: true },
+      { a: null },
+      { a: [1, 'b', null, { c: 2 }] },
+      { a: { b: { c: 'deep' } } },
+      { a: 1e21 },
+      { items: 3, a: -0.5 },
+      { a: Array.from({ length: MAX_ITEMS + 1 }, (_, i) => i) },
+      { a: 'x'.repeat(MAX_TEXT / 2 + 1), b: 'x'.repeat(MAX_TEXT / 2 + 1) },
+      'not json',
+    ];
+    for (const message of messages)
+      for (const source of templates) {
+        const variables =
+          typeof message === 'string'
+            ? { value: message }
+            : { value: JSON.stringify(message), value_json: prepare(message) };
+        expect([source, engine.render(source, variables)]).toEqual([
+          source,
+          interpreted.render(source, variables),
+        ]);
+      }
   });
 
   it('bounds what a template may build: a huge join or replace fails before it allocates', () => {

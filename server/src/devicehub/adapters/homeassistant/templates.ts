@@ -764,12 +764,117 @@ export function prepare(value: unknown): Prepared {
   return new Prepared(toRuntime(value));
 }
 
+/**
+ * Most real templates are a path into the message and a filter or two (`{{ value_json.temp |
+ * float(0) }}`, `{{ value_json['ENERGY']['Power'] }}`): such a template (text, and parts made of a
+ * variable, `.key` / `['key']` / `.0` and Hearth's own filters with literal arguments) is run
+ * directly, as the interpreter would run it (its checks included), with a fraction of the work.
+ * Whatever it does not follow the same way (a missing `.key`, which may be a method; a failing
+ * filter; a value over the bounds) goes to the interpreter, which gives the answer or the error.
+ */
+type Access = { key: string; computed: boolean } | { index: number };
+type Part =
+  | { text: string }
+  | { name: string; accesses: Access[]; filters: { apply: Filter; args: Runtime[] }[] };
+
+const LITERALS = new Set(['StringLiteral', 'IntegerLiteral', 'FloatLiteral']);
+const NO_KEYWORDS = new Map<string, Runtime>();
+
+/** The template's parts when it can be run directly, else undefined. */
+function directParts(program: Node): Part[] | undefined {
+  const parts: Part[] = [];
+  for (const statement of program.body as Node[]) {
+    if (statement.type === 'StringLiteral') {
+      parts.push({ text: statement.value as string });
+      continue;
+    }
+    let node = statement;
+    const filters: { apply: Filter; args: Runtime[] }[] = [];
+    while (node.type === 'FilterExpression') {
+      const filter = node.filter as Node;
+      const call = filter.type === 'CallExpression' ? filter : undefined;
+      const name = call ? (call.callee as Node) : filter;
+      if (name.type !== 'Identifier' || !Object.hasOwn(FILTERS, name.value as string)) return undefined;
+      const args: Runtime[] = [];
+      for (const arg of (call?.args ?? []) as Node[]) {
+        if (!LITERALS.has(arg.type)) return undefined;
+        args.push(literal(arg));
+      }
+      filters.unshift({ apply: FILTERS[name.value as string] as Filter, args });
+      node = node.operand as Node;
+    }
+    const accesses: Access[] = [];
+    while (node.type === 'MemberExpression') {
+      const property = node.property as Node;
+      if (node.computed && property.type === 'StringLiteral')
+        accesses.unshift({ key: property.value as string, computed: true });
+      else if (!node.computed && property.type === 'Identifier')
+        accesses.unshift({ key: property.value as string, computed: false });
+      else if (!node.computed && property.type === 'IntegerLiteral')
+        accesses.unshift({ index: property.value as number });
+      else return undefined;
+      node = node.object as Node;
+    }
+    if (node.type !== 'Identifier') return undefined;
+    parts.push({ name: node.value as string, accesses, filters });
+  }
+  return parts;
+}
+
+/** A value the interpreter would refuse as it made it (evaluate()'s bounds). */
+const overBounds = (value: Runtime) =>
+  (isString(value) && (value.value as string).length > MAX_TEXT) ||
+  (isArray(value) && (value.value as Runtime[]).length > MAX_ITEMS) ||
+  (isObject(value) && (value.value as Map<string, Runtime>).size > MAX_ITEMS);
+
+/** One access as evaluateMemberExpression makes it; undefined: the interpreter's to make. */
+function access(object: Runtime, step: Access): Runtime | undefined {
+  if (isUndefined(object)) return NOTHING;
+  if ('index' in step)
+    return isArray(object) ? ((object.value as Runtime[]).at(step.index) ?? NOTHING) : undefined;
+  if (!isObject(object)) return undefined;
+  const found = (object.value as Map<string, Runtime>).get(step.key);
+  return found ?? (step.computed ? NOTHING : undefined);
+}
+
+/** The printed text of a directly run template, or undefined when the interpreter has to run it. */
+function runDirect(parts: Part[], variables: Record<string, unknown>): string | undefined {
+  let out = '';
+  for (const part of parts) {
+    if ('text' in part) {
+      out += part.text;
+      continue;
+    }
+    if (!Object.hasOwn(variables, part.name)) return undefined;
+    const given = variables[part.name];
+    let value: Runtime | undefined = given instanceof Prepared ? given.runtime : toRuntime(given);
+    if (overBounds(value)) return undefined;
+    for (const step of part.accesses) {
+      value = access(value, step);
+      if (value === undefined || overBounds(value)) return undefined;
+    }
+    for (const { apply, args } of part.filters) {
+      try {
+        value = apply(value, args, NO_KEYWORDS);
+      } catch {
+        return undefined;
+      }
+      if (overBounds(value)) return undefined;
+    }
+    out += pyStr(value);
+    if (out.length > MAX_TEXT) return undefined;
+  }
+  return out.trim();
+}
+
 const globals = new Environment();
 setGlobals(globals);
 
 /** A parsed template, or why it can't be used. */
 interface Compiled {
   program?: unknown;
+  /** Its parts, when it can be run without the interpreter. */
+  direct?: Part[];
   error?: string;
   timeouts: number;
   /** Used since the cache last looked for one to drop. */
@@ -787,7 +892,8 @@ export class TemplateEngine {
   private readonly interpreter = new BoundedInterpreter(this.env);
   private rendering = false;
 
-  constructor(private readonly options: { timeoutMs?: number; cacheSize?: number } = {}) {}
+  /** `direct: false`: every template through the interpreter (what the direct runs are checked against). */
+  constructor(private readonly options: { timeoutMs?: number; cacheSize?: number; direct?: boolean } = {}) {}
 
   /** Why a template can't be used (too long, not Jinja), or undefined when it can. */
   check(source: string): string | undefined {
@@ -803,6 +909,10 @@ export class TemplateEngine {
     if (compiled.error) return { ok: false, error: compiled.error };
     if (compiled.timeouts >= TIMEOUTS_BEFORE_DISABLED)
       return { ok: false, error: 'template disabled: it took too long repeatedly' };
+    if (compiled.direct) {
+      const text = runDirect(compiled.direct, variables);
+      if (text !== undefined) return { ok: true, text };
+    }
     // A render inside a render (none today) gets its own environment, not this one's emptied.
     const nested = this.rendering;
     const env = nested ? new Environment(globals) : this.env;
@@ -842,6 +952,7 @@ export class TemplateEngine {
     else {
       try {
         compiled.program = parse(tokenize(source, { lstrip_blocks: false, trim_blocks: false }));
+        if (this.options.direct !== false) compiled.direct = directParts(compiled.program as Node);
       } catch (error) {
         compiled.error = `template error: ${error instanceof Error ? error.message : String(error)}`.slice(
           0,
