@@ -412,11 +412,20 @@ const PARTS: Partial<Record<Component, (c: JsonObject) => Part[]>> = {
   ],
 };
 
+/** The parts of each config, found once (each message on its topics asks again). */
+const partsByConfig = new WeakMap<EntityConfig, Part[]>();
+
 /** A part is there when the config has one of its topics. */
-const partsOf = (e: EntityConfig): Part[] =>
-  (PARTS[e.component]?.(e.config) ?? []).filter(
-    (p) => (p.state && has(e.config, p.state[0])) || (p.command && has(e.config, p.command[0])),
-  );
+function partsOf(e: EntityConfig): Part[] {
+  let parts = partsByConfig.get(e);
+  if (!parts) {
+    parts = (PARTS[e.component]?.(e.config) ?? []).filter(
+      (p) => (p.state && has(e.config, p.state[0])) || (p.command && has(e.config, p.command[0])),
+    );
+    partsByConfig.set(e, parts);
+  }
+  return parts;
+}
 
 function partCapability(e: EntityConfig, part: Part): Capability {
   const c = e.config;

@@ -80,8 +80,13 @@ interface EntityState {
   error: string | undefined;
   attributes: JsonObject | undefined;
   attributesAt: number;
-  /** Its state topics by config key, read once from its config. */
+  /** Its state topics by config key, its attributes topic and timers, read once from its config. */
   stateTopics: [key: string, topic: string][];
+  attributesTopic: string | undefined;
+  expireAfter: number | undefined;
+  offDelay: number | undefined;
+  /** Its property in its device (propertyOf), until the device's entities change. */
+  property: string | undefined;
   /** Every topic it listens on. */
   topics: string[];
   /** `expire_after` and a binary sensor's `off_delay`. */
@@ -94,6 +99,9 @@ interface DeviceState {
   info: DeviceInfo | undefined;
   online: boolean | undefined;
 }
+
+/** A number of seconds above 0 from a config, else undefined. */
+const positive = (value: unknown) => (typeof value === 'number' && value > 0 ? value : undefined);
 
 /** What one message changed, by device: each entity's property and value, in the order they came. */
 type Reports = Map<string, [property: string, value: unknown][]>;
@@ -447,6 +455,13 @@ export class HomeAssistantAdapter implements DeviceAdapter {
       attributes: before?.attributes,
       attributesAt: before?.attributesAt ?? 0,
       stateTopics: reads,
+      attributesTopic:
+        typeof config.config.json_attributes_topic === 'string'
+          ? config.config.json_attributes_topic
+          : undefined,
+      expireAfter: positive(config.config.expire_after),
+      offDelay: config.component === 'binary_sensor' ? positive(config.config.off_delay) : undefined,
+      property: undefined,
       topics: [],
       timers: {},
     };
@@ -461,6 +476,7 @@ export class HomeAssistantAdapter implements DeviceAdapter {
       this.devices.set(deviceKey, device);
     }
     device.entities.add(config.discoveryId);
+    this.propertiesChanged(device);
     device.info = mergeInfo(device.info, config.device);
     for (const key of [
       ...(config.device?.identifiers ?? []),
@@ -500,6 +516,7 @@ export class HomeAssistantAdapter implements DeviceAdapter {
     if (!device) return;
     device.entities.delete(discoveryId);
     if (device.entities.size > 0) {
+      this.propertiesChanged(device);
       this.markDirty(deviceKey);
       return;
     }
@@ -511,9 +528,8 @@ export class HomeAssistantAdapter implements DeviceAdapter {
 
   /** Subscribes the entity's topics (those under the prefix come with the discovery subscription). */
   private attach(state: EntityState) {
-    const c = state.config.config;
     const topics = new Set(state.stateTopics.map(([, topic]) => topic));
-    if (typeof c.json_attributes_topic === 'string') topics.add(c.json_attributes_topic);
+    if (state.attributesTopic !== undefined) topics.add(state.attributesTopic);
     for (const entry of state.availability?.entries ?? []) topics.add(entry.topic);
     state.topics = [...topics];
     for (const topic of state.topics) {
@@ -622,7 +638,7 @@ export class HomeAssistantAdapter implements DeviceAdapter {
       state.latest = said.available;
       this.updateOnline(device);
     }
-    if (matches(c.json_attributes_topic)) {
+    if (state.attributesTopic !== undefined && matches(state.attributesTopic)) {
       const { attributes, error } = decodeAttributes(state.config, message, this.templates);
       if (error) this.setError(state, error);
       if (attributes) this.setAttributes(state, attributes);
@@ -668,17 +684,13 @@ export class HomeAssistantAdapter implements DeviceAdapter {
    * only ever say ON).
    */
   private startTimers(state: EntityState) {
-    const c = state.config.config;
-    const expire = typeof c.expire_after === 'number' && c.expire_after > 0 ? c.expire_after : undefined;
+    const expire = state.expireAfter;
     if (expire) {
       clearTimeout(state.timers.expire);
       state.timers.expire = setTimeout(() => this.setValue(state, null), expire * 1000);
       state.timers.expire.unref();
     }
-    const off =
-      state.config.component === 'binary_sensor' && typeof c.off_delay === 'number' && c.off_delay > 0
-        ? c.off_delay
-        : undefined;
+    const off = state.offDelay;
     if (off && state.value === true) {
       clearTimeout(state.timers.off);
       state.timers.off = setTimeout(() => this.setValue(state, false), off * 1000);
@@ -785,6 +797,19 @@ export class HomeAssistantAdapter implements DeviceAdapter {
 
   /** The property (and capability id) of an entity within its device: its object id, made unique. */
   private propertyOf(state: EntityState): string {
+    state.property ??= this.findProperty(state);
+    return state.property;
+  }
+
+  /** The entities of a device changed: their properties are found again when next asked. */
+  private propertiesChanged(device: DeviceState) {
+    for (const id of device.entities) {
+      const state = this.entities.get(id);
+      if (state) state.property = undefined;
+    }
+  }
+
+  private findProperty(state: EntityState): string {
     if (state.config.component === 'device_automation') return 'action';
     const device = this.devices.get(state.deviceKey);
     let suffix = 1;

@@ -332,6 +332,8 @@ interface InterpreterHooks {
   evaluateMemberExpression(expr: Node, environment: Environment): Runtime;
   evaluateCallExpression(expr: Node, environment: Environment): Runtime;
   evaluateBinaryExpression(node: Node, environment: Environment): Runtime;
+  evaluateTernaryExpression(node: Node, environment: Environment): Runtime;
+  evaluateIf(node: Node, environment: Environment): Runtime;
   evaluateArguments(args: Node[], environment: Environment): [Runtime[], Map<string, Runtime>];
   applyFilter(operand: Runtime, filterNode: Node, environment: Environment): Runtime;
 }
@@ -339,6 +341,20 @@ const Base = Interpreter as unknown as new (env: Environment) => InterpreterHook
 
 /** Node types that print nothing themselves. */
 const SILENT = new Set(['Set', 'Comment', 'Macro']);
+
+/** The kinds whose truth is their value's (the library's default __bool__; lists and dicts have their own). */
+const PLAIN_TRUTH = new Set([
+  'IntegerValue',
+  'FloatValue',
+  'StringValue',
+  'BooleanValue',
+  'NullValue',
+  'UndefinedValue',
+]);
+
+/** `value.__bool__().value`, without the library's new BooleanValue each time for the plain kinds. */
+const truthy = (value: Runtime) =>
+  PLAIN_TRUTH.has(value.type) ? Boolean(value.value) : value.__bool__().value;
 
 /** A literal's value, made once per parsed template (literals are never changed). */
 function literal(node: Node & { runtime?: Runtime }): Runtime {
@@ -394,6 +410,17 @@ class BoundedInterpreter extends Base {
     )
       throw new TemplateError('template value too large');
     return result;
+  }
+
+  override evaluateTernaryExpression(node: Node, environment: Environment): Runtime {
+    return truthy(this.evaluate(node.condition as Node, environment))
+      ? this.evaluate(node.trueExpr as Node, environment)
+      : this.evaluate(node.falseExpr as Node, environment);
+  }
+
+  override evaluateIf(node: Node, environment: Environment): Runtime {
+    const test = truthy(this.evaluate(node.test as Node, environment));
+    return this.evaluateBlock((test ? node.body : node.alternate) as Node[], environment);
   }
 
   /** Python prints True, False and None; the library would print true, false and nothing. */
