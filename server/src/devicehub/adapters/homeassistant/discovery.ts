@@ -86,6 +86,7 @@ export interface EntityConfig {
   objectId: string;
   /** The config topic it came from. */
   topic: string;
+  /** Its options, keys spelled out (`device` and `origin` are read into the fields below). */
   config: JsonObject;
   device: DeviceInfo | undefined;
   origin: { name: string | undefined; sw_version: string | undefined } | undefined;
@@ -433,14 +434,17 @@ function entity(
   topic: string,
   config: JsonObject,
 ): EntityConfig {
-  const origin = isObject(config.origin) ? expandKeys(config.origin, ORIGIN_ABBREVIATIONS) : undefined;
+  // The device and the origin are kept as read below, not also as sent (in each of a device's
+  // entities, for as long as the entity lives).
+  const { device, origin: sentOrigin, ...options } = config;
+  const origin = isObject(sentOrigin) ? expandKeys(sentOrigin, ORIGIN_ABBREVIATIONS) : undefined;
   return {
     discoveryId,
     component,
     objectId,
     topic,
-    config,
-    device: deviceInfo(config.device),
+    config: options,
+    device: deviceInfo(device),
     origin: origin ? { name: text(origin.name), sw_version: text(origin.sw_version) } : undefined,
     uniqueId: text(config.unique_id),
   };

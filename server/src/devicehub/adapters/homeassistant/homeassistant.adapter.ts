@@ -136,7 +136,7 @@ export class HomeAssistantAdapter implements DeviceAdapter {
   private unsubscribeStatus: (() => void) | undefined;
   private readonly entities = new Map<string, EntityState>();
   /** Discovery ids by the config topic that announced them. */
-  private readonly byConfigTopic = new Map<string, Set<string>>();
+  private readonly byConfigTopic = new Map<string, string[]>();
   private readonly devices = new Map<string, DeviceState>();
   /** Device identifiers and connections → the device they belong to. */
   private readonly deviceIndex = new Map<string, string>();
@@ -445,7 +445,8 @@ export class HomeAssistantAdapter implements DeviceAdapter {
     const before = this.entities.get(config.discoveryId);
     const deviceKey = this.deviceKeyOf(config);
     const state: EntityState = {
-      config,
+      // Its device as described is merged into the device's (below): not kept once per entity.
+      config: { ...config, device: undefined },
       deviceKey,
       value: before && before.config.component === config.component ? before.value : undefined,
       availability: availabilityOf(config.config),
@@ -467,9 +468,9 @@ export class HomeAssistantAdapter implements DeviceAdapter {
     };
     if (before) this.clearTimers(before);
     this.entities.set(config.discoveryId, state);
-    const ids = this.byConfigTopic.get(config.topic) ?? new Set<string>();
-    this.byConfigTopic.set(config.topic, ids);
-    ids.add(config.discoveryId);
+    const ids = this.byConfigTopic.get(config.topic);
+    if (!ids) this.byConfigTopic.set(config.topic, [config.discoveryId]);
+    else if (!ids.includes(config.discoveryId)) ids.push(config.discoveryId);
     let device = this.devices.get(deviceKey);
     if (!device) {
       device = { externalId: deviceKey, entities: new Set(), info: undefined, online: undefined };
@@ -506,7 +507,10 @@ export class HomeAssistantAdapter implements DeviceAdapter {
     this.detach(state);
     this.clearTimers(state);
     this.entities.delete(discoveryId);
-    this.byConfigTopic.get(state.config.topic)?.delete(discoveryId);
+    // A config topic with no entity left is forgotten (its ids were kept for good before).
+    const ids = this.byConfigTopic.get(state.config.topic)?.filter((id) => id !== discoveryId);
+    if (ids?.length) this.byConfigTopic.set(state.config.topic, ids);
+    else this.byConfigTopic.delete(state.config.topic);
     this.leaveDevice(state.deviceKey, discoveryId);
   }
 
