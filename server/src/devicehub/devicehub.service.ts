@@ -532,6 +532,8 @@ export class DeviceHubService {
     this.enqueue(async () => {
       try {
         await this.applyList(protocol, listed, complete);
+        // Applied: nothing to try again (a list of thousands of devices weighs megabytes).
+        if (this.latestList.get(protocol) === listed) this.latestList.delete(protocol);
       } catch (error) {
         // The database may be away for a moment: try the newest list again rather than stay
         // empty until the source happens to publish its list again.
