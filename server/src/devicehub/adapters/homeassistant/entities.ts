@@ -994,8 +994,43 @@ const plain = (value: unknown) =>
   typeof value === 'string' ||
   typeof value === 'boolean' ||
   (typeof value === 'number' && Number.isFinite(value));
+const plainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' &&
+  value !== null &&
+  (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null);
+
+/**
+ * Whether JSON prints a and b alike, for data of text, booleans, finite numbers, null, lists and
+ * plain objects whose keys come in the same order; undefined for anything else (JSON decides).
+ */
+function printedAlike(a: unknown, b: unknown): boolean | undefined {
+  if (plain(a) || a === null) return plain(b) || b === null ? a === b : undefined;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b)) return undefined;
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) {
+      const alike = printedAlike(a[i], b[i]);
+      if (alike !== true) return alike;
+    }
+    return true;
+  }
+  if (!plainObject(a) || !plainObject(b)) return undefined;
+  const keys = Object.keys(a);
+  const others = Object.keys(b);
+  // Keys JSON leaves out (undefined values) may make different keys print alike: JSON decides.
+  if (keys.length !== others.length) return undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    if (key !== others[i]) return undefined;
+    const alike = printedAlike(a[key], b[key]);
+    if (alike !== true) return alike;
+  }
+  return true;
+}
+
+/** Whether a decoded value is the one before, as JSON prints them. */
 const same = (a: unknown, b: unknown) =>
-  a === b || (!(plain(a) && plain(b)) && JSON.stringify(a) === JSON.stringify(b));
+  a === b || (printedAlike(a, b) ?? JSON.stringify(a) === JSON.stringify(b));
 const asObject = (value: unknown): JsonObject => (isObject(value) ? { ...value } : {});
 
 /** Decodes a part's rendered text; undefined: no change. */

@@ -590,12 +590,14 @@ export class HomeAssistantAdapter implements DeviceAdapter {
 
   /** A message on a topic entities listen on: `filter` is the subscription it came through. */
   private onStateMessage(topic: string, payload: Buffer, retained: boolean, filter?: string) {
-    const ids = new Set<string>();
-    for (const id of this.listeners.get(filter ?? topic) ?? []) ids.add(id);
+    let ids = this.listeners.get(filter ?? topic);
     if (filter === undefined)
-      for (const [wildcard, matches] of this.wildcards)
-        if (matches(topic)) for (const id of this.listeners.get(wildcard) ?? []) ids.add(id);
-    if (ids.size === 0) return;
+      for (const [wildcard, matches] of this.wildcards) {
+        if (!matches(topic)) continue;
+        ids = new Set(ids);
+        for (const id of this.listeners.get(wildcard) ?? []) ids.add(id);
+      }
+    if (!ids || ids.size === 0) return;
     if (payload.length > MAX_STATE_PAYLOAD) {
       this.once.warn(
         `large:${topic}`,
