@@ -21,4 +21,6 @@ export {
   type Reach,
   type ReachSource,
   roleReach,
+  type Sight,
+  sightOf,
 } from './reach.js';

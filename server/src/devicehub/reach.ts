@@ -1,4 +1,4 @@
-import { type AccessLevel, isManager, ROLE_DEFAULT_ACCESS } from '@hearth/contracts';
+import { type AccessLevel, type Device, isManager, ROLE_DEFAULT_ACCESS } from '@hearth/contracts';
 import type { UserRecord } from '../users/index.js';
 
 /**
@@ -66,3 +66,24 @@ export const roleReach: ReachSource = {
 
 /** Whether the role may rename devices and assign rooms (with `control` of them). */
 export const mayManageDevices = (user: UserRecord): boolean => isManager(user.role);
+
+/** What a person sees of the household, as GET /api/rooms and the device list show it. */
+export interface Sight {
+  device(id: string): boolean;
+  room(id: string): boolean;
+}
+
+/**
+ * docs/access.md#where-it-is-enforced: a device when the reach's level on it is above `none`; a
+ * room when its level on the room is, or it holds a device the reach may view. Everything for a
+ * reach without rules. (Passes, scenes and automations hide what names anything else.)
+ */
+export function sightOf(reach: Reach, visible: (reach: Reach) => Device[]): Sight {
+  if (reach.everything) return { device: () => true, room: () => true };
+  const occupied = new Set<string>();
+  for (const device of visible(reach)) if (device.room_id) occupied.add(device.room_id);
+  return {
+    device: (id) => reach.levelOf(id) !== 'none',
+    room: (id) => occupied.has(id) || reach.levelOfRoom(id) !== 'none',
+  };
+}

@@ -1,5 +1,5 @@
 import { type AccessLevel, accessAtLeast } from '@hearth/contracts';
-import type { DeviceGate, Reach } from '../devicehub/index.js';
+import { type DeviceGate, type Reach, type Sight, sightOf } from '../devicehub/index.js';
 import type { PassRecord } from './passes.repository.js';
 
 /** The most a pass's creator may do with each device now (their access rules), by their account id. */
@@ -37,26 +37,11 @@ export function passReach(
   };
 }
 
-/** What a manager sees of the household (docs/passes.md#who-sees-which-passes); everything without rules. */
-export interface PassSight {
-  device(id: string): boolean;
-  room(id: string): boolean;
-}
+/** What the viewer sees of the household (docs/access.md#where-it-is-enforced). */
+export type PassSight = Sight;
 
-/**
- * As GET /api/rooms shows them (docs/access.md#where-it-is-enforced): a device when the reach's
- * level on it is above `none`; a room when its level on the room is, or it holds a device the
- * reach may view.
- */
-export function passSight(reach: Reach, visible: DeviceGate['visible']): PassSight {
-  if (reach.everything) return { device: () => true, room: () => true };
-  const occupied = new Set<string>();
-  for (const device of visible(reach)) if (device.room_id) occupied.add(device.room_id);
-  return {
-    device: (id) => reach.levelOf(id) !== 'none',
-    room: (id) => occupied.has(id) || reach.levelOfRoom(id) !== 'none',
-  };
-}
+/** As GET /api/rooms shows them: devicehub's sight of the reach. */
+export const passSight = (reach: Reach, visible: DeviceGate['visible']): PassSight => sightOf(reach, visible);
 
 /** Whether the viewer sees every room and device a pass names: else the pass is not theirs to see. */
 export const seesPass = (pass: Pick<PassRecord, 'rooms' | 'devices'>, sees: PassSight): boolean =>
