@@ -22,8 +22,11 @@ describe('simulator (SIMULATOR=on)', () => {
   it('brings 24 devices online, covering every icon and binary label', async () => {
     const devices = await waitFor(async () => {
       const all = await list();
-      // One device may have dropped off for a while: availability flips now and then.
-      return all.length === TEMPLATES.length && all.filter((d) => d.online).length >= all.length - 1
+      // One device may have dropped off for a while: availability flips now and then. Each
+      // device's first state message follows the device list, so wait for those too.
+      return all.length === TEMPLATES.length &&
+        all.filter((d) => d.online).length >= all.length - 1 &&
+        all.every((d) => Object.keys(d.state).length > 0)
         ? all
         : undefined;
     }).catch((error) => {
