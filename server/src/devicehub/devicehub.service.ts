@@ -32,7 +32,7 @@ import { deviceRenameCommand, deviceSetCommand } from './devicehub.schemas.js';
 import type { EdgeAbout, EdgeBroker, EdgeCaller, EdgeCommand, EventAudience } from './edge/edge-broker.js';
 import { LogOnce } from './log-once.js';
 import type { Principal, Reach } from './reach.js';
-import { MAX_STATE_BYTES, MAX_VALUE_BYTES, mergeBounded } from './state-limits.js';
+import { MAX_STATE_BYTES, MAX_VALUE_BYTES, mergeBounded, mergeInto } from './state-limits.js';
 import type { StateWriter } from './state-writer.js';
 import { installsUpdate } from './update-install.js';
 
@@ -166,6 +166,8 @@ export class DeviceHubService {
   private readonly listeners = new Set<DeviceListener>();
   /** Each device's state topic and what it is about, built once rather than per message. */
   private readonly stateRoutes = new Map<string, { topic: string; about: EdgeAbout }>();
+  /** Each device's entry in the state writer (markForWriter). */
+  private readonly writerEntries = new Map<string, StateEntry>();
 
   constructor(private readonly options: DeviceHubServiceOptions) {
     this.once = new LogOnce(options.log);
@@ -593,26 +595,26 @@ export class DeviceHubService {
       return;
     }
     if (device.protocol !== protocol) return;
-    const merged = mergeBounded(device.state, state);
-    if (merged.trimmed.length > 0) {
+    // In place: the device keeps one state object (a fresh one per report became old-generation
+    // garbage, docs/devicehub.md#performance).
+    const trimmed = mergeInto(device.state, state);
+    if (trimmed.length > 0) {
       this.once.warn(
         `state-size:${device.id}`,
-        { id: device.id, keys: merged.trimmed.slice(0, NAMED_IN_WARNING) },
+        { id: device.id, keys: trimmed.slice(0, NAMED_IN_WARNING) },
         `device state over ${MAX_VALUE_BYTES} bytes per value or ${MAX_STATE_BYTES} in all; cut or dropped`,
       );
     }
-    device.state = merged.state;
     this.stateArrived.set(device.id, Date.now());
     if (lastSeen) device.last_seen = lastSeen;
-    const json = this.publishState(device);
+    this.publishState(device);
     this.tell((listener) => listener.stateReported?.(device, state, retained));
     // Without availability reports (disabled in Zigbee2MQTT), a fresh message means it is there.
     if (!retained && !device.online && !this.availabilityKnown.has(device.id)) {
       device.online = true;
       this.publishUpsert(device);
     }
-    // The writer stores the JSON browsers got, rather than serialising the state again.
-    this.markForWriter(device, json);
+    this.markForWriter(device);
   }
 
   private availabilityChanged(protocol: string, externalId: string, online: boolean) {
@@ -685,15 +687,21 @@ export class DeviceHubService {
     );
   }
 
-  /** `json`: device.state as JSON, if it has been serialised already. */
-  private markForWriter(device: Device, json?: string) {
-    const entry: StateEntry = {
-      id: device.id,
-      state: device.state,
-      lastSeen: device.last_seen,
-      online: device.online,
-    };
-    if (json !== undefined) entry.json = json;
+  /**
+   * Marks the device for the state writer through its one entry, updated in place: a report
+   * allocates nothing that waits for the next flush, and the writer serialises the state it
+   * finds then (the newest).
+   */
+  private markForWriter(device: Device) {
+    let entry = this.writerEntries.get(device.id);
+    if (entry === undefined) {
+      entry = { id: device.id, state: device.state, lastSeen: device.last_seen, online: device.online };
+      this.writerEntries.set(device.id, entry);
+    } else {
+      entry.state = device.state;
+      entry.lastSeen = device.last_seen;
+      entry.online = device.online;
+    }
     this.options.writer.mark(entry);
   }
 
@@ -852,6 +860,7 @@ export class DeviceHubService {
     });
     if (this.departed.size > MAX_DEPARTED) this.departed.delete(this.departed.keys().next().value!);
     this.options.writer.forget(id);
+    this.writerEntries.delete(id);
     this.devices.delete(id);
     this.idByExternal.delete(device.external_id);
     this.availabilityKnown.delete(id);
@@ -875,17 +884,15 @@ export class DeviceHubService {
     });
   }
 
-  /** Publishes the device's state (retained); returns it as the JSON it sent. */
-  private publishState(device: Device): string {
+  /** Publishes the device's state (retained). */
+  private publishState(device: Device) {
     this.changed();
     let route = this.stateRoutes.get(device.id);
     if (route === undefined) {
       route = { topic: devicehubTopics.device(device.id), about: { type: 'state', deviceId: device.id } };
       this.stateRoutes.set(device.id, route);
     }
-    const json = JSON.stringify(device.state);
-    this.publish(route.topic, json, true, route.about);
-    return json;
+    this.publish(route.topic, JSON.stringify(device.state), true, route.about);
   }
 
   private publish(topic: string, payload: string | (() => string), retain: boolean, about?: EdgeAbout) {

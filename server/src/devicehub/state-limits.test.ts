@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_STATE_BYTES, MAX_VALUE_BYTES, mergeBounded, stateBytes } from './state-limits.js';
+import { MAX_STATE_BYTES, MAX_VALUE_BYTES, mergeBounded, mergeInto, stateBytes } from './state-limits.js';
 
 const size = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
@@ -76,5 +76,57 @@ describe('bounded device state', () => {
       }),
       { numRuns: 100 },
     );
+  });
+
+  it('merges in place as mergeBounded merges into a copy, over any run of reports', () => {
+    const value = fc.oneof(
+      fc.integer(),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.string({ maxLength: 40 }),
+      fc.string({ minLength: 3000, maxLength: 6000 }),
+      fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 900 }), { maxKeys: 4 }),
+    );
+    const report = fc.dictionary(fc.constantFrom(...'abcdefghijklmnop'.split(''), 'é'), value, {
+      maxKeys: 6,
+    });
+    fc.assert(
+      fc.property(fc.array(report, { minLength: 1, maxLength: 25 }), (reports) => {
+        const inPlace: Record<string, unknown> = {};
+        let copied = {};
+        for (const next of reports) {
+          const expected = mergeBounded(copied, next);
+          copied = expected.state;
+          expect(mergeInto(inPlace, next)).toEqual(expected.trimmed);
+          // The same keys in the same order: browsers and the registry get the same JSON.
+          expect(JSON.stringify(inPlace)).toBe(JSON.stringify(copied));
+          expect(stateBytes(inPlace)).toBe(size(inPlace));
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('keeps the state object a device has, and what it had when a report is cut', () => {
+    const state: Record<string, unknown> = { state: 'ON', brightness: 3 };
+    expect(mergeInto(state, { brightness: 9, linkquality: 80 })).toEqual([]);
+    expect(state).toEqual({ state: 'ON', brightness: 9, linkquality: 80 });
+    expect(
+      mergeInto(state, { state: 'OFF', blob: { items: Array.from({ length: 2000 }, (_, i) => i) } }),
+    ).toEqual(['blob']);
+    expect(state).toEqual({ state: 'OFF', brightness: 9, linkquality: 80 });
+  });
+
+  it('keeps the object a state holds when a report repeats it, and takes one that differs', () => {
+    const color = { x: 0.3, y: 0.4 };
+    const state: Record<string, unknown> = { color, update: { state: 'idle', versions: [1, 2] } };
+    mergeInto(state, { color: { x: 0.3, y: 0.4 }, update: { state: 'idle', versions: [1, 2] } });
+    expect(state.color).toBe(color);
+    mergeInto(state, { color: { y: 0.4, x: 0.3 } });
+    // Another order is another JSON: taken as sent.
+    expect(JSON.stringify(state.color)).toBe('{"y":0.4,"x":0.3}');
+    mergeInto(state, { update: { state: 'available', versions: [1, 2] } });
+    expect(state.update).toEqual({ state: 'available', versions: [1, 2] });
   });
 });

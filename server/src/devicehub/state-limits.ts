@@ -32,9 +32,13 @@ function keySize(key: string): number {
   return size;
 }
 
-/** Characters of a finite number in JSON; integers (most readings) without building the string. */
+/**
+ * Characters of a finite number in JSON; integers (most readings) without building the string.
+ * Others through JSON.stringify rather than String(), whose result V8 keeps in its number-to-string
+ * cache: a string per reading that outlived young-generation collections, old-generation garbage.
+ */
 function numberSize(value: number): number {
-  if (!Number.isInteger(value) || value >= 1e15 || value <= -1e15) return String(value).length;
+  if (!Number.isInteger(value) || value >= 1e15 || value <= -1e15) return JSON.stringify(value).length;
   let digits = 1;
   let rest = value < 0 ? -value : value;
   while (rest >= 10) {
@@ -170,4 +174,74 @@ export function mergeBounded(current: DeviceState, report: DeviceState): Bounded
   }
   knownSize.set(merged, size);
   return { state: merged, trimmed };
+}
+
+const NOTHING_TRIMMED: readonly string[] = Object.freeze([]);
+
+/**
+ * Whether a reported value is the one the state holds, objects and arrays compared as their JSON
+ * (the same keys in the same order): Zigbee2MQTT repeats a light's `color` or a device's `update`
+ * in every message, and the state keeps the object it has rather than each fresh copy.
+ */
+function unchanged(value: unknown, had: unknown, depth = 0): boolean {
+  if (value === had) return true;
+  if (typeof value !== 'object' || typeof had !== 'object' || value === null || had === null) return false;
+  if (depth >= 8) return false;
+  if (Array.isArray(value)) {
+    if (!Array.isArray(had) || value.length !== had.length) return false;
+    for (let i = 0; i < value.length; i++) if (!unchanged(value[i], had[i], depth + 1)) return false;
+    return true;
+  }
+  if (Array.isArray(had)) return false;
+  const keys = Object.keys(had);
+  let i = 0;
+  for (const key in value) {
+    if (keys[i++] !== key) return false;
+    if (!unchanged((value as Record<string, unknown>)[key], (had as Record<string, unknown>)[key], depth + 1))
+      return false;
+  }
+  return i === keys.length;
+}
+
+/**
+ * mergeBounded in place: the report is merged into `state` itself, which keeps its identity, and
+ * the keys cut or dropped are returned (the same empty list when nothing was). A device's state
+ * is merged 1000 times a second at full load; a fresh object per report was garbage that lived
+ * long enough to be promoted to V8's old generation, whose collections were the stream's longest
+ * pauses. A report within the limits (nearly all of them) is measured first and then applied; one
+ * that is not goes through mergeBounded, whose result replaces the state's contents.
+ */
+export function mergeInto(state: DeviceState, report: DeviceState): readonly string[] {
+  const known = knownSize.get(state);
+  const size = known ?? measure(state);
+  let { bytes, entries } = size;
+  for (const key in report) {
+    const value = report[key];
+    const had = state[key];
+    if (unchanged(value, had)) continue;
+    const after = value === undefined ? 0 : keySize(key) + 1 + sizeOf(value);
+    if (after > MAX_VALUE_BYTES + 1) return replaceBy(state, mergeBounded(state, report));
+    const before = entrySize(key, had);
+    bytes += after - before;
+    entries += (after > 0 ? 1 : 0) - (before > 0 ? 1 : 0);
+  }
+  if (jsonBytes({ bytes, entries }) > MAX_STATE_BYTES) return replaceBy(state, mergeBounded(state, report));
+  for (const key in report) {
+    const value = report[key];
+    if (value === undefined) delete state[key];
+    else if (!unchanged(value, state[key])) state[key] = value;
+  }
+  if (known) {
+    known.bytes = bytes;
+    known.entries = entries;
+  } else knownSize.set(state, { bytes, entries });
+  return NOTHING_TRIMMED;
+}
+
+/** Makes `state` hold what `merged` holds (its keys in their order), with its size; the trimmed keys. */
+function replaceBy(state: DeviceState, merged: BoundedState): readonly string[] {
+  for (const key of Object.keys(state)) delete state[key];
+  Object.assign(state, merged.state);
+  knownSize.set(state, { ...measure(merged.state) });
+  return merged.trimmed;
 }
