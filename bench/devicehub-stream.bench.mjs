@@ -57,6 +57,9 @@ const GRACE_MS = 3000;
 const LAG_MS = 100;
 const DELIVERED_MIN = 0.995;
 const MEMORY = process.env.BENCH_MEMORY;
+// BENCH_LOOP=1: Hearth's garbage collections and event-loop stalls (bench/loop-probe.mjs) during its
+// 1000/s step, matched with the subscribers' arrivals of 10 ms or more.
+const LOOP = process.env.BENCH_LOOP;
 const MODES = process.env.BENCH_MODES
   ? process.env.BENCH_MODES.split(',')
   : ['simulator', 'real', 'mixed', 'access', 'access-real'];
@@ -73,6 +76,7 @@ const KIND_NAMES = ['Zigbee2MQTT', 'HA discovery'];
 const HA_PREFIX = 'homeassistant';
 
 const now = () => performance.timeOrigin + performance.now();
+const monotonicMs = () => Number(process.hrtime.bigint()) / 1e6;
 
 // ---- main: brokers, publisher, measurements ---------------------------------------------------
 
@@ -345,15 +349,17 @@ async function runAccessMode(deviceMode) {
 async function runMode(mode) {
   const devices = devicesFor(mode);
   const probeOut = MEMORY ? path.join(os.tmpdir(), `hearth-memory-${process.pid}-${mode}.json`) : undefined;
+  const loopOut = LOOP ? path.join(os.tmpdir(), `hearth-loop-${process.pid}-${mode}.json`) : undefined;
+  const preloads = [
+    process.env.BENCH_NODE_OPTIONS,
+    probeOut && `--import=${path.join(import.meta.dirname, 'memory-probe.mjs')}`,
+    loopOut && `--import=${path.join(import.meta.dirname, 'loop-probe.mjs')}`,
+  ].filter(Boolean);
   const rig = await startRig({
+    ...(preloads.length > 0 ? { NODE_OPTIONS: preloads.join(' ') } : {}),
+    ...(loopOut ? { LOOP_PROBE_OUT: loopOut } : {}),
     ...(probeOut
       ? {
-          NODE_OPTIONS: [
-            process.env.BENCH_NODE_OPTIONS,
-            `--import=${path.join(import.meta.dirname, 'memory-probe.mjs')}`,
-          ]
-            .filter(Boolean)
-            .join(' '),
           MEMORY_PROBE_OUT: probeOut,
           ...(MEMORY.includes('snapshot') ? { MEMORY_PROBE_SNAPSHOT: '1' } : {}),
           ...(MEMORY.includes('mappings') ? { MEMORY_PROBE_MAPPINGS: '1' } : {}),
@@ -362,6 +368,8 @@ async function runMode(mode) {
       : {}),
   });
   const { mosquitto, hearth, publisher, token } = rig;
+  /** Hearth's step at 1000/s: its window (CLOCK_MONOTONIC ms) and late arrivals (BENCH_LOOP). */
+  let loopStep;
   try {
     const listText = JSON.stringify(devices.list);
     console.log(`bridge/devices: ${(listText.length / 1e6).toFixed(1)} MB`);
@@ -444,7 +452,10 @@ async function runMode(mode) {
         }, 250);
         const result = await step(publisher, target, rate, STEP_MS, target.pid, devices);
         clearInterval(sampler);
-        if (target.password && rate === 1000) hearthPeakRss = peak;
+        if (target.password && rate === 1000) {
+          hearthPeakRss = peak;
+          loopStep = result;
+        }
         rows.push({
           target: target.name,
           ...(result.byKind ? { kind: 'all' } : {}),
@@ -523,6 +534,7 @@ async function runMode(mode) {
     };
   } finally {
     await rig.stop();
+    if (loopOut && loopStep) printLoop(loopOut, loopStep);
   }
 }
 
@@ -537,10 +549,12 @@ async function step(publisher, target, rate, ms, pid, devices) {
   });
 
   const cpuBefore = cpuMs(pid);
+  const from = monotonicMs();
   const sent = await publishAt(publisher, rate, ms, devices);
+  const window = [from, monotonicMs()];
   await sleep(GRACE_MS);
   const cpu = cpuMs(pid) - cpuBefore;
-  const { received, latencies, kinds } = await subscribers.collect();
+  const { received, latencies, kinds, late } = await subscribers.collect();
 
   // Latencies are in arrival order: a growing latency means the receivers fall behind.
   const quarter = Math.floor(latencies.length / 4);
@@ -569,6 +583,8 @@ async function step(publisher, target, rate, ms, pid, devices) {
     : undefined;
   return {
     byKind,
+    window,
+    late,
     keptUp: publisherKeptUp && delivered >= DELIVERED_MIN && growth < LAG_MS,
     row: {
       'sent /s': Math.round((sent.count * 1000) / sent.ms),
@@ -724,6 +740,45 @@ function round(value) {
 }
 
 await main();
+
+/**
+ * BENCH_LOOP: Hearth's garbage collections and event-loop stalls during its 1000/s step, and how
+ * many of the subscribers' late arrivals (10 ms or more) were in flight during a stall or a GC.
+ */
+function printLoop(file, { window: [from, to], late }) {
+  const { lateMs, offset, gcs, stalls } = JSON.parse(fs.readFileSync(file, 'utf8'));
+  fs.rmSync(file);
+  const inStep = (entry) => entry.at >= from && entry.at <= to;
+  const gcRows = {};
+  for (const gc of gcs.filter(inStep)) {
+    gcRows[gc.kind] ??= { count: 0, 'total ms': 0, 'max ms': 0, '≥ 5 ms': 0 };
+    const row = gcRows[gc.kind];
+    row.count++;
+    row['total ms'] = round(row['total ms'] + gc.ms);
+    row['max ms'] = Math.max(row['max ms'], gc.ms);
+    if (gc.ms >= 5) row['≥ 5 ms'] = row['≥ 5 ms'] + 1;
+  }
+  const seconds = (to - from) / 1000;
+  console.log(
+    `\nHearth's garbage collections in its 1000/s step (${round(seconds)} s; ${round(from - offset)}–${round(to - offset)} ms after Hearth's start, as --trace-gc counts):`,
+  );
+  console.table(gcRows);
+  const stepStalls = stalls.filter(inStep).sort((a, b) => b.ms - a.ms);
+  const overlaps = (a0, a1) => (entry) => entry.at < a1 && entry.at + entry.ms > a0;
+  const stallRows = stepStalls.slice(0, 15).map((stall) => ({
+    'at s': round((stall.at - from) / 1000),
+    'late ms': stall.ms,
+    'GCs in it': gcs
+      .filter(overlaps(stall.at - 5, stall.at + stall.ms))
+      .map((gc) => `${gc.kind} ${gc.ms}`)
+      .join(', '),
+  }));
+  console.log(`event loop late by more than ${lateMs} ms: ${stepStalls.length} times; the largest:`);
+  console.table(stallRows);
+  const explained = late.filter(([arrival, ms]) => stalls.some(overlaps(arrival - ms, arrival))).length;
+  const byGc = late.filter(([arrival, ms]) => gcs.some(overlaps(arrival - ms, arrival))).length;
+  console.log(`arrivals ≥ 10 ms: ${late.length}; in flight during a stall ${explained}, during a GC ${byGc}`);
+}
 
 /** Asks bench/memory-probe.mjs inside Hearth for its breakdown. */
 async function probe(pid, file) {

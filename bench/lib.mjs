@@ -33,7 +33,12 @@ export async function startHearth(env = {}, options = {}) {
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(
     process.execPath,
-    ['--max-semi-space-size=2', ...nodeArgs, path.join(root, 'server/dist/main.js')],
+    // BENCH_SERVER_MAIN: another build of the server to measure (e.g. one of the commit before).
+    [
+      '--max-semi-space-size=2',
+      ...nodeArgs,
+      process.env.BENCH_SERVER_MAIN ?? path.join(root, 'server/dist/main.js'),
+    ],
     {
       env: {
         PATH: process.env.PATH,
@@ -57,6 +62,8 @@ export async function startHearth(env = {}, options = {}) {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
+  // BENCH_SERVER_OUT: a file that gets Hearth's stdout (e.g. what BENCH_NODE_ARGS=--trace-gc prints).
+  if (process.env.BENCH_SERVER_OUT) child.stdout.pipe(fs.createWriteStream(process.env.BENCH_SERVER_OUT));
   await new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk) => {

@@ -8,6 +8,9 @@ const { url, filter, password, count, kinds } = workerData;
 const now = () => performance.timeOrigin + performance.now();
 const latencies = [];
 const kindOf = [];
+/** Arrivals LATE_MS or more after their send, as [arrival (CLOCK_MONOTONIC ms), latency ms] (BENCH_LOOP). */
+const LATE_MS = 10;
+const late = [];
 let received = 0;
 const clients = await Promise.all(
   Array.from({ length: count }, (_, i) =>
@@ -29,7 +32,9 @@ for (const client of clients) {
     const at = text.lastIndexOf('"bench_ts":');
     if (at < 0) return;
     received++;
-    latencies.push(now() - Number.parseFloat(text.slice(at + 11)));
+    const latency = now() - Number.parseFloat(text.slice(at + 11));
+    latencies.push(latency);
+    if (latency >= LATE_MS) late.push([Number(process.hrtime.bigint()) / 1e6, latency]);
     if (kinds) kindOf.push(kinds.get(topic) ?? 255);
   });
   await client.subscribeAsync(filter, { qos: 0 });
@@ -39,6 +44,7 @@ parentPort.on('message', async (message) => {
     parentPort.postMessage({
       received,
       latencies: Float64Array.from(latencies),
+      late,
       ...(kinds ? { kinds: Uint8Array.from(kindOf) } : {}),
     });
     await Promise.all(clients.map((client) => client.endAsync(true)));
