@@ -43,6 +43,9 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // Each file starts its own server and works in browser contexts of its own; what a worker
+          // keeps between files is the modules (playwright-core, the test kits) and one Chromium.
+          isolate: false,
         },
       },
     ],

@@ -1,8 +1,8 @@
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { MailCatcher } from '../../server/test/mail-catcher.js';
 import { started } from '../../server/test/started.js';
-import { closePages, launchBrowser } from './browser.js';
+import { closePages, sharedBrowser } from './browser.js';
 import { type BusServer, type RunningServer, startServer, startServerWithBus } from './server.js';
 
 export interface UseE2eOptions {
@@ -12,7 +12,7 @@ export interface UseE2eOptions {
   bus?: boolean;
   /** Starts a real SMTP catcher and points SMTP_URL at it. */
   mail?: boolean;
-  /** Launches Chromium (default true). */
+  /** Uses Chromium (default true): the worker's shared browser, in contexts of the suite's own. */
   browser?: boolean;
 }
 
@@ -33,9 +33,9 @@ export interface E2eContext<S extends RunningServer = RunningServer> {
 }
 
 /**
- * The one e2e fixture: called at describe level, it starts the mail catcher, the built server and
- * Chromium in beforeAll, and closes the suite's pages, the browser, the server and the catcher in
- * afterAll. A suite's own afterAll (registered after this call) runs first.
+ * The one e2e fixture: called at describe level, it starts the mail catcher and the built server
+ * and takes the worker's Chromium in beforeAll, closes what each test opened after it, and the
+ * suite's contexts, the server and the catcher in afterAll. A suite's own afterAll (registered after this call) runs first.
  */
 export function useE2e(options: UseE2eOptions & { bus: true }): E2eContext<BusServer>;
 export function useE2e(options?: UseE2eOptions): E2eContext;
@@ -50,11 +50,22 @@ export function useE2e(options: UseE2eOptions = {}): E2eContext<RunningServer> {
     if (options.mail) await mail.start();
     const env = typeof options.env === 'function' ? options.env() : (options.env ?? {});
     server = await start({ ...(options.mail ? { SMTP_URL: mail.url } : {}), ...env });
-    if (options.browser !== false) browser = await launchBrowser();
+    if (options.browser !== false) browser = await sharedBrowser();
+  });
+  // What a test opened is closed after it: every open page keeps rendering what the stream sends,
+  // so pages left open until the end of a long suite cost CPU for every test after them. Contexts
+  // opened in a beforeAll stay for the suite.
+  let kept = new Set<BrowserContext>();
+  beforeEach(() => {
+    kept = new Set(browser?.contexts());
+  });
+  afterEach(async () => {
+    for (const context of browser?.contexts() ?? [])
+      if (!kept.has(context)) await context.close().catch(() => {});
   });
   afterAll(async () => {
     await closePages(pages);
-    await browser?.close();
+    for (const context of browser?.contexts() ?? []) await context.close().catch(() => {});
     await server?.stop();
     if (options.mail) await mail.stop();
   });
