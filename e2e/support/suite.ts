@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { MailCatcher } from '../../server/test/mail-catcher.js';
 import { started } from '../../server/test/started.js';
-import { closePages, sharedBrowser } from './browser.js';
+import { sharedBrowser } from './browser.js';
 import { type BusServer, type RunningServer, startServer, startServerWithBus } from './server.js';
 
 export interface UseE2eOptions {
@@ -35,13 +35,13 @@ export interface E2eContext<S extends RunningServer = RunningServer> {
 /**
  * The one e2e fixture: called at describe level, it starts the mail catcher and the built server
  * and takes the worker's Chromium in beforeAll, closes what each test opened after it, and the
- * suite's contexts, the server and the catcher in afterAll. A suite's own afterAll (registered after this call) runs first.
+ * suite's contexts, the server and the catcher in afterAll. A suite's own afterAll (registered
+ * after this call) runs first.
  */
 export function useE2e(options: UseE2eOptions & { bus: true }): E2eContext<BusServer>;
 export function useE2e(options?: UseE2eOptions): E2eContext;
 export function useE2e(options: UseE2eOptions = {}): E2eContext<RunningServer> {
   const mail = new MailCatcher();
-  const pages: Page[] = [];
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
   const start = (env: Record<string, string>) => (options.bus ? startServerWithBus(env) : startServer(env));
@@ -64,7 +64,6 @@ export function useE2e(options: UseE2eOptions = {}): E2eContext<RunningServer> {
       if (!kept.has(context)) await context.close().catch(() => {});
   });
   afterAll(async () => {
-    await closePages(pages);
     for (const context of browser?.contexts() ?? []) await context.close().catch(() => {});
     await server?.stop();
     if (options.mail) await mail.stop();
@@ -80,9 +79,7 @@ export function useE2e(options: UseE2eOptions = {}): E2eContext<RunningServer> {
     mail,
     async page(contextOptions = {}) {
       const context = await started(browser, "the suite's browser").newContext(contextOptions);
-      const page = await context.newPage();
-      pages.push(page);
-      return page;
+      return context.newPage();
     },
     async restart(env = {}) {
       const before = started(server, "the suite's server");
