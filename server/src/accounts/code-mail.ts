@@ -95,7 +95,8 @@ export class CodeMail {
 
   /** Issues and sends without the caller waiting, so the answer's timing reveals nothing. */
   sendInBackground(user: UserRecord, purpose: CodePurpose): void {
-    this.send(user, purpose).catch((error) => {
+    // The mailer keeps the whole job (the code is issued first), so a shutdown waits for both.
+    this.mailer.background(this.send(user, purpose)).catch((error) => {
       if (!(error instanceof HttpError)) this.log.error({ err: error, purpose }, 'issuing a code failed');
     });
   }

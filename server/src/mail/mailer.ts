@@ -24,9 +24,14 @@ export const LOCAL_OUTBOX_WARNING =
  * Outgoing mail. With SMTP_URL it is delivered; otherwise each message is written as an .eml
  * file to $DATA_DIR/outbox/ and logged (recipient and subject only: never the code).
  */
+/** How long close() waits for mail still being sent (an SMTP server can take minutes to time out). */
+export const MAIL_CLOSE_WAIT_MS = 5000;
+
 export class Mailer {
   private readonly transport: Transporter;
   private readonly outbox: string | undefined;
+  /** Sends under way, and mail jobs started without waiting (background()): close() waits for them. */
+  private readonly pending = new Set<Promise<unknown>>();
 
   constructor(private readonly options: MailerOptions) {
     if (options.smtpUrl) {
@@ -38,7 +43,22 @@ export class Mailer {
     }
   }
 
-  async send(to: string, content: MailContent): Promise<void> {
+  send(to: string, content: MailContent): Promise<void> {
+    return this.background(this.deliver(to, content));
+  }
+
+  /**
+   * Keeps `job` (a mail and what it needs first, e.g. issuing its code) until it ends, so a shutdown
+   * waits for it rather than cutting a message off half-written or after the database is gone.
+   */
+  background<T>(job: Promise<T>): Promise<T> {
+    this.pending.add(job);
+    const done = () => this.pending.delete(job);
+    job.then(done, done);
+    return job;
+  }
+
+  private async deliver(to: string, content: MailContent): Promise<void> {
     const info = await this.transport.sendMail({ from: this.options.from, to, ...content });
     if (!this.outbox) {
       this.options.log.info({ to, subject: content.subject }, 'mail sent');
@@ -53,7 +73,21 @@ export class Mailer {
     this.options.log.info({ to, subject: content.subject, file }, 'mail written to outbox');
   }
 
-  close(): void {
+  /** Waits (at most MAIL_CLOSE_WAIT_MS) for the mail still being sent, then closes the transport. */
+  async close(waitMs = MAIL_CLOSE_WAIT_MS): Promise<void> {
+    if (this.pending.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), waitMs);
+      });
+      const settled = Promise.allSettled([...this.pending]);
+      if ((await Promise.race([settled, late])) === 'late')
+        this.options.log.warn(
+          { mails: this.pending.size },
+          'mail still being sent at shutdown; not waiting for it',
+        );
+      clearTimeout(timer);
+    }
     this.transport.close();
   }
 }
