@@ -235,8 +235,20 @@ describe.each(testDatabases())('scenes and automations within reach on $name', (
     // A token for the bathroom only: the run would command the lamp with the owner's reach.
     expect(await run(await token([bathroom]))).toBe(404);
     expect(await run(await token([lampRoom]))).toBe(202);
-    // The owner, as themselves, runs it.
+    // The owner, as themselves, runs it. Runs are recorded once they have ended (they are answered
+    // 202 before): the test ends when all three are (the refused one, the token's, the owner's), so
+    // none lands in the next test's window.
     expect((await kit.call(owner, 'POST', `/api/automations/${rule.id}/run`)).status).toBe(202);
+    const recorded = await eventually(
+      async () =>
+        (await entries(kit.admin, 'automation.run')).filter(
+          (entry) => (entry.detail as { automation_id?: string }).automation_id === rule.id,
+        ),
+      (list) => list.length >= 3,
+    );
+    expect(recorded.filter((entry) => entry.actor.type === 'user').map((entry) => entry.actor.id)).toEqual([
+      owner.id,
+    ]);
   });
 
   it('records creating, editing, deleting and running scenes and automations, within the viewer’s reach', async () => {
