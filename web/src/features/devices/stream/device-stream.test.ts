@@ -29,11 +29,12 @@ class FakeClient extends EventEmitter {
   end() {
     this.ended = true;
   }
-  deliver(topic: string, payload: unknown) {
+  deliver(topic: string, payload: unknown, packet: { retain: boolean } = { retain: false }) {
     this.emit(
       'message',
       topic,
       new TextEncoder().encode(typeof payload === 'string' ? payload : JSON.stringify(payload)),
+      packet,
     );
   }
 }
@@ -161,6 +162,30 @@ describe('DeviceStream (docs/devicehub.md#stream, docs/strings.md#constants-and-
     expect(handlers.state.mock.calls).toEqual([['lamp-1', { state: 'ON' }]]);
     expect(handlers.upsert.mock.calls).toEqual([[{ id: 'lamp-1', name: 'Lamp' }]]);
     expect(handlers.removed.mock.calls).toEqual([[{ id: 'lamp-1' }]]);
+  });
+
+  it('keeps a live state over an older retained one replayed after it, until the next connection', () => {
+    const { stream, last, handlers } = setup();
+    stream.start();
+    last().emit('connect');
+    const lamp = 'hearth/devicehub/devices/lamp-1';
+    const plug = 'hearth/devicehub/devices/plug-1';
+    // The lamp is switched off as the page subscribes: the live message comes before the replay.
+    last().deliver(lamp, { state: 'OFF' });
+    last().deliver(lamp, { state: 'ON' }, { retain: true });
+    last().deliver(plug, { state: 'ON' }, { retain: true });
+    last().deliver(plug, { state: 'OFF' });
+    expect(handlers.state.mock.calls).toEqual([
+      ['lamp-1', { state: 'OFF' }],
+      ['plug-1', { state: 'ON' }],
+      ['plug-1', { state: 'OFF' }],
+    ]);
+    // A new connection's replay is the state again.
+    last().emit('close');
+    vi.advanceTimersByTime(1500);
+    last().emit('connect');
+    last().deliver(lamp, { state: 'ON' }, { retain: true });
+    expect(handlers.state.mock.calls.at(-1)).toEqual(['lamp-1', { state: 'ON' }]);
   });
 
   it('routes room, floor and favourites events (docs/rooms.md#events); ignores wrong shapes', () => {

@@ -12,7 +12,10 @@ export const CONNECT_TIMEOUT_MS = 6000;
 /** The part of an MQTT.js client the stream uses (so tests can hand in a scripted one). */
 export interface StreamClientLike {
   on(event: 'connect' | 'close', listener: () => void): unknown;
-  on(event: 'message', listener: (topic: string, payload: Uint8Array) => void): unknown;
+  on(
+    event: 'message',
+    listener: (topic: string, payload: Uint8Array, packet?: { retain?: boolean }) => void,
+  ): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
   subscribe(topics: string[], options: { qos: 0 }): unknown;
   publish(
@@ -87,6 +90,8 @@ export class DeviceStream {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private stopped = true;
   private connected = false;
+  /** Topics a live (not replayed) message has come on since this connection subscribed. */
+  private readonly live = new Set<string>();
   /** This connection's reply topic (docs/access.md), set per attempt with its client id. */
   private replies: string | null = null;
   private readonly topics;
@@ -154,6 +159,7 @@ export class DeviceStream {
 
     client.on('connect', () => {
       if (this.client !== client) return;
+      this.live.clear();
       wasConnected = true;
       this.connected = true;
       this.replies = replies;
@@ -173,7 +179,15 @@ export class DeviceStream {
       this.options.handlers.error(null);
       this.options.handlers.status(true);
     });
-    client.on('message', (topic, payload) => this.route(topic, payload));
+    client.on('message', (topic, payload, packet) => {
+      // The broker replays retained messages (retain set) after SUBACK while live ones already flow:
+      // one replayed after a live message on its topic is older than what the page holds (a lamp
+      // switched as the page connects would show its old state until it changes again).
+      if (packet?.retain) {
+        if (this.live.has(topic)) return;
+      } else this.live.add(topic);
+      this.route(topic, payload);
+    });
     // MQTT.js reports errors and then closes; the close decides what happens next.
     client.on('error', () => {});
     client.on('close', () => {
