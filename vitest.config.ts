@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
-import { TierSequencer } from './vitest.sequencer.js';
+import { MixedTiersSequencer } from './vitest.sequencer.js';
 
 // One runner for every test tier: server unit/integration, web unit, browser (e2e), in one pool.
 // Most files wait on sockets, a server process or Chromium rather than compute, so the pool holds
@@ -10,7 +10,7 @@ const maxWorkers = Number(process.env.VITEST_MAX_WORKERS) || Math.max(3, os.avai
 export default defineConfig({
   test: {
     maxWorkers,
-    sequence: { sequencer: TierSequencer },
+    sequence: { sequencer: MixedTiersSequencer },
     projects: [
       {
         test: {
