@@ -1,13 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AccountsClient, person } from '../../test/accounts-client.js';
-import { LogCapture, startTestApp } from '../../test/app.js';
+import { startTestApp } from '../../test/app.js';
 import { sqliteDatabase } from '../../test/databases.js';
-import { createLogger } from '../logging/logger.js';
-import { Mailer } from './mailer.js';
-import { codeMail } from './templates.js';
 
 const outboxOf = (dataDir: string) => path.join(dataDir, 'outbox');
 const emls = (dataDir: string) =>
@@ -30,28 +26,5 @@ describe('mail at shutdown', () => {
     // Nothing is written after close: the data directory can go at once.
     await database.drop();
     expect(fs.existsSync(dataDir)).toBe(false);
-  });
-
-  it('waits a bounded time for a mail that never ends, then says so', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-mail-close-'));
-    const logs = new LogCapture();
-    const mailer = new Mailer({
-      smtpUrl: undefined,
-      from: 'Hearth <hearth@localhost>',
-      dataDir,
-      log: createLogger('info', logs),
-    });
-    mailer.background(new Promise(() => {}));
-    const sent = mailer.send(
-      'ada@example.com',
-      codeMail({ subject: 'Code', intro: 'Enter:' }, '123456', 'http://x'),
-    );
-    const started = performance.now();
-    await mailer.close(300);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(250);
-    await sent;
-    expect(emls(dataDir)).toHaveLength(1);
-    expect(logs.text).toContain('mail still being sent at shutdown');
-    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 });

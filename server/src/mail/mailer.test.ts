@@ -12,14 +12,20 @@ describe('mailer', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-mail-'));
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-  it('writes an .eml with a text and an HTML part to the outbox and logs no code', async () => {
+  /** A mailer without SMTP_URL (it writes to `dir`/outbox), and what it logs. */
+  const outboxMailer = (dir: string) => {
     const logs = new LogCapture();
     const mailer = new Mailer({
       smtpUrl: undefined,
       from: 'Hearth <hearth@localhost>',
-      dataDir,
+      dataDir: dir,
       log: createLogger('info', logs),
     });
+    return { mailer, logs };
+  };
+
+  it('writes an .eml with a text and an HTML part to the outbox and logs no code', async () => {
+    const { mailer, logs } = outboxMailer(dataDir);
     await mailer.send(
       'ada@example.com',
       codeMail(
@@ -70,6 +76,23 @@ describe('mailer', () => {
       mailer.close();
       await catcher.stop();
     }
+  });
+
+  it('waits on close a bounded time for a mail that never ends, then says so', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-mail-close-'));
+    const { mailer, logs } = outboxMailer(dir);
+    mailer.background(new Promise(() => {}));
+    const sent = mailer.send(
+      'ada@example.com',
+      codeMail({ subject: 'Code', intro: 'Enter:' }, '123456', 'http://x'),
+    );
+    const started = performance.now();
+    await mailer.close(300);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(250);
+    await sent;
+    expect(fs.readdirSync(path.join(dir, 'outbox')).filter((file) => file.endsWith('.eml'))).toHaveLength(1);
+    expect(logs.text).toContain('mail still being sent at shutdown');
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('escapes HTML in the templates', () => {
