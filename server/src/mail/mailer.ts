@@ -20,13 +20,13 @@ export interface MailerOptions {
 export const LOCAL_OUTBOX_WARNING =
   "SMTP_URL is not set: mail stays in this instance's outbox ($DATA_DIR/outbox) and is never delivered; with several instances behind a load balancer, set SMTP_URL";
 
+/** How long close() waits for mail still being sent (an SMTP server can take minutes to time out). */
+export const MAIL_CLOSE_WAIT_MS = 5000;
+
 /**
  * Outgoing mail. With SMTP_URL it is delivered; otherwise each message is written as an .eml
  * file to $DATA_DIR/outbox/ and logged (recipient and subject only: never the code).
  */
-/** How long close() waits for mail still being sent (an SMTP server can take minutes to time out). */
-export const MAIL_CLOSE_WAIT_MS = 5000;
-
 export class Mailer {
   private readonly transport: Transporter;
   private readonly outbox: string | undefined;
