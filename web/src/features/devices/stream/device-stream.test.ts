@@ -180,6 +180,10 @@ describe('DeviceStream (docs/devicehub.md#stream, docs/strings.md#constants-and-
       ['plug-1', { state: 'ON' }],
       ['plug-1', { state: 'OFF' }],
     ]);
+    // Hidden from this connection and shown again, the lamp's state comes as a replay: it counts.
+    last().deliver('hearth/devicehub/events/device.removed', { id: 'lamp-1' });
+    last().deliver(lamp, { state: 'ON' }, { retain: true });
+    expect(handlers.state.mock.calls.at(-1)).toEqual(['lamp-1', { state: 'ON' }]);
     // A new connection's replay is the state again.
     last().emit('close');
     vi.advanceTimersByTime(1500);

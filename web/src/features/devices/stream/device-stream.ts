@@ -242,8 +242,12 @@ export class DeviceStream {
       const event = readRoomEvent(roomKind, body);
       if (event) handlers.room?.(event);
     } else if (topic === this.topics.upsert) handlers.upsert(body);
-    else if (topic === this.topics.removed) handlers.removed(body);
-    else if (topic === this.topics.hubStatus) {
+    else if (topic === this.topics.removed) {
+      // A device hidden from this connection and shown again comes back with its state as a
+      // replay (retain set): that one is current, whatever came live before it was hidden.
+      if (typeof body.id === 'string') this.live.delete(this.topics.devicePrefix + body.id);
+      handlers.removed(body);
+    } else if (topic === this.topics.hubStatus) {
       const { bus, since, bridge } = body;
       if ((bus === 'online' || bus === 'offline') && typeof since === 'string')
         handlers.hubStatus({
