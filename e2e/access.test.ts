@@ -271,6 +271,8 @@ describe('access rules in the browser', () => {
     const page = await open(admin, '/users');
     await page.getByLabel('Role for rita', { exact: true }).selectOption('resident');
     const dialog = page.getByRole('dialog', { name: 'Make rita a resident?' });
+    // The dialog comes once the page has looked up rita's rules; judged before then, axe saw it fading in.
+    await dialog.waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Reset rules' }).click();
     await page.locator('.toast').filter({ hasText: 'Role updated' }).waitFor();
