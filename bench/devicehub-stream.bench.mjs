@@ -760,13 +760,14 @@ function printLoop(file, { window: [from, to], late }) {
   }
   const seconds = (to - from) / 1000;
   console.log(
-    `\nHearth's garbage collections in its 1000/s step (${round(seconds)} s; ${round(from - offset)}–${round(to - offset)} ms after Hearth's start, as --trace-gc counts):`,
+    `\nHearth's garbage collections in its 1000/s step (${round(seconds)} s; ${round(from - offset)}–${round(to - offset)} ms after Hearth's start, as --trace-gc counts; CLOCK_MONOTONIC ${round(from)}–${round(to)} ms, as a --cpu-prof profile's µs):`,
   );
   console.table(gcRows);
   const stepStalls = stalls.filter(inStep).sort((a, b) => b.ms - a.ms);
   const overlaps = (a0, a1) => (entry) => entry.at < a1 && entry.at + entry.ms > a0;
   const stallRows = stepStalls.slice(0, 15).map((stall) => ({
     'at s': round((stall.at - from) / 1000),
+    'at (monotonic ms)': round(stall.at),
     'late ms': stall.ms,
     'GCs in it': gcs
       .filter(overlaps(stall.at - 5, stall.at + stall.ms))

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import {
   type Device,
   type DeviceAccess,
@@ -20,7 +21,8 @@ import { type ApiTokenAuthenticator, connectHooks, type PassAuthenticator } from
 import { DEFAULT_EDGE_LIMITS, type EdgeLimits } from './edge-limits.js';
 import { EdgeTopics } from './edge-topics.js';
 import { listenForUpgrades } from './edge-upgrade.js';
-import { encodePublish, payloadOf } from './publish-packet.js';
+import { encodePublish } from './publish-packet.js';
+import { RetainedPackets } from './retained-packets.js';
 import { startUserRecheck } from './user-recheck.js';
 import { type ConnectionSession, WebSocketTransport } from './ws-transport.js';
 
@@ -32,8 +34,9 @@ export type EdgeCommand =
   | { kind: 'device.set'; payload: unknown }
   | { kind: 'device.rename'; payload: unknown };
 
-interface RetainedStore {
-  storeRetained(packet: Record<string, unknown>): Promise<void>;
+/** Aedes' persistence, as far as retained replays go (missing from its type declarations). */
+interface RetainedSource {
+  createRetainedStreamCombi(patterns: string[]): Readable;
 }
 
 /** Who sent a command over the stream, what they reach, and where its refusal goes. */
@@ -225,7 +228,9 @@ export async function createEdgeBroker(
     if (reach && !reach.everything) transport.session.visible = visibleOf(reach);
     if (!transport.destroyed) live.add(transport);
   });
-  const persistence = (aedes as unknown as { persistence: RetainedStore }).persistence;
+  // The hub's retained messages: kept as the packets sent live, replayed through Aedes.
+  const retained = new RetainedPackets();
+  retained.serveFrom((aedes as unknown as { persistence: RetainedSource }).persistence);
   const addressOf = deps.clientAddress ?? ((request: IncomingMessage) => request.socket.remoteAddress ?? '');
   const parseCookie = (header: string) => app.parseCookie(header) as Record<string, string | undefined>;
   const upgrades = listenForUpgrades({
@@ -465,18 +470,8 @@ export async function createEdgeBroker(
         if (transport.subscribedTo(absolute)) transport.writePacket(shared());
       } else deliverFiltered(transport, visible ?? NONE_VISIBLE, absolute, options.about, shared);
     }
-    if (!options.retain) return published;
-    // The retained copy's payload is a view of the packet's bytes, not a second copy.
-    return persistence.storeRetained({
-      cmd: 'publish',
-      topic: absolute,
-      payload: payloadOf(shared()),
-      qos: 0,
-      retain: true,
-      dup: false,
-      brokerId: aedes.id,
-      brokerCounter: 0,
-    });
+    if (options.retain) retained.store(absolute, shared());
+    return published;
   };
 
   let closing: Promise<void> | undefined;
@@ -513,7 +508,7 @@ export async function createEdgeBroker(
   return {
     // The hub's messages bypass Aedes' per-subscriber path (a packet object, a timer tick and a
     // re-encoding for every browser): encoded once, the same bytes go to every subscriber.
-    // Retained state is stored in Aedes, which replays it to late subscribers.
+    // Retained state is kept as those bytes (RetainedPackets), which Aedes replays to late subscribers.
     publish(topic, payload, options = {}) {
       try {
         return publish(absoluteOf(topic), payload, options);
