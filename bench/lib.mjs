@@ -36,6 +36,7 @@ export async function startHearth(env = {}, options = {}) {
     // BENCH_SERVER_MAIN: another build of the server to measure (e.g. one of the commit before).
     [
       '--max-semi-space-size=2',
+      '--v8-pool-size=0',
       ...nodeArgs,
       process.env.BENCH_SERVER_MAIN ?? path.join(root, 'server/dist/main.js'),
     ],
@@ -43,10 +44,11 @@ export async function startHearth(env = {}, options = {}) {
       env: {
         PATH: process.env.PATH,
         MALLOC_ARENA_MAX: '1',
-        // glibc's malloc settings of the bench's own environment, to try others.
+        // glibc's malloc settings of the bench's own environment, to try others; bench/loop-probe.mjs's
+        // settings, for any bench run with BENCH_NODE_OPTIONS=--import=<its path>.
         ...Object.fromEntries(
           Object.entries(process.env).filter(
-            ([key]) => key.startsWith('MALLOC_') || key === 'GLIBC_TUNABLES',
+            ([key]) => key.startsWith('MALLOC_') || key === 'GLIBC_TUNABLES' || key.startsWith('LOOP_PROBE_'),
           ),
         ),
         HOST: '127.0.0.1',

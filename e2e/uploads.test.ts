@@ -50,10 +50,11 @@ describe('uploads on the built server', () => {
 
   beforeAll(async () => {
     [server, picture] = await Promise.all([
-      // As `npm start` runs it (package.json): one malloc arena, a small young generation.
+      // As `npm start` runs it (package.json): one malloc arena, a small young generation, V8's
+      // helper threads one fewer than the cores.
       startServer({
         MALLOC_ARENA_MAX: '1',
-        NODE_OPTIONS: '--max-semi-space-size=2',
+        NODE_OPTIONS: '--max-semi-space-size=2 --v8-pool-size=0',
         DATA_DIR: dataDir,
         MQTT_LISTEN_PORT: String(await freePort()),
         ...BUS_LOGIN,
