@@ -5,6 +5,7 @@ import webpush from 'web-push';
 import type { Channel, Delivery } from '../notifications/index.js';
 import { publicOnlyLookup } from './push.endpoint.js';
 import type { PushRepository, VapidKeys } from './push.repository.js';
+import { VapidHeaders } from './vapid-headers.js';
 
 export interface PushChannelOptions {
   repository: PushRepository;
@@ -26,7 +27,8 @@ const MAX_BODY = 1000;
 
 /**
  * docs/alerts.md#web-push: one message per subscription of the person, encrypted (RFC 8291,
- * aes128gcm) and signed with the household's VAPID key (RFC 8292) by the web-push package; TTL,
+ * aes128gcm) by the web-push package and signed with the household's VAPID key (RFC 8292, a token
+ * per push service kept for hours: vapid-headers.ts); TTL,
  * `Urgency: high` for critical ones; a subscription the push service answers 404 or 410 for is deleted.
  */
 export function pushChannel(options: PushChannelOptions): Channel {
@@ -37,6 +39,7 @@ export function pushChannel(options: PushChannelOptions): Channel {
     maxSockets: 16,
     ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup as never }),
   });
+  const vapid = new VapidHeaders();
   return {
     name: 'push',
     wants: (delivery) => delivery.preferences.push,
@@ -59,11 +62,10 @@ export function pushChannel(options: PushChannelOptions): Channel {
         subscriptions.map(async (subscription) => {
           try {
             await webpush.sendNotification(subscription, payload, {
-              vapidDetails: {
-                subject: options.subject,
-                publicKey: keys.publicKey,
-                privateKey: keys.privateKey,
-              },
+              // Signed once per push service for hours; null (which web-push documents, its types
+              // do not) keeps it from signing again.
+              vapidDetails: null as never,
+              headers: { Authorization: vapid.authorization(subscription.endpoint, options.subject, keys) },
               TTL: delivery.critical ? TTL_CRITICAL : TTL_OTHER,
               urgency: delivery.critical ? 'high' : 'normal',
               contentEncoding: 'aes128gcm',
