@@ -26,6 +26,7 @@ const LEAK_SENSORS = 60;
 const SUBSCRIBERS = 10;
 const RATE = Number(process.env.BENCH_RATE ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 20);
 const GRACE_MS = 3000;
 /** A leak every this often while the stream runs (alerts on only). */
 const LEAK_EVERY_MS = 250;
@@ -154,6 +155,10 @@ async function runMode(mode, real, texts, push) {
     await hubDevices(hearth.url, token, DEVICES + LEAK_SENSORS, 120);
     // What the start set off (retained states evaluated, the first batteries low) settles first.
     await sleep(5000);
+    // The start's garbage (the device list parsed, the configs applied) is collected in the first
+    // seconds of load; the stream's p99 of issue 10 is that of a running server, so the measured
+    // window follows WARMUP_SECONDS of the same load (BENCH_WARMUP_SECONDS=0 measures from the start).
+    if (WARMUP_SECONDS > 0) await publishAt(publisher, texts, WARMUP_SECONDS);
 
     const subscribers = await startSubscribers({
       url: `${hearth.url.replace(/^http/, 'ws')}/ws/devicehub`,
@@ -219,9 +224,9 @@ function tripLeaks(publisher, tripped) {
 }
 
 /** Publishes whole device states round-robin at RATE per second for SECONDS; answers how many. */
-async function publishAt(publisher, texts) {
+async function publishAt(publisher, texts, seconds = SECONDS) {
   const started = now();
-  const ms = SECONDS * 1000;
+  const ms = seconds * 1000;
   let count = 0;
   let device = 0;
   for (;;) {
