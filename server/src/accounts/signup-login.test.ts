@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { person } from '../../test/accounts-client.js';
 import { useTestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
+import { inPairs, median } from '../../test/paired-timing.js';
 
 describe.each(testDatabases())('sign-up and sign-in on $name', ({ create }) => {
   const t = useTestApp({
@@ -127,24 +128,17 @@ describe.each(testDatabases())('sign-up and sign-in on $name', ({ create }) => {
     // by pair: the load of the moment (the whole suite runs at once, and the hashing threads yield to
     // it) falls on both of a pair alike. A full run once saw the medians of three, each taken at other
     // moments, 261 ms apart.
-    const wrongs: Awaited<ReturnType<typeof timed>>[] = [];
-    const unknowns: Awaited<ReturnType<typeof timed>>[] = [];
-    for (let i = 0; i < 3; i++) {
-      if (i % 2 === 0) {
-        wrongs.push(await timed(who.email));
-        unknowns.push(await timed(`nobody-${i}-${Date.now()}@example.com`));
-      } else {
-        unknowns.push(await timed(`nobody-${i}-${Date.now()}@example.com`));
-        wrongs.push(await timed(who.email));
-      }
-    }
-    for (const { res } of [...wrongs, ...unknowns]) {
+    const pairs = await inPairs(
+      3,
+      () => timed(who.email),
+      (i) => timed(`nobody-${i}-${Date.now()}@example.com`),
+    );
+    for (const { res } of pairs.flat()) {
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual({ error: 'Invalid email or password' });
     }
-    const median = (list: number[]) => [...list].sort((a, b) => a - b)[1] as number;
-    const difference = median(wrongs.map((wrong, i) => wrong.ms - (unknowns[i]?.ms ?? 0)));
-    const [wrong, unknown] = [median(wrongs.map((one) => one.ms)), median(unknowns.map((one) => one.ms))];
+    const difference = median(pairs.map(([wrong, unknown]) => wrong.ms - unknown.ms));
+    const [wrong, unknown] = [median(pairs.map(([one]) => one.ms)), median(pairs.map(([, one]) => one.ms))];
     // Both ran a full argon2id verification.
     expect(Math.abs(difference)).toBeLessThan(Math.max(wrong, unknown) * 0.75 + 25);
   });

@@ -2,6 +2,7 @@ import type { ActivityEntry, CreatedPass, Device, PassDevice } from '@hearth/con
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
+import { inPairs, median } from '../../test/paired-timing.js';
 import { waitFor } from '../../test/wait.js';
 import type { UserRecord } from '../users/index.js';
 import { PASS_LOOKUPS_PER_MINUTE } from './passes.routes.js';
@@ -485,25 +486,13 @@ describe.each(testDatabases())('guest passes on $name', ({ create }) => {
       // machine), and compared pair by pair: the load of the moment falls on both requests of a
       // pair alike, and the median of the 40 differences is what a guessing client would see (a
       // full run under load once saw the two medians apart by 3.6 ms, each taken over 40 moments).
-      const wrongMs: number[] = [];
-      const differences: number[] = [];
-      const lookUpWrong = async (i: number) =>
-        (await guest('GET', `/api/pass/${`B${i}`.padEnd(43, 'x')}`)).ms;
-      const lookUpRevoked = async () => (await guest('GET', `/api/pass/${token}`)).ms;
-      for (let i = 0; i < 40; i++) {
-        let wrongTook: number;
-        let revokedTook: number;
-        if (i % 2 === 0) {
-          wrongTook = await lookUpWrong(i);
-          revokedTook = await lookUpRevoked();
-        } else {
-          revokedTook = await lookUpRevoked();
-          wrongTook = await lookUpWrong(i);
-        }
-        wrongMs.push(wrongTook);
-        differences.push(wrongTook - revokedTook);
-      }
-      const median = (list: number[]) => [...list].sort((a, b) => a - b)[list.length >> 1]!;
+      const pairs = await inPairs(
+        40,
+        async (i) => (await guest('GET', `/api/pass/${`B${i}`.padEnd(43, 'x')}`)).ms,
+        async () => (await guest('GET', `/api/pass/${token}`)).ms,
+      );
+      const wrongMs = pairs.map(([wrongTook]) => wrongTook);
+      const differences = pairs.map(([wrongTook, revokedTook]) => wrongTook - revokedTook);
       expect(Math.abs(median(differences))).toBeLessThan(Math.max(2, median(wrongMs) * 0.5));
     });
 

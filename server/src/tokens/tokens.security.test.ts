@@ -2,14 +2,10 @@ import type { CreatedApiToken } from '@hearth/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/app.js';
 import { testDatabases } from '../../test/databases.js';
+import { inPairs, median } from '../../test/paired-timing.js';
 import type { UserRecord } from '../users/index.js';
 import { TOKENS_ERRORS as E } from './tokens.errors.js';
 import { newApiToken } from './tokens.secret.js';
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((x, y) => x - y);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
 
 /** docs/api.md#api-tokens: a password reset ends them; an unknown and a revoked token look alike. */
 describe.each(testDatabases())('API token security on $name', ({ create }) => {
@@ -52,17 +48,15 @@ describe.each(testDatabases())('API token security on $name', ({ create }) => {
     const unknown = newApiToken();
     // In pairs, after a warm-up: each pair's difference cancels the machine's load of the moment.
     for (let i = 0; i < 20; i++) await call(i % 2 ? unknown : revoked.token);
-    const differences: number[] = [];
-    const times: number[] = [];
-    for (let i = 0; i < 200; i++) {
-      const first = i % 2 ? unknown : revoked.token;
-      const a = await call(first);
-      const b = await call(first === unknown ? revoked.token : unknown);
-      for (const answer of [a, b]) expect(answer).toMatchObject({ status: 401, body: { error: E.invalid } });
-      const [u, r] = first === unknown ? [a.ms, b.ms] : [b.ms, a.ms];
-      differences.push(u - r);
-      times.push(u, r);
-    }
+    const pairs = await inPairs(
+      200,
+      () => call(revoked.token),
+      () => call(unknown),
+    );
+    for (const answer of pairs.flat())
+      expect(answer).toMatchObject({ status: 401, body: { error: E.invalid } });
+    const differences = pairs.map(([r, u]) => u.ms - r.ms);
+    const times = pairs.flatMap(([r, u]) => [u.ms, r.ms]);
     // One read by hash either way: the median difference is within a fifth of a call (or 0.3 ms).
     const typical = median(times);
     const difference = median(differences);
