@@ -440,6 +440,39 @@ describe('device history page', () => {
     await page.close();
   });
 
+  it('keeps a tile as high while its line loads as once it is drawn: the tiles below do not move', async () => {
+    const { page, errors } = await openSignedIn(suite.browser, suite.server.url, admin, '/');
+    await page.setViewportSize({ width: 600, height: 700 });
+    // The plug's line is held back until the tile has been measured without it.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname === '/api/history' && url.searchParams.get('device_id') === plugId,
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+    );
+    await page.goto(`${suite.server.url}/devices`);
+    const plug = page.locator('article[aria-label="Kitchen/Plug"]');
+    await plug.scrollIntoViewIfNeeded();
+    const line = plug.locator('.tile-sparkline');
+    await plug.locator('.tile-sparkline[data-state="loading"]').waitFor();
+    const loading = { tile: (await plug.boundingBox())!.height, line: (await line.boundingBox())!.height };
+    expect(loading.line).toBeGreaterThanOrEqual(40);
+    release();
+    await plug.locator('.tile-sparkline[data-state="line"] svg path').waitFor({ state: 'attached' });
+    const drawn = { tile: (await plug.boundingBox())!.height, line: (await line.boundingBox())!.height };
+    expect(drawn).toEqual(loading);
+    // Nothing recorded: the room is given back.
+    const door = page.locator('article[aria-label="Front door"]');
+    await door.scrollIntoViewIfNeeded();
+    await door.locator('.tile-sparkline[data-state="none"]').waitFor({ state: 'attached' });
+    expect((await door.locator('.tile-sparkline').boundingBox())?.height ?? 0).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it("excludes a property from recording from the tile's History… dialog: nothing new is recorded for it", async () => {
     const { page, errors } = await openSignedIn(suite.browser, suite.server.url, admin, '/devices');
     await page.getByRole('button', { name: 'Options for Kitchen/Plug' }).click();

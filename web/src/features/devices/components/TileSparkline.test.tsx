@@ -60,4 +60,32 @@ describe("the tile's trend line (docs/history.md#sparklines, issue 34)", () => {
     expect(caption?.textContent).toBe('Humidity · last 24 h58.2–63.9 %');
     expect(caption?.getAttribute('aria-hidden')).toBe('true');
   });
+
+  it("keeps the line's room while it loads, and gives it back when nothing is recorded", async () => {
+    let answer = (_body: unknown) => {};
+    stubFetch(() => new Promise((resolve) => (answer = (body) => resolve({ body }))));
+    await act(async () => {
+      render(
+        <article className="device-tile">
+          <TileSparkline
+            deviceId="door"
+            name="Front door"
+            capabilities={[
+              { id: 'battery', property: 'battery', kind: 'numeric', name: 'Battery', unit: '%' },
+            ]}
+          />
+        </article>,
+      );
+    });
+    const line = document.querySelector('.tile-sparkline');
+    expect(line?.getAttribute('data-state')).toBe('loading');
+    // The same parts as a drawn line: a caption and a box of the line's height, nothing announced.
+    expect(line?.querySelector('.tile-sparkline-caption')?.getAttribute('aria-hidden')).toBe('true');
+    expect(line?.querySelector('.tile-sparkline-room')).not.toBeNull();
+    expect(screen.queryByRole('img')).toBeNull();
+    await act(async () => answer({ device_id: 'door', property: 'battery', type: 'number', points: [] }));
+    const empty = document.querySelector('.tile-sparkline');
+    expect(empty?.getAttribute('data-state')).toBe('none');
+    expect(empty?.children).toHaveLength(0);
+  });
 });

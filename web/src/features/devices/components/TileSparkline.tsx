@@ -58,8 +58,25 @@ const Sparkline = memo(function Sparkline({
   }, [data]);
 
   const suffix = unit ? ` ${unit}` : '';
+  // Until the first answer the tile keeps the line's room (an empty caption and box of the same
+  // size): a tile growing when its line arrives moves every tile below it, under a finger or a click.
+  if (data === undefined)
+    return (
+      <div ref={element} className="tile-sparkline" data-sparkline={property} data-state="loading">
+        <p className="tile-sparkline-caption" aria-hidden="true">
+          {'\u00a0'}
+        </p>
+        <div className="tile-sparkline-room" />
+      </div>
+    );
   return (
-    <div ref={element} className="tile-sparkline" data-sparkline={property} data-points={data?.x.length ?? 0}>
+    <div
+      ref={element}
+      className="tile-sparkline"
+      data-sparkline={property}
+      data-state={drawn ? 'line' : 'none'}
+      data-points={data?.x.length ?? 0}
+    >
       {drawn && (
         <p className="tile-sparkline-caption" aria-hidden="true">
           <span>{label} · last 24 h</span>

@@ -94,18 +94,19 @@ function watch(element: Element, onChange: (visible: boolean) => void) {
   };
 }
 
+/** What the page knows of a sparkline: `undefined` until its first answer, then its line or null. */
+type Known = SparklineData | null | undefined;
+const known = (entry: Entry | undefined): Known => (entry && entry.at > 0 ? entry.data : undefined);
+
 /**
  * A tile's sparkline: loaded once its element is on screen (only mounted tiles have one: the
  * virtualised grid mounts the visible rows), from the cache when fresh, again every 5 minutes
- * while it stays on screen.
+ * while it stays on screen. `undefined` until the first answer (the tile keeps the line's room
+ * meanwhile), null when nothing is recorded.
  */
-export function useSparkline(
-  element: RefObject<Element | null>,
-  deviceId: string,
-  property: string,
-): SparklineData | null {
+export function useSparkline(element: RefObject<Element | null>, deviceId: string, property: string): Known {
   const key = `${deviceId}\u0000${property}`;
-  const [data, setData] = useState<SparklineData | null>(() => cache.get(key)?.data ?? null);
+  const [data, setData] = useState<Known>(() => known(cache.get(key)));
   const [visible, setVisible] = useState(false);
 
   useEffect(() => {
@@ -117,8 +118,8 @@ export function useSparkline(
 
   useEffect(() => {
     const entry = entryFor(key);
-    setData(entry.data);
-    const listener = () => setData(entry.data);
+    setData(known(entry));
+    const listener = () => setData(known(entry));
     entry.listeners.add(listener);
     return () => {
       entry.listeners.delete(listener);
