@@ -1,5 +1,5 @@
 import type { User } from '@hearth/contracts';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useToast } from '../../shared/toast/toast-context.js';
 import { HOME_MESSAGES } from './home.messages.js';
 import { preferencesApi } from './preferences.api.js';
@@ -14,7 +14,9 @@ export interface ExamplesChoice {
 /**
  * docs/screens.md#examples: whether home shows SPEC's sample tiles, remembered per person on the
  * server (GET and PATCH /api/auth/preferences), so each of their browsers follows it. Signed out,
- * they are always shown. A refused change is put back and its error shown in a toast.
+ * they are always shown. A refused change is put back and its error shown in a toast. Changes are
+ * sent one after another, the newest choice last (two quick clicks cannot reach the server in the
+ * wrong order and leave it with the older one).
  */
 export function useExamples(user: User | null): ExamplesChoice {
   const userId = user?.id ?? null;
@@ -31,15 +33,28 @@ export function useExamples(user: User | null): ExamplesChoice {
       current = false;
     };
   }, [userId]);
+  // The choice waiting to be sent while one is on its way (null: none).
+  const outbox = useRef<{ sending: boolean; next: boolean | null }>({ sending: false, next: null });
   const setHidden = useCallback(
     (hidden: boolean) => {
       if (!userId) return;
       setChoice({ userId, hidden });
-      void preferencesApi.change({ hide_examples: hidden }).then((result) => {
-        if (result.success) return;
-        setChoice({ userId, hidden: !hidden });
-        toast.showToast(result.error ?? HOME_MESSAGES.examplesFailed);
-      });
+      const box = outbox.current;
+      box.next = hidden;
+      if (box.sending) return;
+      box.sending = true;
+      void (async () => {
+        while (box.next !== null) {
+          const wanted = box.next;
+          box.next = null;
+          const result = await preferencesApi.change({ hide_examples: wanted });
+          // A newer choice waiting replaces this one anyway: only the last refusal is put back.
+          if (result.success || box.next !== null) continue;
+          setChoice({ userId, hidden: !wanted });
+          toast.showToast(result.error ?? HOME_MESSAGES.examplesFailed);
+        }
+        box.sending = false;
+      })();
     },
     [userId, toast],
   );
