@@ -5,9 +5,10 @@ export interface TokenCall {
   scope: ApiTokenScope;
   /**
    * The route leaves its own entry once its handler runs (a command's `device.command`, a run's
-   * `automation.run`); others leave `api.call`.
+   * `automation.run`), refusals included; `'sent'`: its entries only when it is carried out (a
+   * scene's commands), a refusal leaves `api.call`. Others leave `api.call`.
    */
-  records?: true;
+  records?: true | 'sent';
 }
 
 /**
@@ -29,7 +30,7 @@ export const TOKEN_CALLS: Readonly<Record<string, TokenCall>> = {
   'GET /api/activity/export': { scope: 'read' },
   'POST /api/devicehub/devices/:id/commands': { scope: 'control', records: true },
   'POST /api/devicehub/commands': { scope: 'control', records: true },
-  'POST /api/scenes/:id/apply': { scope: 'control', records: true },
+  'POST /api/scenes/:id/apply': { scope: 'control', records: 'sent' },
   'POST /api/automations/:id/run': { scope: 'control', records: true },
 };
 

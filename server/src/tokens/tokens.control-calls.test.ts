@@ -95,4 +95,25 @@ describe.each(testDatabases())('what a control token may call on $name', ({ crea
       ['device.command', lamp.id],
     ]);
   });
+
+  it("records a refused scene apply as the token's call, with the reason the script was given", async () => {
+    const control = await token('control');
+    const missing = '00000000-0000-4000-8000-000000000000';
+    const refused = await withToken(control, `/api/scenes/${missing}/apply`);
+    expect(refused.status).toBe(404);
+    const entry = await eventually(
+      async (): Promise<ActivityEntry | undefined> =>
+        ((await t.call(resident, 'GET', '/api/activity?actor=api')).body.entries as ActivityEntry[]).find(
+          (found) => found.kind === 'api.call' && found.result === 'refused',
+        ),
+      (found) => found !== undefined,
+    );
+    expect(entry?.detail).toEqual({
+      method: 'POST',
+      route: '/api/scenes/:id/apply',
+      status: 404,
+      params: { id: missing },
+      reason: refused.body.error,
+    });
+  });
 });

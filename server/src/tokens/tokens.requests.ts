@@ -116,8 +116,9 @@ export function registerTokenHooks(app: HttpApp, service: ApiTokensService, acti
     const use = request.apiToken;
     if (!use || use.quiet) return done();
     const url = request.routeOptions.url;
-    if (use.handled && tokenCall(request.method, url)?.records) return done();
     const status = reply.statusCode;
+    const records = use.handled ? tokenCall(request.method, url)?.records : undefined;
+    if (records === true || (records === 'sent' && status < 400)) return done();
     const query = request.query as Record<string, unknown> | undefined;
     const params = request.params as Record<string, unknown> | undefined;
     const deviceId = typeof query?.device_id === 'string' ? query.device_id : undefined;
