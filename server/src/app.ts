@@ -19,7 +19,7 @@ import { type Notifier as AutomationNotifier, automationsModule } from './automa
 import { type Bus, type BusOptions, connectBus } from './bus/bus.js';
 import { BusProbe } from './bus/bus-probe.js';
 import type { Config } from './config/config.js';
-import { deviceHubModule, EVERYTHING } from './devicehub/index.js';
+import { deviceHubModule } from './devicehub/index.js';
 import { type HealthCheck, healthModule } from './health/index.js';
 import { historyModule } from './history/index.js';
 import { clientAddressOf, proxyTrust } from './http/client-address.js';
@@ -365,7 +365,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     log,
     guards,
     feed: deviceHub.feed,
-    devices: () => deviceHub.gate.visible(EVERYTHING),
     reach: access.reach,
     notifier: notifications.notifier,
     timeZone: config.householdTimeZone,

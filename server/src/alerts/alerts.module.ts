@@ -1,4 +1,3 @@
-import type { Device } from '@hearth/contracts';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { type ActivityLog, noActivity } from '../activity/index.js';
@@ -19,8 +18,6 @@ export interface AlertsModuleDeps {
   guards: Guards;
   /** The hub's devices as they change, and its status (docs/alerts.md#rules). */
   feed: DeviceFeed;
-  /** Every listed device (the hub's gate with EVERYTHING). */
-  devices: () => Iterable<Device>;
   /** Who may view which device: who may mute it. */
   reach: ReachSource;
   notifier: Notifier;
@@ -50,7 +47,7 @@ export function alertsModule(deps: AlertsModuleDeps): AlertsModule {
     repository,
     feed: {
       find: (id) => feed.find(id),
-      devices: deps.devices,
+      devices: () => feed.all(),
       reportsAvailability: (id) => feed.reportsAvailability(id),
       hubStatus: () => feed.hubStatus(),
     },

@@ -101,6 +101,8 @@ export interface DeviceFeed {
   listen(listener: DeviceListener): () => void;
   /** Whether this instance writes device state (of instances sharing a database, one does). */
   writes(): boolean;
+  /** Every listed device as the hub holds it (no access levels added, nothing copied): alerts' sweeps. */
+  all(): Iterable<Device>;
   /** Whether the device's availability has been heard since this instance started (alerts' offline rule). */
   reportsAvailability(id: string): boolean;
   /** The bus and Zigbee2MQTT's bridge as GET /api/devicehub/status has them (alerts' hub rule). */
@@ -231,6 +233,7 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
       find: (id) => (hub().has(id) ? hub().get(id) : undefined),
       listen: (listener) => hub().listen(listener),
       writes: () => lease.isHolder(),
+      all: () => hub().list(),
       reportsAvailability: (id) => hub().reportsAvailability(id),
       hubStatus: () => watch?.status() ?? { ...bus.status(), bridge: null },
     },
