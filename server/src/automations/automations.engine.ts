@@ -154,22 +154,30 @@ export class AutomationEngine implements DeviceListener {
     const watches = this.watches.get(device.id);
     if (!watches || this.closed) return;
     const known = this.values.get(device.id);
-    const changes = new Map<string, unknown>();
-    for (const key of Object.keys(state)) {
-      if (known?.has(key)) {
-        changes.set(key, known.get(key));
-        known.set(key, state[key]);
-      }
-    }
+    // On the stream's path for every message of a watched device: the followed values are compared
+    // with the message first and updated after, with nothing allocated for a message that trips nothing.
     // A replay of what the bus kept is not news; one instance acts on each update.
-    if (retained || !this.deps.feed.writes()) return;
+    if (!retained && this.deps.feed.writes()) this.tripped(device, state, watches, known);
+    if (known) for (const key of known.keys()) if (Object.hasOwn(state, key)) known.set(key, state[key]);
+  }
+
+  private tripped(
+    device: Device,
+    state: DeviceState,
+    watches: Watch[],
+    known: Map<string, unknown> | undefined,
+  ) {
     for (const watch of watches) {
       const { trigger } = watch;
       if (trigger.type === 'event') {
         if ('action' in state && typeof state.action === 'string' && state.action === trigger.value)
           this.trigger(watch.automation, { type: 'event', description: `${device.name} ${state.action}` });
-      } else if (trigger.type === 'state' && changes.has(trigger.property)) {
-        const before = changes.get(trigger.property);
+      } else if (
+        trigger.type === 'state' &&
+        known?.has(trigger.property) &&
+        Object.hasOwn(state, trigger.property)
+      ) {
+        const before = known.get(trigger.property);
         const after = state[trigger.property];
         if (trigger.for_seconds) this.follow(watch, device, before, after);
         else if (stateTrips(trigger, before, after))
