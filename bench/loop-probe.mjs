@@ -1,12 +1,13 @@
 // Preloaded into Hearth (BENCH_LOOP=1 in devicehub-stream.bench.mjs, NODE_OPTIONS=--import=…): notes
 // every garbage collection (kind, start, duration) and every time the event loop came back late
 // (a 5 ms timer more than LOOP_PROBE_MS late), and writes both to LOOP_PROBE_OUT as JSON when the
-// process exits. Times are CLOCK_MONOTONIC in ms (process.hrtime), the clock of a --cpu-prof
+// process exits (`%p` in the name: the process id, so each mode of a bench writes its own). Times
+// are CLOCK_MONOTONIC in ms (process.hrtime), the clock of a --cpu-prof
 // profile's timestamps (µs there), so a stall can be matched with the functions sampled in it.
 import fs from 'node:fs';
 import { constants, PerformanceObserver, performance } from 'node:perf_hooks';
 
-const out = process.env.LOOP_PROBE_OUT;
+const out = process.env.LOOP_PROBE_OUT?.replace('%p', String(process.pid));
 const lateMs = Number(process.env.LOOP_PROBE_MS ?? 3);
 const monotonicMs = () => Number(process.hrtime.bigint()) / 1e6;
 // performance.now() → monotonic ms.
@@ -40,5 +41,5 @@ setInterval(() => {
 }, EVERY).unref();
 
 process.on('exit', () => {
-  if (out) fs.writeFileSync(out, JSON.stringify({ lateMs, offset, gcs, stalls }));
+  if (out) fs.writeFileSync(out, JSON.stringify({ lateMs, offset, exitedAt: monotonicMs(), gcs, stalls }));
 });
