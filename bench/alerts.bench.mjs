@@ -2,13 +2,13 @@
 // and alerts on, the device stream's p99 (issue 10) holds — measured side by side with alerts off,
 // each on a fresh Mosquitto and Hearth — and an incident reaches a push service of our own
 // (bench/push-service.mjs, HTTPS on 127.0.0.1) within 1 s of the message that trips it (p99).
-// The real states carry batteries whose values change from message to message (0 and 19 %: low, and
-// not yet back at 20): with alerts on, the battery rule and its hysteresis are evaluated on the
-// stream's path for real. Their safety alarms (water_leak, smoke, gas, carbon_monoxide, tamper) stay
-// clear, as a household's do; the leaks the bench trips are its own sensors'. A third mode, `storm`,
-// measures what the issue's target does not cover: every alarm of those devices flipping with each
-// message (an incident opened or resolved per message of each, hundreds a minute), reported beside
-// the others without a target.
+// The real states are a household's (bench/real-devices.mjs): readings change with every message,
+// safety alarms (water_leak, smoke, gas, carbon_monoxide, tamper) stay clear and each battery at its
+// own level, some of them low: with alerts on, the battery and safety rules are evaluated on the
+// stream's path for every message that carries them; the leaks the bench trips are its own sensors'.
+// A third mode, `storm`, measures what the issue's target does not cover: every alarm and battery
+// of those devices alternating with each message (an incident opened or resolved per message of
+// many of them, hundreds a minute), reported beside the others without a target.
 // BENCH_SECONDS (default 20) sets how long each mode publishes; BENCH_RATE (default 1000) its rate;
 // BENCH_MODES (default off,on,storm) which modes run.
 import mqtt from 'mqtt';
@@ -25,7 +25,7 @@ import {
   startSubscribers,
 } from './lib.mjs';
 import { startPushService } from './push-service.mjs';
-import { BENCH_TS_EXPOSE, publishFleet, realDevices } from './real-devices.mjs';
+import { BENCH_TS_EXPOSE, publishFleet, realDevices, SAFETY_ALARMS } from './real-devices.mjs';
 
 const DEVICES = 2000;
 const LEAK_SENSORS = 60;
@@ -90,25 +90,21 @@ const leakSensor = (i) => ({
   },
 });
 
-const ALARMS = ['water_leak', 'smoke', 'gas', 'carbon_monoxide', 'tamper'];
 const MODES = (process.env.BENCH_MODES ?? 'off,on,storm').split(',');
 
 async function main() {
   const real = realDevices(DEVICES, { name, extraExposes: [BENCH_TS_EXPOSE] });
-  const clear = (state) => {
-    for (const alarm of ALARMS) if (alarm in state) state[alarm] = false;
-    return state;
-  };
-  const steady = (i, seed) => clear(real.state(i, seed));
+  const stormy = realDevices(DEVICES, { name, extraExposes: [BENCH_TS_EXPOSE], flapping: true });
+  const steady = real.state;
   const flapping = Array.from({ length: DEVICES }, (_, i) => i).filter((i) =>
-    ALARMS.some((alarm) => alarm in real.state(i)),
+    [...SAFETY_ALARMS, 'battery', 'battery_low'].some((alarm) => alarm in real.state(i)),
   ).length;
   // Two whole states per device, alternating, made before the clock runs (the publisher stays cheap).
   const textsOf = (stateOf) =>
     [0, 1].map((seed) =>
       Array.from({ length: DEVICES }, (_, i) => JSON.stringify(stateOf(i, seed)).slice(0, -1)),
     );
-  const texts = { steady: textsOf(steady), storm: textsOf(real.state) };
+  const texts = { steady: textsOf(steady), storm: textsOf(stormy.state) };
   const push = await startPushService();
   const results = {};
   try {
@@ -116,7 +112,7 @@ async function main() {
       console.log(`\n== alerts ${mode} ==`);
       results[mode] = await runMode(
         mode,
-        mode === 'storm' ? real.state : steady,
+        mode === 'storm' ? stormy.state : steady,
         texts[mode === 'storm' ? 'storm' : 'steady'],
         push,
         real.list,

@@ -140,12 +140,35 @@ function stateOf(exposes, seed) {
 
 const CLASS_TYPE = { light: 'Router', plug: 'Router', sensor: 'EndDevice' };
 
+/** Alarms that stay clear in a household (alerts make each one a critical incident). */
+export const SAFETY_ALARMS = ['water_leak', 'smoke', 'gas', 'carbon_monoxide', 'tamper'];
+
+/**
+ * What a household's devices keep from message to message: safety alarms and battery_low clear, a
+ * battery at its own level. Other readings change with every message.
+ */
+function steadyOf(exposes, i) {
+  const steady = {};
+  for (const feature of exposes.flatMap(leaves)) {
+    if (
+      feature.type === 'binary' &&
+      (SAFETY_ALARMS.includes(feature.property) || feature.property === 'battery_low')
+    )
+      steady[feature.property] = feature.value_off;
+    else if (feature.type === 'numeric' && feature.property === 'battery')
+      steady.battery = sampleValue(feature, i);
+  }
+  return steady;
+}
+
 /**
  * `count` devices cloned round-robin from real lights, plugs and sensors: the `bridge/devices`
  * payload (Zigbee2MQTT's format) and a function giving a device's whole state for a message.
  * `name(i)` names device i; `extraExposes` are added to every definition (e.g. the bench's marker).
+ * A household's alarms stay clear and its batteries steady (steadyOf); `flapping` alternates those
+ * with every message too (an alerts storm: an incident opened or resolved per message).
  */
-export function realDevices(count, { name, extraExposes = [] }) {
+export function realDevices(count, { name, extraExposes = [], flapping = false }) {
   const classes = realClasses();
   const pools = [
     ['light', classes.lights],
@@ -195,8 +218,10 @@ export function realDevices(count, { name, extraExposes = [] }) {
   }
   /** Device i's whole state for message `seed` (Zigbee2MQTT sends it all every time). */
   const state = (i, seed = 0) => {
-    const { exposes, definition } = definitionOf[i];
+    const entry = definitionOf[i];
+    const { exposes, definition } = entry;
     const result = stateOf(exposes, seed + i);
+    if (!flapping) Object.assign(result, (entry.steady ??= steadyOf(exposes, i)));
     if (definition.ota)
       result.update = { state: 'idle', installed_version: 16909577, latest_version: 16909577 };
     return result;
