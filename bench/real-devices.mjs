@@ -221,7 +221,10 @@ export function realDevices(count, { name, extraExposes = [], flapping = false }
     const entry = definitionOf[i];
     const { exposes, definition } = entry;
     const result = stateOf(exposes, seed + i);
-    if (!flapping) Object.assign(result, (entry.steady ??= steadyOf(exposes, i)));
+    if (!flapping) {
+      entry.steady ??= steadyOf(exposes, i);
+      Object.assign(result, entry.steady);
+    }
     if (definition.ota)
       result.update = { state: 'idle', installed_version: 16909577, latest_version: 16909577 };
     return result;
