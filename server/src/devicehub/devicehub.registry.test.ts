@@ -129,7 +129,7 @@ describe.each(testDatabases())('device registry under hostile device lists ($nam
         return list.length === 4 ? list : undefined;
       },
       60_000,
-      1000,
+      250,
     );
     expect(idsByName(after)).toEqual(ids);
     const lines = hubLines(linesBefore);
