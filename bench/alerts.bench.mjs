@@ -95,7 +95,6 @@ const MODES = (process.env.BENCH_MODES ?? 'off,on,storm').split(',');
 async function main() {
   const real = realDevices(DEVICES, { name, extraExposes: [BENCH_TS_EXPOSE] });
   const stormy = realDevices(DEVICES, { name, extraExposes: [BENCH_TS_EXPOSE], flapping: true });
-  const steady = real.state;
   const flapping = Array.from({ length: DEVICES }, (_, i) => i).filter((i) =>
     [...SAFETY_ALARMS, 'battery', 'battery_low'].some((alarm) => alarm in real.state(i)),
   ).length;
@@ -104,19 +103,15 @@ async function main() {
     [0, 1].map((seed) =>
       Array.from({ length: DEVICES }, (_, i) => JSON.stringify(stateOf(i, seed)).slice(0, -1)),
     );
-  const texts = { steady: textsOf(steady), storm: textsOf(stormy.state) };
+  // The storm mode's fleet flaps; off and on share the household's.
+  const fleetOf = (mode) => (mode === 'storm' ? stormy : real);
+  const texts = new Map([real, stormy].map((fleet) => [fleet, textsOf(fleet.state)]));
   const push = await startPushService();
   const results = {};
   try {
     for (const mode of MODES) {
       console.log(`\n== alerts ${mode} ==`);
-      results[mode] = await runMode(
-        mode,
-        mode === 'storm' ? stormy.state : steady,
-        texts[mode === 'storm' ? 'storm' : 'steady'],
-        push,
-        real.list,
-      );
+      results[mode] = await runMode(mode, fleetOf(mode), texts.get(fleetOf(mode)), push);
     }
   } finally {
     await push.stop();
@@ -158,7 +153,7 @@ async function main() {
   });
 }
 
-async function runMode(mode, stateOf, texts, push, list) {
+async function runMode(mode, fleet, texts, push) {
   const mosquitto = await startMosquitto({ settings: ['set_tcp_nodelay true'] });
   const hearth = await startHearth({
     MQTT_URL: `mqtt://127.0.0.1:${mosquitto.port}`,
@@ -182,11 +177,11 @@ async function runMode(mode, stateOf, texts, push, list) {
     const subscribed = await api(hearth.url, 'POST', '/api/push/subscriptions', subscription, token);
     if (subscribed.status !== 201)
       throw new Error(`push subscription: ${subscribed.status} ${JSON.stringify(subscribed.data)}`);
-    const fleet = {
-      list: [...list, ...Array.from({ length: LEAK_SENSORS }, (_, i) => leakSensor(i))],
-      state: (i) => (i < DEVICES ? stateOf(i, 0) : { water_leak: false, battery: 90 }),
+    const withLeaks = {
+      list: [...fleet.list, ...Array.from({ length: LEAK_SENSORS }, (_, i) => leakSensor(i))],
+      state: (i) => (i < DEVICES ? fleet.state(i, 0) : { water_leak: false, battery: 90 }),
     };
-    await publishFleet(publisher, BASE, fleet);
+    await publishFleet(publisher, BASE, withLeaks);
     await hubDevices(hearth.url, token, DEVICES + LEAK_SENSORS, 120);
     // What the start set off (retained states evaluated, the first batteries low) settles first.
     await sleep(5000);

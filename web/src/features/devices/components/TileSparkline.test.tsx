@@ -25,6 +25,21 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/** A tile whose one capability is a numeric reading in %, its sparkline inside. */
+async function renderTile(deviceId: string, name: string, property: string, label: string) {
+  await act(async () => {
+    render(
+      <article className="device-tile">
+        <TileSparkline
+          deviceId={deviceId}
+          name={name}
+          capabilities={[{ id: property, property, kind: 'numeric', name: label, unit: '%' }]}
+        />
+      </article>,
+    );
+  });
+}
+
 describe("the tile's trend line (docs/history.md#sparklines, issue 34)", () => {
   it('draws the last 24 h under a label naming the reading and its range', async () => {
     const now = Date.now();
@@ -39,19 +54,7 @@ describe("the tile's trend line (docs/history.md#sparklines, issue 34)", () => {
         ],
       },
     }));
-    await act(async () => {
-      render(
-        <article className="device-tile">
-          <TileSparkline
-            deviceId="bath"
-            name="Bathroom humidity"
-            capabilities={[
-              { id: 'humidity', property: 'humidity', kind: 'numeric', name: 'Humidity', unit: '%' },
-            ]}
-          />
-        </article>,
-      );
-    });
+    await renderTile('bath', 'Bathroom humidity', 'humidity', 'Humidity');
     const line = await screen.findByRole('img', {
       name: 'Bathroom humidity Humidity, last 24 h: 58.2–63.9 %',
     });
@@ -64,19 +67,7 @@ describe("the tile's trend line (docs/history.md#sparklines, issue 34)", () => {
   it("keeps the line's room while it loads, and gives it back when nothing is recorded", async () => {
     let answer = (_body: unknown) => {};
     stubFetch(() => new Promise((resolve) => (answer = (body) => resolve({ body }))));
-    await act(async () => {
-      render(
-        <article className="device-tile">
-          <TileSparkline
-            deviceId="door"
-            name="Front door"
-            capabilities={[
-              { id: 'battery', property: 'battery', kind: 'numeric', name: 'Battery', unit: '%' },
-            ]}
-          />
-        </article>,
-      );
-    });
+    await renderTile('door', 'Front door', 'battery', 'Battery');
     const line = document.querySelector('.tile-sparkline');
     expect(line?.getAttribute('data-state')).toBe('loading');
     // The same parts as a drawn line: a caption and a box of the line's height, nothing announced.
