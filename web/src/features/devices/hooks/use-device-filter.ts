@@ -1,5 +1,5 @@
 import type { Room } from '@hearth/contracts';
-import { useCallback, useMemo, useSyncExternalStore } from 'react';
+import { startTransition, useCallback, useMemo, useOptimistic, useSyncExternalStore } from 'react';
 import { useSearchParams } from 'react-router';
 import { deviceStats } from '../model/device.model.js';
 import type { DeviceStats, DeviceView } from '../model/device.types.js';
@@ -17,17 +17,28 @@ import {
 import type { DeviceStore } from '../store/device-store.js';
 import { useDeviceIds, useDeviceStats } from './use-device-store.js';
 
-/** The filter the URL holds and a way to change it: `replace` for typing, a new history entry otherwise. */
+/**
+ * The filter the URL holds and a way to change it: `replace` for typing, a new history entry otherwise.
+ * The router applies a new address in a transition, so until it does the controls show the change
+ * already (useOptimistic): a checkbox clicked, or a letter typed, never snaps back meanwhile.
+ */
 export function useDeviceFilter() {
   const [params, setParams] = useSearchParams();
-  const filter = useMemo(() => parseFilter(params), [params]);
+  const stored = useMemo(() => parseFilter(params), [params]);
+  const [filter, show] = useOptimistic(stored, (current: DeviceFilter, change: Partial<DeviceFilter>) => ({
+    ...current,
+    ...change,
+  }));
   const update = useCallback(
     (change: Partial<DeviceFilter>, replace = false) => {
-      setParams((current) => new URLSearchParams(filterToSearch({ ...parseFilter(current), ...change })), {
-        replace,
+      startTransition(() => {
+        show(change);
+        setParams((current) => new URLSearchParams(filterToSearch({ ...parseFilter(current), ...change })), {
+          replace,
+        });
       });
     },
-    [setParams],
+    [setParams, show],
   );
   return { filter, update };
 }
