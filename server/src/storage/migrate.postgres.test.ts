@@ -16,10 +16,12 @@ describeWithService('TEST_DATABASE_URL', 'migrations beside other schemas on Pos
   const opened: Storage[] = [];
   const databases: TestDatabase[] = [];
   const admins: pg.Client[] = [];
+  const dropLast: (() => Promise<void>)[] = [];
   afterEach(async () => {
     await Promise.all(opened.splice(0).map((storage) => storage.close()));
     await Promise.all(admins.splice(0).map((client) => client.end()));
     await Promise.all(databases.splice(0).map((database) => database.drop()));
+    for (const drop of dropLast.splice(0)) await drop();
   });
   const database = async () => {
     const made = await postgresDatabase(url);
@@ -38,12 +40,34 @@ describeWithService('TEST_DATABASE_URL', 'migrations beside other schemas on Pos
     return client;
   };
 
+  // A database of its own: Kysely's introspector, the reference below, reads every schema of its
+  // database and fails when a test running beside it alters a table between its two reads.
+  const ownDatabase = async () => {
+    const client = await admin();
+    const name = `hearth_introspect_${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;
+    await client.query(`create database ${name}`);
+    dropLast.push(async () => {
+      const dropper = new pg.Client({ connectionString: url });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    });
+    const own = new URL(url);
+    own.pathname = `/${name}`;
+    return own.toString();
+  };
+
   it('reads its tables from its snapshot: a schema and a table dropped while it reads do not fail it', async () => {
-    const ours = await database();
+    const isolated = await ownDatabase();
+    const ours = await postgresDatabase(isolated);
+    databases.push(ours);
     const storage = open(ours);
     await migrateToLatest(storage.db);
-    const other = await database();
-    const client = await admin();
+    const other = await postgresDatabase(isolated);
+    databases.push(other);
+    const client = new pg.Client({ connectionString: isolated });
+    await client.connect();
+    admins.push(client);
     const schema = (await sql<{ s: string }>`select current_schema() as s`.execute(storage.db)).rows[0]!.s;
     await client.query(`create table ${schema}.leaving (id serial primary key)`);
     await client.query(`create table ${other.appOptions().pgSchema}.theirs (id serial primary key)`);
