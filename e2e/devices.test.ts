@@ -93,6 +93,35 @@ describe('Devices page in Chromium against the simulator', () => {
     expect(devices.errors).toEqual([]);
   });
 
+  it('keeps its toolbar in place while the devices arrive and the pills connect', async () => {
+    // Where the toolbar's search box is, each frame from the page's first script on: a control
+    // that moves as the page fills in takes a click meant for another.
+    const devices = await open(admin, {
+      viewport: { width: 1440, height: 900 },
+      initScript: () => {
+        const seen: number[] = [];
+        (window as unknown as { toolbarTops: number[] }).toolbarTops = seen;
+        const frame = () => {
+          const search = document.querySelector('.toolbar-search');
+          const top = search ? Math.round(search.getBoundingClientRect().top + window.scrollY) : undefined;
+          if (top !== undefined && top !== seen.at(-1)) seen.push(top);
+          requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+      },
+    });
+    await devices.text('State: connected').waitFor();
+    await devices.text('Metadata: rest').waitFor();
+    await devices.tile('Hallway lamp').waitFor();
+    const count = (await hubDevices(suite.server.url, admin)).length;
+    await devices.text(new RegExp(`· ${count} discovered · ${count} online$`)).waitFor();
+    await devices.page.evaluate(() => new Promise(requestAnimationFrame));
+    const tops = await devices.page.evaluate(
+      () => (window as unknown as { toolbarTops: number[] }).toolbarTops,
+    );
+    expect(tops).toHaveLength(1);
+  });
+
   it('toggles a light: the simulated device echoes the new state', async () => {
     const devices = await open(admin);
     const lamp = 'Living room lamp';

@@ -6,6 +6,8 @@ export interface DevicesPageOptions {
   /** Refuse every /ws/devicehub WebSocket (the stream is down, HTTP still works). */
   blockStream?: boolean;
   viewport?: { width: number; height: number };
+  /** A script run in the page before its own scripts, on every load (Playwright's addInitScript). */
+  initScript?: () => void;
 }
 
 /** The Devices page as a person sees it, opened already signed in. */
@@ -41,6 +43,7 @@ export class DevicesPage {
     }
     await page.goto(base);
     await page.evaluate((token) => localStorage.setItem('refreshToken', token), refreshToken);
+    if (options.initScript) await page.addInitScript(options.initScript);
     await page.goto(`${base}/devices`);
     return devices;
   }
