@@ -25,6 +25,8 @@ export interface BusProbeOptions {
   rounds?: number;
   /** How long to wait for a probe message (default 2 s); a lost one ends the probe without a verdict. */
   timeoutMs?: number;
+  /** After a probe without a verdict (a busy machine), the next one this soon (default 2 s). */
+  retryMs?: number;
 }
 
 /** The log line, once per process: it names the setting, since most users won't read the README. */
@@ -33,7 +35,10 @@ export const BUS_DELAY_WARNING =
 
 /** The event-loop monitor's resolution: each sample is this plus the loop's delay. */
 const RESOLUTION_MS = 5;
-/** After a probe on a busy machine (e.g. at start, while Hearth loads), another one this soon, a few times. */
+/**
+ * After a probe on a busy machine (e.g. at start, while Hearth loads), another one this soon: until
+ * the first verdict, then a few times.
+ */
 const RETRY_MS = 2000;
 const RETRIES = 5;
 
@@ -60,6 +65,8 @@ export class BusProbe {
   private closed = false;
   private sequence = 0;
   private retries = RETRIES;
+  /** An idle probe has given a verdict. */
+  private judged = false;
 
   constructor(private readonly options: BusProbeOptions) {}
 
@@ -133,10 +140,14 @@ export class BusProbe {
     const roundTrip = Math.round(median(trips) * 10) / 10;
     const loopP99 = delay.count > 0 ? Math.max(0, delay.percentile(99) / 1e6 - RESOLUTION_MS) : 0;
     const idle = loopP99 < (this.options.idleEventLoopMs ?? 10);
-    if (idle) this.retries = RETRIES;
-    else if (this.retries > 0) {
-      this.retries -= 1;
-      this.soon(RETRY_MS);
+    if (idle) {
+      this.judged = true;
+      this.retries = RETRIES;
+    } else if (!this.judged || this.retries > 0) {
+      // Before a first verdict it keeps trying (a box loading its devices may stay busy for a
+      // while, and a minute's wait would leave the warning unsaid); after one, a few times.
+      if (this.judged) this.retries -= 1;
+      this.soon(this.options.retryMs ?? RETRY_MS);
     }
     const slow = roundTrip > (this.options.limitMs ?? 20) && bus.description !== 'embedded';
     // A busy machine says nothing about the broker: its verdict stays as the last idle probe left it.
