@@ -9,7 +9,7 @@ import { seriousA11yViolations } from './support/axe.js';
 import { artifactsDir, launchBrowser } from './support/browser.js';
 import { type HubDevice, hubDevices } from './support/devices.page.js';
 import { BUS_LOGIN, busLogin, freePort, type RunningServer, startServer } from './support/server.js';
-import { type Account, apiCall, logIn, signUp } from './support/settings.page.js';
+import { type Account, apiCall, gotoWithToken, logIn, signUp } from './support/settings.page.js';
 
 /**
  * Access rules in Chromium (docs/screens.md#access-rules, #devices-for-a-user) against the
@@ -50,9 +50,7 @@ describe('access rules in the browser', () => {
     const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme });
     const page = await context.newPage();
     pages.push(page);
-    await page.goto(server.url);
-    await page.evaluate((token) => localStorage.setItem('refreshToken', token), refreshToken);
-    await page.goto(`${server.url}${route}`);
+    await gotoWithToken(page, server.url, refreshToken, route);
     await page.getByRole('button', { name: `Account menu for ${account.user_name}` }).waitFor();
     return page;
   }
@@ -224,9 +222,7 @@ describe('access rules in the browser', () => {
       upstream.onMessage((message) => (holding ? held.push(message) : ws.send(message)));
       ws.onMessage((message) => upstream.send(message));
     });
-    await page.goto(server.url);
-    await page.evaluate((token) => localStorage.setItem('refreshToken', token), refreshToken);
-    await page.goto(`${server.url}/devices`);
+    await gotoWithToken(page, server.url, refreshToken, '/devices');
     const power = tile(page, 'Living room lamp').getByRole('switch', { name: 'Power Living room lamp' });
     await page.getByText('State: connected').waitFor();
     await page.waitForFunction(() => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../server/test/wait.js';
 import { artifactsDir } from './support/browser.js';
 import { hubDevices } from './support/devices.page.js';
-import { type Account, apiCall, logIn, setRole, signUp } from './support/settings.page.js';
+import { type Account, apiCall, gotoWithToken, logIn, setRole, signUp } from './support/settings.page.js';
 import { useE2e } from './support/suite.js';
 
 /** A water leak sensor as Zigbee2MQTT lists it (Aqara SJCGQ11LM). */
@@ -55,9 +55,7 @@ describe('alerts in the browser', () => {
   const open = async (account: Account, route: string): Promise<Page> => {
     const { refreshToken } = await logIn(suite.server.url, account.email, account.password);
     const page = await suite.page({ viewport: { width: 1280, height: 900 } });
-    await page.goto(suite.server.url);
-    await page.evaluate((token) => localStorage.setItem('refreshToken', token), refreshToken);
-    await page.goto(`${suite.server.url}${route}`);
+    await gotoWithToken(page, suite.server.url, refreshToken, route);
     await page.getByRole('button', { name: `Account menu for ${account.user_name}` }).waitFor();
     // The bell: the page's notification stream is open with it.
     await page.locator('a.notification-bell').waitFor();

@@ -130,7 +130,8 @@ describe('contrast in both themes at both widths', () => {
       viewport: { width: view.width, height: view.height },
       colorScheme: view.theme,
     });
-    await page.goto(suite.server.url);
+    // A small document of the app's origin to put the token in; each test then opens its screen.
+    await page.goto(`${suite.server.url}/healthz`);
     await page.evaluate((token) => localStorage.setItem('refreshToken', token), refreshToken);
     return page;
   };

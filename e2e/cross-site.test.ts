@@ -3,7 +3,15 @@ import type { AddressInfo } from 'node:net';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumPath } from './support/browser.js';
-import { type Account, ADA, apiCall, logIn, SettingsPage, signUp } from './support/settings.page.js';
+import {
+  type Account,
+  ADA,
+  apiCall,
+  gotoWithToken,
+  logIn,
+  SettingsPage,
+  signUp,
+} from './support/settings.page.js';
 import { useE2e } from './support/suite.js';
 
 const REFUSED = { error: 'Request refused: it did not come from Hearth’s own page' };
@@ -63,9 +71,7 @@ const fromHearthPage = (page: Page) =>
 /** Opens Hearth at `base` (any address that reaches it) signed in as `account`. */
 async function openHearth(page: Page, api: string, base: string, account: Account) {
   const { refreshToken } = await logIn(api, account.email, account.password);
-  await page.goto(base);
-  await page.evaluate((token) => localStorage.setItem('refreshToken', token), refreshToken);
-  await page.goto(base);
+  await gotoWithToken(page, base, refreshToken);
   await page.getByRole('button', { name: `Account menu for ${account.user_name}` }).waitFor();
 }
 

@@ -8,7 +8,7 @@ import { seriousA11yViolations } from './support/axe.js';
 import { artifactsDir, closePages } from './support/browser.js';
 import { type HubDevice, hubDevices } from './support/devices.page.js';
 import { type BusMessage, watchBus } from './support/server.js';
-import { type Account, ADA, apiCall, logIn, signUp } from './support/settings.page.js';
+import { type Account, ADA, apiCall, gotoWithToken, logIn, signUp } from './support/settings.page.js';
 import { useE2e } from './support/suite.js';
 
 const THEMES = ['light', 'dark'] as const;
@@ -51,9 +51,7 @@ describe('home favourites and rooms in Chromium', () => {
     const sockets: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('websocket', (socket) => sockets.push(socket.url()));
-    await page.goto(suite.server.url);
-    await page.evaluate((token) => localStorage.setItem('refreshToken', token), refreshToken);
-    await page.goto(suite.server.url);
+    await gotoWithToken(page, suite.server.url, refreshToken);
     await page.getByRole('button', { name: `Account menu for ${account.user_name}` }).waitFor();
     return { page, errors, sockets };
   }

@@ -6,7 +6,7 @@ import { eventually } from '../server/test/wait.js';
 import { seriousA11yViolations } from './support/axe.js';
 import { artifactsDir, closePages } from './support/browser.js';
 import { type HubDevice, hubDevices } from './support/devices.page.js';
-import { type Account, ADA, apiCall, logIn, signUp } from './support/settings.page.js';
+import { type Account, ADA, apiCall, gotoWithToken, logIn, signUp } from './support/settings.page.js';
 import { useE2e } from './support/suite.js';
 
 const THEMES = ['light', 'dark'] as const;
@@ -30,9 +30,7 @@ async function openHome(
   });
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(base);
-  await page.evaluate((token) => localStorage.setItem('refreshToken', token), refreshToken);
-  await page.goto(base);
+  await gotoWithToken(page, base, refreshToken);
   await page.getByRole('button', { name: `Account menu for ${account.user_name}` }).waitFor();
   return { page, errors };
 }

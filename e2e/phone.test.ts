@@ -6,7 +6,7 @@ import { eventually } from '../server/test/wait.js';
 import { seriousA11yViolations } from './support/axe.js';
 import { artifactsDir } from './support/browser.js';
 import { type HubDevice, hubDevices } from './support/devices.page.js';
-import { type Account, ADA, apiCall, logIn, signUp } from './support/settings.page.js';
+import { type Account, ADA, apiCall, gotoWithToken, logIn, signUp } from './support/settings.page.js';
 import { useE2e } from './support/suite.js';
 
 const THEMES = ['light', 'dark'] as const;
@@ -44,9 +44,7 @@ describe('the phone layout in Chromium', () => {
     page.on('pageerror', (error) => {
       throw error;
     });
-    await page.goto(suite.server.url);
-    await page.evaluate((token) => localStorage.setItem('refreshToken', token), refreshToken);
-    await page.goto(`${suite.server.url}${route}`);
+    await gotoWithToken(page, suite.server.url, refreshToken, route);
     await page.getByRole('button', { name: `Account menu for ${admin.user_name}` }).waitFor();
     return page;
   }

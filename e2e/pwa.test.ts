@@ -5,7 +5,7 @@ import { chromium, type Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../server/test/wait.js';
 import { chromiumPath } from './support/browser.js';
-import { type Account, logIn, signUp } from './support/settings.page.js';
+import { type Account, gotoWithToken, logIn, signUp } from './support/settings.page.js';
 import { useE2e } from './support/suite.js';
 
 /**
@@ -34,9 +34,7 @@ describe('the installable app', () => {
     const { refreshToken } = await logIn(suite.server.url, ada.email, ada.password);
     page = await suite.page({ viewport: { width: 1280, height: 900 } });
     await page.context().grantPermissions(['notifications'], { origin: suite.server.url });
-    await page.goto(suite.server.url);
-    await page.evaluate((token) => localStorage.setItem('refreshToken', token), refreshToken);
-    await page.goto(`${suite.server.url}/activity`);
+    await gotoWithToken(page, suite.server.url, refreshToken, '/activity');
     await page.getByRole('button', { name: `Account menu for ${ada.user_name}` }).waitFor();
   });
 

@@ -7,7 +7,7 @@ import { ScriptedZigbee2mqtt } from '../server/src/devicehub/adapters/zigbee2mqt
 import { eventually } from '../server/test/wait.js';
 import { seriousA11yViolations } from './support/axe.js';
 import { artifactsDir } from './support/browser.js';
-import { type Account, ADA, apiCall, logIn, signUp } from './support/settings.page.js';
+import { type Account, ADA, apiCall, gotoWithToken, logIn, signUp } from './support/settings.page.js';
 import { useE2e } from './support/suite.js';
 
 interface WireDevice {
@@ -51,9 +51,7 @@ describe('assigning devices to rooms on the Devices page', () => {
     const { refreshToken } = await logIn(suite.server.url, admin.email, admin.password);
     const page = await suite.browser.newPage({ viewport: { width, height: 900 }, colorScheme });
     pages.push(page);
-    await page.goto(suite.server.url);
-    await page.evaluate((t) => localStorage.setItem('refreshToken', t), refreshToken);
-    await page.goto(`${suite.server.url}/devices`);
+    await gotoWithToken(page, suite.server.url, refreshToken, '/devices');
     await page.getByText('State: connected').waitFor();
     await page.locator('article[aria-label="Stairs switch"]').waitFor();
     return page;

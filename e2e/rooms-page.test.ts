@@ -7,7 +7,7 @@ import { eventually } from '../server/test/wait.js';
 import { seriousA11yViolations } from './support/axe.js';
 import { artifactsDir, closePages } from './support/browser.js';
 import { hubDevices } from './support/devices.page.js';
-import { type Account, ADA, apiCall, logIn, signUp } from './support/settings.page.js';
+import { type Account, ADA, apiCall, gotoWithToken, logIn, signUp } from './support/settings.page.js';
 import { useE2e } from './support/suite.js';
 
 // docs/screens.md#toolbar, #group-by-room, #room-actions and #manage-rooms in Chromium: devices
@@ -32,9 +32,7 @@ describe('Devices page: filters, rooms and room actions', () => {
     const context = await suite.browser.newContext({ viewport, ...(colorScheme ? { colorScheme } : {}) });
     const page = await context.newPage();
     pages.push(page);
-    await page.goto(suite.server.url);
-    await page.evaluate((token) => localStorage.setItem('refreshToken', token), refreshToken);
-    await page.goto(`${suite.server.url}${route}`);
+    await gotoWithToken(page, suite.server.url, refreshToken, route);
     await page.getByText('Metadata: rest').waitFor();
     await page.getByText('State: connected').waitFor();
     return page;

@@ -1,6 +1,13 @@
 import type { WebSocket } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Account, ADA, openSignedIn, SettingsPage, signUp } from './support/settings.page.js';
+import {
+  type Account,
+  ADA,
+  gotoWithToken,
+  openSignedIn,
+  SettingsPage,
+  signUp,
+} from './support/settings.page.js';
 import { useE2e } from './support/suite.js';
 
 /**
@@ -32,9 +39,7 @@ describe('a password change ends the other browser’s session (Chromium)', () =
       const body = (await response.json()) as { refresh_token: string };
       return { refreshToken: body.refresh_token };
     })();
-    await other.goto(suite.server.url);
-    await other.evaluate((token) => localStorage.setItem('refreshToken', token), refreshToken);
-    await other.goto(`${suite.server.url}/devices`);
+    await gotoWithToken(other, suite.server.url, refreshToken, '/devices');
     await other.getByRole('button', { name: `Account menu for ${ada.user_name}` }).waitFor();
     await expect.poll(() => stream !== undefined, { timeout: 10_000 }).toBe(true);
     let closedAt: number | undefined;

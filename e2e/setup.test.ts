@@ -7,7 +7,15 @@ import { eventually } from '../server/test/wait.js';
 import { seriousA11yViolations } from './support/axe.js';
 import { artifactsDir } from './support/browser.js';
 import { hubDevices } from './support/devices.page.js';
-import { type Account, ADA, apiCall, logIn, SettingsPage, signUp } from './support/settings.page.js';
+import {
+  type Account,
+  ADA,
+  apiCall,
+  gotoWithToken,
+  logIn,
+  SettingsPage,
+  signUp,
+} from './support/settings.page.js';
 import { useE2e } from './support/suite.js';
 
 const THEMES = ['light', 'dark'] as const;
@@ -36,9 +44,7 @@ describe('setting up in Chromium', () => {
     page.on('pageerror', (error) => {
       throw error;
     });
-    await page.goto(suite.server.url);
-    await page.evaluate((token) => localStorage.setItem('refreshToken', token), refreshToken);
-    await page.goto(`${suite.server.url}${route}`);
+    await gotoWithToken(page, suite.server.url, refreshToken, route);
     await page.getByRole('button', { name: `Account menu for ${account.user_name}` }).waitFor();
     return page;
   }

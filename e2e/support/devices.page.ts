@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page, WebSocket } from 'playwright-core';
 import { eventually } from '../../server/test/wait.js';
-import { type Account, apiCall, logIn } from './settings.page.js';
+import { type Account, apiCall, gotoWithToken, logIn } from './settings.page.js';
 
 export interface DevicesPageOptions {
   /** Refuse every /ws/devicehub WebSocket (the stream is down, HTTP still works). */
@@ -41,10 +41,8 @@ export class DevicesPage {
         socket.close({ code: 1008, reason: 'blocked by test' }),
       );
     }
-    await page.goto(base);
-    await page.evaluate((token) => localStorage.setItem('refreshToken', token), refreshToken);
     if (options.initScript) await page.addInitScript(options.initScript);
-    await page.goto(`${base}/devices`);
+    await gotoWithToken(page, base, refreshToken, '/devices');
     return devices;
   }
 

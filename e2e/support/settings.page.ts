@@ -74,15 +74,23 @@ export async function setRole(base: string, admin: Account, account: Account, ro
     throw new Error(`role ${role} for ${account.email} answered ${status}: ${JSON.stringify(data)}`);
 }
 
+/**
+ * Opens `route` of the app at `base` with `refreshToken` where the session provider spends it on
+ * load. The token is written from /healthz, a small document of the same origin.
+ */
+export async function gotoWithToken(page: Page, base: string, refreshToken: string, route = '/') {
+  await page.goto(`${base}/healthz`);
+  await page.evaluate((token) => localStorage.setItem('refreshToken', token), refreshToken);
+  await page.goto(`${base}${route}`);
+}
+
 /** Opens the app already signed in: the session provider spends this refresh token on load. */
 export async function openSignedIn(browser: Browser, base: string, account: Account, route = '/') {
   const { refreshToken } = await logIn(base, account.email, account.password);
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(base);
-  await page.evaluate((token) => localStorage.setItem('refreshToken', token), refreshToken);
-  await page.goto(`${base}${route}`);
+  await gotoWithToken(page, base, refreshToken, route);
   await page.getByRole('button', { name: `Account menu for ${account.user_name}` }).waitFor();
   return { page, errors };
 }
