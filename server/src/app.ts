@@ -268,6 +268,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     devicehubTopicPrefix: config.devicehubTopicPrefix,
     maxDevices: config.devicehubMaxDevices,
     simulatorDevices: config.simulator ? config.simulatorDevices : undefined,
+    simulatorDropouts: config.simulatorDropouts,
     dataDir: config.dataDir,
     busProbe,
     dialect: storage.dialect,

@@ -15,6 +15,7 @@ describe('parseConfig', () => {
       zigbee2mqttBaseTopic: 'zigbee2mqtt',
       devicehubTopicPrefix: 'hearth',
       simulator: true,
+      simulatorDropouts: true,
       authRateLimit: 60,
       logLevel: 'info',
       oidc: undefined,
@@ -235,6 +236,7 @@ describe('parseConfig', () => {
       MQTT_URL: 'mqtt://mosquitto:1883',
       MQTT_LISTEN_PORT: '1884',
       SIMULATOR_DEVICES: '2000',
+      SIMULATOR_DROPOUTS: 'off',
       DEVICEHUB_MAX_DEVICES: '20000',
       DATABASE_CONNECT_TIMEOUT: '5',
       OIDC_ISSUER: 'https://accounts.google.com',
@@ -256,6 +258,7 @@ describe('parseConfig', () => {
     expect(config.authRateLimit).toBe(0);
     expect(config.mqttListenPort).toBe(1884);
     expect(config.simulatorDevices).toBe(2000);
+    expect(config.simulatorDropouts).toBe(false);
     expect(config.devicehubMaxDevices).toBe(20000);
     expect(config.databaseConnectTimeoutMs).toBe(5000);
   });

@@ -52,6 +52,8 @@ export interface Config {
   devicehubTopicPrefix: string;
   simulator: boolean;
   simulatorDevices: number;
+  /** Simulated devices drop off the network now and then, as real ones do (SIMULATOR_DROPOUTS). */
+  simulatorDropouts: boolean;
   devicehubMaxDevices: number;
   oidc: { issuer: string; clientId: string; clientSecret: string | undefined; provider: string } | undefined;
   authRateLimit: number;
@@ -149,6 +151,7 @@ const schemas = {
   DEVICEHUB_TOPIC_PREFIX: topic,
   SIMULATOR: z.enum(['on', 'off']).describe('"on" or "off"'),
   SIMULATOR_DEVICES: integer(1, 100000),
+  SIMULATOR_DROPOUTS: z.enum(['on', 'off']).describe('"on" or "off"'),
   DEVICEHUB_MAX_DEVICES: integer(1, 1000000),
   OIDC_ISSUER: urlWithProtocols(['http:', 'https:'], 'an http:// or https:// issuer URL'),
   OIDC_CLIENT_ID: z.string().min(1).describe('a client id'),
@@ -320,6 +323,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     devicehubTopicPrefix: values.DEVICEHUB_TOPIC_PREFIX ?? 'hearth',
     simulator: (values.SIMULATOR ?? (values.MQTT_URL ? 'off' : 'on')) === 'on',
     simulatorDevices: values.SIMULATOR_DEVICES ?? 24,
+    simulatorDropouts: (values.SIMULATOR_DROPOUTS ?? 'on') === 'on',
     devicehubMaxDevices: values.DEVICEHUB_MAX_DEVICES ?? 5000,
     oidc:
       values.OIDC_ISSUER && values.OIDC_CLIENT_ID && values.OIDC_PROVIDER

@@ -51,6 +51,8 @@ export interface DeviceHubModuleDeps {
   maxDevices: number;
   /** SIMULATOR: how many virtual devices, or undefined for none. */
   simulatorDevices: number | undefined;
+  /** Simulated devices drop off the network now and then (default true). */
+  simulatorDropouts?: boolean;
   /** Where the simulator keeps the names it was given. */
   dataDir: string;
   /** The bus probe's latest result, which GET /api/devicehub/status adds for admins. */
@@ -197,6 +199,7 @@ export function deviceHubModule(deps: DeviceHubModuleDeps): DeviceHubModule {
           bus,
           baseTopic,
           devices: deps.simulatorDevices,
+          ...(deps.simulatorDropouts === false ? { availabilityFlipsPerSecond: 0 } : {}),
           log,
           dataDir: deps.dataDir,
           storedNames: () => repository.namesByExternalId(adapter.protocol),

@@ -77,6 +77,25 @@ describe('simulator at scale', () => {
     await simulator.stop();
   });
 
+  it('keeps every device online with no drop-offs (SIMULATOR_DROPOUTS=off)', async () => {
+    vi.useFakeTimers();
+    const { bus, published } = recordingBus();
+    const simulator = new Zigbee2mqttSimulator({
+      bus,
+      baseTopic: 'z2m',
+      devices: 24,
+      log: pino({ level: 'silent' }),
+      availabilityFlipsPerSecond: 0,
+      random: seeded(7),
+    });
+    await simulator.start();
+    await vi.advanceTimersByTimeAsync(10 * 60_000);
+    const availability = published.filter((p) => p.topic.endsWith('/availability'));
+    expect(availability.length).toBeGreaterThan(0);
+    expect(availability.filter((p) => p.payload.includes('offline'))).toEqual([]);
+    await simulator.stop();
+  });
+
   it('takes its names from the registry (a rename made through any instance), else from an old names file', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-sim-'));
     const names = async (storedNames?: () => Promise<Record<string, string>>) => {
