@@ -80,9 +80,10 @@ describe('the bus probe', () => {
       ? undefined
       : await startOwnMosquitto({ nodelay: options.nodelay ?? true });
     const bus = await connectBus({ mqttUrl: broker?.url, log });
+    const topic = `hearth/probe/${crypto.randomUUID()}`;
     const probe = new BusProbe({
       bus,
-      topic: `hearth/probe/${crypto.randomUUID()}`,
+      topic,
       log,
       ...(options.idleEventLoopMs === undefined ? {} : { idleEventLoopMs: options.idleEventLoopMs }),
       ...(options.retryMs === undefined ? {} : { retryMs: options.retryMs }),
@@ -90,7 +91,7 @@ describe('the bus probe', () => {
     started.push({ bus, probe, ...(broker ? { broker } : {}) });
     probe.start();
     await eventually(async () => (probe.latest.bus_round_trip_ms === null ? undefined : true));
-    return { probe, logs, bus };
+    return { probe, logs, bus, topic };
   }
 
   it('never warns about the embedded broker', async () => {
@@ -121,8 +122,7 @@ describe('the bus probe', () => {
   );
 
   it('keeps probing a busy machine until a first verdict, however long that takes', async () => {
-    const { probe, bus } = await probing({ embedded: true, idleEventLoopMs: 0, retryMs: 10 });
-    const topic = (probe as unknown as { options: { topic: string } }).options.topic;
+    const { probe, bus, topic } = await probing({ embedded: true, idleEventLoopMs: 0, retryMs: 10 });
     let pairs = 0;
     const remove = await bus.subscribe(topic, (_topic, payload) => {
       if (payload.toString().endsWith('b')) pairs++;
