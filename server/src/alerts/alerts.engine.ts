@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { DeviceListener } from '../devicehub/index.js';
 import type { Notifier } from '../notifications/index.js';
 import type { Clock } from '../shared/clock.js';
+import { yieldToEventLoop } from '../storage/batches.js';
 import { nowIso } from '../storage/columns.js';
 import { noticeOf, windowOf } from './alerts.notice.js';
 import { type AlertsRepository, type Incident, type IncidentDetail, openKey } from './alerts.repository.js';
@@ -113,6 +114,9 @@ export class AlertEngine implements DeviceListener {
     this.draining = true;
     this.run(async () => {
       while (this.waiting.size > 0 && !this.closed) {
+        // A turn of the event loop before each device: better-sqlite3 answers synchronously, so
+        // without it a burst of incidents would run as one task and hold the stream's messages back.
+        await yieldToEventLoop();
         const [id, next] = this.waiting.entries().next().value as [string, Device];
         this.waiting.delete(id);
         await this.evaluate(next).catch((error) =>
@@ -456,6 +460,7 @@ export class AlertEngine implements DeviceListener {
   }
 
   private async tell(incident: Incident, deliver: boolean) {
+    await yieldToEventLoop();
     await this.deps.notifier.publish(noticeOf(incident, this.settings, this.deps.timeZone), deliver);
   }
 }

@@ -14,6 +14,7 @@ import type { ActivityLog } from '../activity/index.js';
 import type { DeviceFeed, DeviceGate, DeviceListener, Reach } from '../devicehub/index.js';
 import type { ScenesService } from '../scenes/index.js';
 import { withTimeout } from '../scenes/index.js';
+import { yieldToEventLoop } from '../storage/batches.js';
 import { nowIso } from '../storage/columns.js';
 import { AUTOMATION_NOTICES, AUTOMATIONS_ERRORS as E } from './automations.errors.js';
 import type { Notifier } from './automations.notifier.js';
@@ -247,9 +248,12 @@ export class AutomationEngine implements DeviceListener {
   /** A trigger tripped: conditions now, then the run (not awaited: the caller is the stream). */
   private trigger(automation: AutomationRecord, trigger: RunTrigger) {
     const { passed, steps } = evaluateConditions(automation.conditions, this.context());
-    this.background(() =>
-      this.begin({ automationId: automation.id, trigger, steps, passed, counted: true }).then(() => {}),
-    );
+    this.background(async () => {
+      // The run starts in a task of its own: better-sqlite3 answers synchronously, so its claims and
+      // trace would otherwise run inside the stream's message, before its frames leave.
+      await yieldToEventLoop();
+      await this.begin({ automationId: automation.id, trigger, steps, passed, counted: true });
+    });
   }
 
   /** Records a run's start (claims, mode, loop breaker) and runs it if it may run now. */
@@ -557,6 +561,7 @@ export class AutomationEngine implements DeviceListener {
       });
     }
     if (!run || this.closed) return;
+    await yieldToEventLoop();
     const failed = run.steps.some((step) => step.error !== undefined && step.kind !== 'condition');
     const status: RunStatus = failed ? 'failed' : 'done';
     const finished = await repository.progress(run, {

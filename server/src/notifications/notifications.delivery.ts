@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../shared/clock.js';
+import { yieldToEventLoop } from '../storage/batches.js';
 import { nowIso } from '../storage/columns.js';
 import type { Channel, Delivery, Person } from './channels/channel.js';
 import { planDelivery } from './delivery.plan.js';
@@ -60,6 +61,9 @@ export class DeliveryRunner {
       if (this.inFlight.size >= MAX_IN_FLIGHT) break;
       if (this.inFlight.has(item.id)) continue;
       const { repository } = this.deps;
+      // A turn of the event loop per notification (see storage/batches.ts): a sweep of many on
+      // SQLite would otherwise be one task, in front of the device stream's messages.
+      await yieldToEventLoop();
       if (!(await repository.claim(item.id, item.due_at, nowIso(now), nowIso(now + CLAIM_MS)))) continue;
       started++;
       const sending = this.deliverOne(item.id, item.due_at, now).finally(() => this.inFlight.delete(item.id));
@@ -79,6 +83,7 @@ export class DeliveryRunner {
     try {
       const row = await repository.claimed(id);
       if (!row) return;
+      await yieldToEventLoop();
       await this.plan(row, now);
     } catch (error) {
       this.deps.log.warn({ err: error, notification: id }, 'delivering a notification failed');
@@ -116,9 +121,14 @@ export class DeliveryRunner {
       severity: notice.severity,
       url: this.urlOf(notice),
     };
-    await Promise.all(
-      this.deps.channels.filter((channel) => channel.wants(delivery)).map((c) => this.send(c, delivery)),
-    );
+    // Side by side, each started in a task of its own: a channel's first synchronous part (a
+    // push's encryption, an e-mail's composition) does not add to another's.
+    const sending: Promise<void>[] = [];
+    for (const channel of this.deps.channels.filter((candidate) => candidate.wants(delivery))) {
+      await yieldToEventLoop();
+      sending.push(this.send(channel, delivery));
+    }
+    await Promise.all(sending);
     const digest = !critical && preferences.email_digest && this.deps.digest !== undefined;
     await repository.release(row.id, row.due_at, {
       sent: { version: notice.version, at: nowIso(now), digest },

@@ -8,6 +8,7 @@ import {
 import type { ReachSource } from '../devicehub/index.js';
 import { HttpError } from '../http/errors.js';
 import type { Clock } from '../shared/clock.js';
+import { yieldToEventLoop } from '../storage/batches.js';
 import { nowIso } from '../storage/columns.js';
 import type { UserRecord } from '../users/index.js';
 import type { AcknowledgeIncident, Notice } from './notice.js';
@@ -97,8 +98,12 @@ export class NotificationsService {
   async publish(notice: Notice, deliver: boolean): Promise<void> {
     const { repository } = this.deps;
     if (!(await repository.storeNotice(notice))) return;
+    // Turns of the event loop between the steps (see storage/batches.ts): on SQLite the whole
+    // publication would otherwise be one task, in front of the device stream's messages.
+    await yieldToEventLoop();
     const at = nowIso(this.deps.clock.now());
     await repository.addAudience(notice.id, await this.audience(notice), at);
+    await yieldToEventLoop();
     if (deliver) {
       await repository.markNews(notice.id, at);
       this.deps.due();
