@@ -131,9 +131,15 @@ describe('Devices page in Chromium against the simulator', () => {
     const wasOn = (await devices.power(lamp).getAttribute('aria-checked')) === 'true';
     expect(wasOn).toBe(before === 'ON');
     await devices.power(lamp).click();
+    // The tile's text and the page's error card come with the switch: a failure says what the page saw.
     await eventually(
-      () => devices.power(lamp).getAttribute('aria-checked'),
-      (checked) => checked === String(!wasOn),
+      async () => ({
+        checked: await devices.power(lamp).getAttribute('aria-checked'),
+        tile: await devices.tile(lamp).innerText(),
+        error: await devices.errorCard().allInnerTexts(),
+        sent: setsFor(lamp).length,
+      }),
+      (seen) => seen.checked === String(!wasOn),
     );
     expect(setsFor(lamp).at(-1)).toMatchObject({ state: wasOn ? 'OFF' : 'ON' });
     await eventually(
@@ -150,8 +156,13 @@ describe('Devices page in Chromium against the simulator', () => {
     await slider.focus();
     await slider.press('End');
     await eventually(
-      () => idOf(lamp),
-      (device) => device.state.brightness === 254 || device.state.brightness === 255,
+      async () => ({
+        brightness: (await idOf(lamp)).state.brightness,
+        tile: await devices.tile(lamp).innerText(),
+        error: await devices.errorCard().allInnerTexts(),
+        sent: setsFor(lamp),
+      }),
+      (seen) => seen.brightness === 254 || seen.brightness === 255,
     );
     expect(setsFor(lamp).at(-1)).toMatchObject({ state: 'ON' });
     expect([254, 255]).toContain(setsFor(lamp).at(-1)?.brightness);
