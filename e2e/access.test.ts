@@ -62,7 +62,12 @@ describe('access rules in the browser', () => {
 
   beforeAll(async () => {
     const mqttPort = await freePort();
-    server = await startServer({ SIMULATOR: 'on', MQTT_LISTEN_PORT: String(mqttPort), ...BUS_LOGIN });
+    server = await startServer({
+      SIMULATOR: 'on',
+      SIMULATOR_DROPOUTS: 'off',
+      MQTT_LISTEN_PORT: String(mqttPort),
+      ...BUS_LOGIN,
+    });
     browser = await launchBrowser();
     fs.mkdirSync(artifactsDir, { recursive: true });
     admin = await signUp(server.url, { first_name: 'Ada', last_name: 'Lovelace', user_name: 'ada' });

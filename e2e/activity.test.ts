@@ -20,7 +20,7 @@ const SEEDED = 10_000;
 // docs/activity.md#page in Chromium: a person toggles and renames a device; the Activity page
 // shows those entries first, with the person, over 10 000 earlier ones seeded through the API.
 describe('Activity page', () => {
-  const suite = useE2e({ env: { SIMULATOR: 'on' } });
+  const suite = useE2e({ env: { SIMULATOR: 'on', SIMULATOR_DROPOUTS: 'off' } });
   let admin: Account;
   let bob: Account;
 

@@ -13,7 +13,7 @@ import { useE2e } from './support/suite.js';
 
 // Issue 38, acceptance 3, in Chromium: a token made in Settings, copied, switches a lamp from a
 // script, shows in the activity log as the token acting for its owner, and stops at its revocation.
-const suite = useE2e({ env: { SIMULATOR: 'on' } });
+const suite = useE2e({ env: { SIMULATOR: 'on', SIMULATOR_DROPOUTS: 'off' } });
 
 it('makes a token in Settings that a script uses until it is revoked', async () => {
   const base = suite.server.url;

@@ -8,7 +8,10 @@ import { useE2e } from './support/suite.js';
 
 // The README documents DEVICEHUB_TOPIC_PREFIX; the page must follow it (learned from GET /api/config).
 describe('Devices page with DEVICEHUB_TOPIC_PREFIX=myhome', () => {
-  const suite = useE2e({ bus: true, env: { SIMULATOR: 'on', DEVICEHUB_TOPIC_PREFIX: 'myhome' } });
+  const suite = useE2e({
+    bus: true,
+    env: { SIMULATOR: 'on', SIMULATOR_DROPOUTS: 'off', DEVICEHUB_TOPIC_PREFIX: 'myhome' },
+  });
   let bus: mqtt.MqttClient;
   let admin: Account;
   let devices: DevicesPage;

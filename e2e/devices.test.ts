@@ -10,7 +10,7 @@ import { type Account, ADA, signUp } from './support/settings.page.js';
 import { useE2e } from './support/suite.js';
 
 describe('Devices page in Chromium against the simulator', () => {
-  const suite = useE2e({ bus: true, env: { SIMULATOR: 'on' } });
+  const suite = useE2e({ bus: true, env: { SIMULATOR: 'on', SIMULATOR_DROPOUTS: 'off' } });
   let bus: mqtt.MqttClient;
   let admin: Account;
   let plain: Account;
@@ -136,6 +136,7 @@ describe('Devices page in Chromium against the simulator', () => {
       async () => ({
         checked: await devices.power(lamp).getAttribute('aria-checked'),
         tile: await devices.tile(lamp).innerText(),
+        classes: await devices.tile(lamp).getAttribute('class'),
         error: await devices.errorCard().allInnerTexts(),
         sent: setsFor(lamp).length,
       }),
@@ -159,6 +160,7 @@ describe('Devices page in Chromium against the simulator', () => {
       async () => ({
         brightness: (await idOf(lamp)).state.brightness,
         tile: await devices.tile(lamp).innerText(),
+        classes: await devices.tile(lamp).getAttribute('class'),
         error: await devices.errorCard().allInnerTexts(),
         sent: setsFor(lamp),
       }),

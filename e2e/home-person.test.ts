@@ -162,7 +162,7 @@ describe('home on a fresh install in Chromium', () => {
 
 /** docs/screens.md#home with the simulator's household: examples below, a `user`'s own home. */
 describe('home for every person in Chromium', () => {
-  const suite = useE2e({ env: { SIMULATOR: 'on' } });
+  const suite = useE2e({ env: { SIMULATOR: 'on', SIMULATOR_DROPOUTS: 'off' } });
   let admin: Account;
   let kid: Account;
   let stranger: Account;

@@ -27,7 +27,7 @@ describe('Guest passes', () => {
   let other: HubDevice;
 
   beforeAll(async () => {
-    server = await startServer({ SIMULATOR: 'on' });
+    server = await startServer({ SIMULATOR: 'on', SIMULATOR_DROPOUTS: 'off' });
     browser = await launchBrowser();
     admin = await signUp(server.url, { first_name: 'Ada', last_name: 'Lovelace', user_name: 'ada' });
     const devices = await eventually(

@@ -30,7 +30,7 @@ const emptyBelow = (box: Locator) =>
 
 /** docs/screens.md#on-a-phone and #bottom-bar with the simulator's household (issue 34 item 6). */
 describe('the phone layout in Chromium', () => {
-  const suite = useE2e({ env: { SIMULATOR: 'on' } });
+  const suite = useE2e({ env: { SIMULATOR: 'on', SIMULATOR_DROPOUTS: 'off' } });
   let admin: Account;
   let devices: HubDevice[];
 

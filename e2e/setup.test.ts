@@ -26,7 +26,7 @@ const WIDTHS = [
 
 /** docs/screens.md#manage-rooms, docs/rooms.md#selection and the security card's 2FA (issue 34 item 4). */
 describe('setting up in Chromium', () => {
-  const suite = useE2e({ mail: true, env: { SIMULATOR: 'on' } });
+  const suite = useE2e({ mail: true, env: { SIMULATOR: 'on', SIMULATOR_DROPOUTS: 'off' } });
   let admin: Account;
 
   const api = async <T>(method: string, route: string, body?: unknown, as: Account = admin) => {
