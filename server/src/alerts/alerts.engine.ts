@@ -117,7 +117,10 @@ export class AlertEngine implements DeviceListener {
         // A turn of the event loop before each device: better-sqlite3 answers synchronously, so
         // without it a burst of incidents would run as one task and hold the stream's messages back.
         await yieldToEventLoop();
-        const [id, next] = this.waiting.entries().next().value as [string, Device];
+        // Stopped meanwhile (stop() empties the queue): nothing more to look at.
+        const first = this.waiting.entries().next();
+        if (first.done || this.closed) break;
+        const [id, next] = first.value;
         this.waiting.delete(id);
         await this.evaluate(next).catch((error) =>
           this.deps.log.warn({ err: error, device: id }, 'evaluating alert rules failed'),

@@ -252,6 +252,7 @@ export class AutomationEngine implements DeviceListener {
       // The run starts in a task of its own: better-sqlite3 answers synchronously, so its claims and
       // trace would otherwise run inside the stream's message, before its frames leave.
       await yieldToEventLoop();
+      if (this.closed) return;
       await this.begin({ automationId: automation.id, trigger, steps, passed, counted: true });
     });
   }
