@@ -44,7 +44,7 @@ describe('simulator at scale', () => {
       bus,
       baseTopic: 'z2m',
       devices: 2000,
-      log: pino({ level: 'silent' }),
+      log: silent,
       updatesPerSecond: 1000,
       availabilityFlipsPerSecond: 2,
       random: seeded(7),
@@ -84,7 +84,7 @@ describe('simulator at scale', () => {
       bus,
       baseTopic: 'z2m',
       devices: 24,
-      log: pino({ level: 'silent' }),
+      log: silent,
       availabilityFlipsPerSecond: 0,
       random: seeded(7),
     });
