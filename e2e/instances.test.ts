@@ -528,7 +528,7 @@ describe.runIf(databaseUrl && mqttUrl && nginx)(
       try {
         await waitFor(async () => {
           const { rows } = await registry.query(
-            "select last_seen from devicehub_devices where name = 'Front door'",
+            "select s.last_seen from devicehub_states s join devicehub_devices d on d.id = s.device_id where d.name = 'Front door'",
           );
           return rows[0]?.last_seen === '2026-11-24T07:30:00.000Z';
         }, 5000);

@@ -215,9 +215,9 @@ describe.each(testDatabases())('device registry under hostile device lists ($nam
       const storage = database.open();
       try {
         const row = await storage.db
-          .selectFrom('devicehub_devices')
+          .selectFrom('devicehub_states')
           .select('state')
-          .where('id', '=', lamp.id)
+          .where('device_id', '=', lamp.id)
           .executeTakeFirstOrThrow();
         expect(row.state.length).toBeLessThanOrEqual(16 * 1024);
         expect(JSON.parse(row.state)).toMatchObject({ state: 'ON', brightness: 10 });

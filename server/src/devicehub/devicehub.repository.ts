@@ -27,15 +27,20 @@ const parseObject = <T>(json: string, fallback: T): T => {
   }
 };
 
-type RoomColumns = 'room_id' | 'room_assigned' | 'online';
+type RoomColumns = 'room_id' | 'room_assigned';
+
+/** A registry row with what the state writer keeps of it (null where it has kept nothing yet). */
+type DeviceRow = Omit<Selectable<DevicesTable>, RoomColumns> &
+  Partial<Pick<Selectable<DevicesTable>, RoomColumns>> & {
+    state?: string | null;
+    last_seen?: string | null;
+  };
 
 /**
  * A registry row as a device; nobody has said it is online since the start (an instance that does
  * not write device state adopts the stored flag, see DeviceHubService.adoptPresence).
  */
-export function toDevice(
-  row: Omit<Selectable<DevicesTable>, RoomColumns> & Partial<Pick<Selectable<DevicesTable>, RoomColumns>>,
-): Device {
+export function toDevice(row: DeviceRow): Device {
   const roomId = row.room_id ?? null;
   const metadata = parseObject<Partial<Metadata>>(row.metadata, {});
   return {
@@ -49,10 +54,10 @@ export function toDevice(
     description: metadata.description ?? null,
     firmware: metadata.firmware ?? null,
     online: false,
-    last_seen: row.last_seen,
+    last_seen: row.last_seen ?? null,
     created_at: row.created_at,
     updated_at: row.updated_at,
-    state: parseObject<Record<string, unknown>>(row.state, {}),
+    state: parseObject<Record<string, unknown>>(row.state ?? '{}', {}),
     capabilities: Array.isArray(metadata.capabilities) ? metadata.capabilities : [],
     inputs: Array.isArray(metadata.inputs) ? metadata.inputs : [],
     room_id: roomId,
@@ -83,7 +88,7 @@ const metadataOf = (d: DeviceDescription, json: (value: object) => string): stri
 };
 
 /** A row just written from a description: its metadata is the description's, not parsed back. */
-const savedDevice = (row: Omit<Selectable<DevicesTable>, 'metadata'>, d: DeviceDescription): Device => ({
+const savedDevice = (row: Omit<DeviceRow, 'metadata'>, d: DeviceDescription): Device => ({
   ...toDevice({
     ...row,
     metadata: d.suggested_room ? JSON.stringify({ suggested_room: d.suggested_room }) : '{}',
@@ -103,14 +108,11 @@ const COLUMNS_BUT_METADATA = [
   'external_id',
   'protocol',
   'name',
-  'state',
-  'last_seen',
   'created_at',
   'updated_at',
   'removed_at',
   'room_id',
   'room_assigned',
-  'online',
 ] as const satisfies readonly Exclude<keyof DevicesTable, 'metadata'>[];
 
 export interface StateEntry {
@@ -134,13 +136,18 @@ export interface Presence {
 export class DevicesRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
+  /** Registry rows with their stored state (the state table's row may not be there yet). */
+  private withStates() {
+    return this.db
+      .selectFrom('devicehub_devices')
+      .leftJoin('devicehub_states', 'devicehub_states.device_id', 'devicehub_devices.id')
+      .selectAll('devicehub_devices')
+      .select(['devicehub_states.state', 'devicehub_states.last_seen', 'devicehub_states.online']);
+  }
+
   /** Every listed device (removed ones stay in the table, out of the hub's way). */
   async all(): Promise<Device[]> {
-    const rows = await this.db
-      .selectFrom('devicehub_devices')
-      .selectAll()
-      .where('removed_at', 'is', null)
-      .execute();
+    const rows = await this.withStates().where('removed_at', 'is', null).execute();
     // Devices of one model share one copy of their capabilities and inputs.
     const shared = new Map<string, Pick<Device, 'capabilities' | 'inputs'>>();
     return rows.map((row) => {
@@ -189,8 +196,6 @@ export class DevicesRepository {
               protocol: storableText(d.protocol),
               name: storableText(d.name),
               metadata: metadataOf(d, json),
-              state: '{}',
-              last_seen: null,
               created_at: now,
               updated_at: now,
               removed_at: null,
@@ -207,9 +212,36 @@ export class DevicesRepository {
           )
           .returning(COLUMNS_BUT_METADATA)
           .execute();
+        // A new device's state row; a known one (updated, or back from removal) keeps its state.
+        const ids = rows.map((row) => row.id);
+        await trx
+          .insertInto('devicehub_states')
+          .values(ids.map((id) => ({ device_id: id, last_seen: null })))
+          .onConflict((oc) => oc.column('device_id').doNothing())
+          .execute();
+        const states = new Map(
+          (
+            await trx
+              .selectFrom('devicehub_states')
+              .select(['device_id', 'state', 'last_seen'])
+              .where('device_id', 'in', ids)
+              .execute()
+          ).map((row) => [row.device_id, row]),
+        );
         for (const row of rows) {
           const description = byExternal.get(row.external_id)!;
-          saved.push(savedDevice({ ...row, external_id: description.external_id }, description));
+          const stored = states.get(row.id);
+          saved.push(
+            savedDevice(
+              {
+                ...row,
+                external_id: description.external_id,
+                state: stored?.state,
+                last_seen: stored?.last_seen,
+              },
+              description,
+            ),
+          );
         }
         await yieldToEventLoop();
       }
@@ -238,9 +270,7 @@ export class DevicesRepository {
 
   /** Devices that left their ecosystem's list, newest removal first (for an admin to purge). */
   async removed(): Promise<RemovedDevice[]> {
-    const rows = await this.db
-      .selectFrom('devicehub_devices')
-      .selectAll()
+    const rows = await this.withStates()
       .where('removed_at', 'is not', null)
       .orderBy('removed_at', 'desc')
       .execute();
@@ -256,8 +286,9 @@ export class DevicesRepository {
   }
 
   /**
-   * Writes many devices' last state (the state writer's periodic flush): one UPDATE per chunk of
-   * devices, yielding to the event loop between chunks so that live traffic is not held up.
+   * Writes many devices' last state (the state writer's periodic flush): one UPDATE of the state
+   * table per chunk of devices, yielding to the event loop between chunks so that live traffic is
+   * not held up. A device purged meanwhile has no row left, and is skipped.
    */
   async saveStates(entries: StateEntry[], chunkSize = 25) {
     for (const chunk of chunks(entries, chunkSize)) {
@@ -294,7 +325,7 @@ export class DevicesRepository {
         ),
       );
       text =
-        sql`update devicehub_devices set state = v.column2, last_seen = v.column3, online = coalesce(v.column4, devicehub_devices.online) from (values ${values}) as v where devicehub_devices.id = v.column1`.compile(
+        sql`update devicehub_states set state = v.column2, last_seen = v.column3, online = coalesce(v.column4, devicehub_states.online) from (values ${values}) as v where devicehub_states.device_id = v.column1`.compile(
           this.db,
         ).sql;
       this.saveStatesSqls.set(rows, text);
@@ -304,11 +335,7 @@ export class DevicesRepository {
 
   /** Every listed device's online flag and last seen, as the state writer stored them. */
   async presence(): Promise<Presence[]> {
-    const rows = await this.db
-      .selectFrom('devicehub_devices')
-      .select(['id', 'online', 'last_seen'])
-      .where('removed_at', 'is', null)
-      .execute();
+    const rows = await this.withStates().where('removed_at', 'is', null).execute();
     return rows.map((row) => ({ id: row.id, online: Boolean(row.online), last_seen: row.last_seen }));
   }
 

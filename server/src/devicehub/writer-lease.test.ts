@@ -9,6 +9,7 @@ const mosquitto = serviceUrl('TEST_MQTT_URL');
 const stored = async (h: Household, name: string) =>
   h.app.storage.db
     .selectFrom('devicehub_devices')
+    .innerJoin('devicehub_states', 'devicehub_states.device_id', 'devicehub_devices.id')
     .select(['online', 'last_seen'])
     .where('name', '=', name)
     .executeTakeFirst();

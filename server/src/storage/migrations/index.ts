@@ -24,6 +24,7 @@ import { migration as m0025 } from './0025_automation_runs.js';
 import { migration as m0026 } from './0026_api_tokens.js';
 import { migration as m0027 } from './0027_activity_actor_owner.js';
 import { migration as m0028 } from './0028_user_preferences.js';
+import { migration as m0029 } from './0029_device_states.js';
 
 /**
  * Every migration, in order. Names are zero-padded so they sort; never rename or edit one that
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   '0026_api_tokens': m0026,
   '0027_activity_actor_owner': m0027,
   '0028_user_preferences': m0028,
+  '0029_device_states': m0029,
 };
