@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
+import { MailThread } from './mail-thread.js';
 import type { MailContent } from './templates.js';
 
 export interface MailerOptions {
@@ -25,19 +25,18 @@ export const MAIL_CLOSE_WAIT_MS = 5000;
 
 /**
  * Outgoing mail. With SMTP_URL it is delivered; otherwise each message is written as an .eml
- * file to $DATA_DIR/outbox/ and logged (recipient and subject only: never the code).
+ * file to $DATA_DIR/outbox/ and logged (recipient and subject only: never the code). nodemailer
+ * runs on a thread of its own (mail-thread.ts), away from the device stream.
  */
 export class Mailer {
-  private readonly transport: Transporter;
+  private readonly transport: MailThread;
   private readonly outbox: string | undefined;
   /** Sends under way, and mail jobs started without waiting (background()): close() waits for them. */
   private readonly pending = new Set<Promise<unknown>>();
 
   constructor(private readonly options: MailerOptions) {
-    if (options.smtpUrl) {
-      this.transport = nodemailer.createTransport(options.smtpUrl);
-    } else {
-      this.transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+    this.transport = new MailThread(options.smtpUrl);
+    if (!options.smtpUrl) {
       this.outbox = path.join(options.dataDir, 'outbox');
       if (options.sharedDatabase) options.log.warn({ outbox: this.outbox }, LOCAL_OUTBOX_WARNING);
     }
@@ -59,7 +58,7 @@ export class Mailer {
   }
 
   private async deliver(to: string, content: MailContent): Promise<void> {
-    const info = await this.transport.sendMail({ from: this.options.from, to, ...content });
+    const message = await this.transport.send({ from: this.options.from, to, ...content });
     if (!this.outbox) {
       this.options.log.info({ to, subject: content.subject }, 'mail sent');
       return;
@@ -69,7 +68,8 @@ export class Mailer {
       this.outbox,
       `${new Date().toISOString().replace(/[:.]/g, '-')}-${crypto.randomUUID()}.eml`,
     );
-    await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
+    if (!message) throw new Error('the outbox transport answered no message');
+    await fs.writeFile(file, message, { mode: 0o600 });
     this.options.log.info({ to, subject: content.subject, file }, 'mail written to outbox');
   }
 
