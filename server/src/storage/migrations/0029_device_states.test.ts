@@ -1,26 +1,12 @@
-import { type Kysely, Migrator, PostgresAdapter, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestDatabase, testDatabases } from '../../../test/databases.js';
 import { DevicesRepository } from '../../devicehub/devicehub.repository.js';
 import type { Storage } from '../database.js';
-import { migrateToLatest } from '../migrate.js';
-import { migrations } from './index.js';
+import { migrateToLatest, migratorOf } from '../migrate.js';
 
 // An install that stored its devices' states in the registry's rows keeps them when it starts
 // with the states in a table of their own, and going back brings them home again.
-
-// biome-ignore lint/suspicious/noExplicitAny: the schema before the migration is not today's
-async function migrator(db: Kysely<any>) {
-  const schema =
-    db.getExecutor().adapter instanceof PostgresAdapter
-      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
-      : undefined;
-  return new Migrator({
-    db,
-    provider: { getMigrations: async () => migrations },
-    ...(schema ? { migrationTableSchema: schema } : {}),
-  });
-}
 
 describe.each(testDatabases())('migration 0029 (device states) on $name', ({ create }) => {
   let database: TestDatabase;
@@ -45,7 +31,7 @@ describe.each(testDatabases())('migration 0029 (device states) on $name', ({ cre
     database = await create();
     storage = database.open();
     db = storage.db;
-    const before = await (await migrator(db)).migrateTo('0028_user_preferences');
+    const before = await (await migratorOf(db)).migrateTo('0028_user_preferences');
     expect(before.error).toBeUndefined();
     await db
       .insertInto('devicehub_devices')
@@ -92,7 +78,7 @@ describe.each(testDatabases())('migration 0029 (device states) on $name', ({ cre
   });
 
   it('goes back: the states return to the registry rows and the table goes', async () => {
-    const down = await (await migrator(db)).migrateDown();
+    const down = await (await migratorOf(db)).migrateDown();
     expect(down.error).toBeUndefined();
     const rows = await db
       .selectFrom('devicehub_devices')
