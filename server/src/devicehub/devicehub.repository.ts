@@ -335,8 +335,18 @@ export class DevicesRepository {
 
   /** Every listed device's online flag and last seen, as the state writer stored them. */
   async presence(): Promise<Presence[]> {
-    const rows = await this.withStates().where('removed_at', 'is', null).execute();
-    return rows.map((row) => ({ id: row.id, online: Boolean(row.online), last_seen: row.last_seen }));
+    // Read every few seconds by instances that do not write: the state table's columns alone.
+    const rows = await this.db
+      .selectFrom('devicehub_states')
+      .innerJoin('devicehub_devices', 'devicehub_devices.id', 'devicehub_states.device_id')
+      .select(['devicehub_states.device_id', 'devicehub_states.online', 'devicehub_states.last_seen'])
+      .where('devicehub_devices.removed_at', 'is', null)
+      .execute();
+    return rows.map((row) => ({
+      id: row.device_id,
+      online: Boolean(row.online),
+      last_seen: row.last_seen,
+    }));
   }
 
   /** The registry's name of each device of a protocol, by external id (the simulator keeps its names here). */
