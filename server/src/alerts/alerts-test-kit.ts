@@ -227,10 +227,14 @@ export interface AlertsHousehold {
   report(name: string, state: Record<string, unknown>): Promise<void>;
   /** Zigbee2MQTT reports availability of `name`. */
   availability(name: string, online: boolean): Promise<void>;
-  /** Waits until the hub has taken the update (`check` on the device as the API lists it), then for the alert rules. */
+  /**
+   * Waits until the hub has taken the update (`check` on the device as the API lists it; at most
+   * `timeoutMs`, default 5 s), then for the alert rules.
+   */
   settle(
     name: string,
     check: (device: { online: boolean; state: Record<string, unknown> }) => boolean,
+    timeoutMs?: number,
   ): Promise<void>;
   /** Moves the clock and runs a beat of the rules and a delivery sweep. */
   advance(ms: number): Promise<void>;
@@ -316,11 +320,11 @@ export async function startAlertsHousehold(
     availability: async (name, online) => {
       await z2m.publish(`${name}/availability`, { state: online ? 'online' : 'offline' }, true);
     },
-    async settle(name, check) {
+    async settle(name, check, timeoutMs) {
       await waitFor(async () => {
         const device = (await listed()).find((each) => each.name === name);
         return device !== undefined && check(device);
-      });
+      }, timeoutMs);
       // The rules see the update as the hub takes it; one beat runs after what they noted.
       await app.alerts.tick();
       await app.alerts.sweep();

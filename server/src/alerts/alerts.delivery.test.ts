@@ -153,8 +153,10 @@ describe.each(testDatabases())('delivery on $name', ({ create }) => {
         );
       }
       // A state message after them says the hub has read them all; then it comes back for good.
+      // Reading 10 000 flips (each an online change every listener hears, and a device upsert on
+      // the stream) took over 5 s in a fresh-clone CI run on a busy machine: this wait allows 30.
       await h.report('Flappy plug', { state: 'ON' });
-      await h.settle('Flappy plug', (device) => device.state.state === 'ON');
+      await h.settle('Flappy plug', (device) => device.state.state === 'ON', 30_000);
       await h.availability('Flappy plug', true);
       await h.settle('Flappy plug', (device) => device.online);
       const seen = about(await h.inbox(token), id, 'offline');

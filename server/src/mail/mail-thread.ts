@@ -85,6 +85,11 @@ export class MailThread {
     });
   }
 
+  /** Whether a thread is running now (tests). */
+  running(): boolean {
+    return this.worker !== undefined;
+  }
+
   /** Lets the thread finish what it sends, then end (what is under way is not cut off). */
   close() {
     clearTimeout(this.idleTimer);
