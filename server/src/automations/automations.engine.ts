@@ -515,6 +515,7 @@ export class AutomationEngine implements DeviceListener {
     const automation = this.automations.get(run.automation_id) ?? (await repository.find(run.automation_id));
     if (!automation) return;
     const lease = () => ({ owner: this.instance, until: nowIso(this.now() + LEASE_MS) });
+    let ended: RunStep[] | undefined;
     while (run && run.position < automation.actions.length && !this.closed) {
       const index = run.position;
       const action = automation.actions[index] as AutomationAction;
@@ -551,24 +552,35 @@ export class AutomationEngine implements DeviceListener {
         });
         continue;
       }
+      // Each action in a task of its own: better-sqlite3 answers synchronously, and the run's claim,
+      // the owner's reach and the step's record would otherwise hold the stream's messages back as one.
+      await yieldToEventLoop();
+      if (this.closed) return;
       const step = await this.perform(automation, action, index);
+      const steps = [...run.steps, step];
+      // The last action's step is stored with the run's end, in one write.
+      if (index + 1 === automation.actions.length) {
+        ended = steps;
+        break;
+      }
       run = await repository.progress(run, {
         status: 'running',
-        steps: [...run.steps, step],
+        steps,
         position: index + 1,
         resume_at: null,
         lease: lease(),
         finished_at: null,
       });
     }
-    if (!run || this.closed) return;
-    await yieldToEventLoop();
-    const failed = run.steps.some((step) => step.error !== undefined && step.kind !== 'condition');
+    if (!run || (this.closed && !ended)) return;
+    if (!ended) await yieldToEventLoop();
+    const steps = ended ?? run.steps;
+    const failed = steps.some((step) => step.error !== undefined && step.kind !== 'condition');
     const status: RunStatus = failed ? 'failed' : 'done';
     const finished = await repository.progress(run, {
       status,
-      steps: run.steps,
-      position: run.position,
+      steps,
+      position: ended ? run.position + 1 : run.position,
       resume_at: null,
       lease: null,
       finished_at: nowIso(this.now()),

@@ -11,7 +11,7 @@ import type {
   RunTrigger,
 } from '@hearth/contracts';
 import { AUTOMATION_QUEUE_LIMIT, AUTOMATION_RUNS_PER_MINUTE, AUTOMATION_TRACE_RUNS } from '@hearth/contracts';
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable, Transaction } from 'kysely';
 import { isObject } from '../shared/json.js';
 import { fromBool, nowIso, toBool } from '../storage/columns.js';
 import type { Database } from '../storage/schema.js';
@@ -51,6 +51,8 @@ export interface RunRecord {
 
 const FINAL: RunStatus[] = ['done', 'failed', 'skipped', 'missed', 'stopped'];
 const ACTIVE: RunStatus[] = ['running', 'waiting'];
+/** Runs of an automation between two prunes of its old runs. */
+const PRUNE_EVERY = 10;
 
 function parsed<T>(text: string, fallback: T): T {
   try {
@@ -142,6 +144,9 @@ export function runId(now: number): string {
 
 /** Automations, their runs, claims and `for` deadlines (docs/automations.md#storage), on both databases. */
 export class AutomationsRepository {
+  /** Per automation, its runs since its old runs were last pruned by this instance. */
+  private readonly sincePrune = new Map<string, number>();
+
   constructor(private readonly db: Kysely<Database>) {}
 
   // ── automations ─────────────────────────────────────────────────────────────────────────────
@@ -235,6 +240,7 @@ export class AutomationsRepository {
   }
 
   async delete(id: string): Promise<boolean> {
+    this.sincePrune.delete(id);
     const result = await this.db.deleteFrom('automations').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
@@ -385,13 +391,25 @@ export class AutomationsRepository {
       .where('version', '=', run.version)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return undefined;
-    if (FINAL.includes(change.status))
+    if (FINAL.includes(change.status)) {
+      // The row is updated whatever its last run, so that on PostgreSQL this waits for a start
+      // that holds its lock (nextQueued's look for a queued run then sees what that start queued).
+      const newer = (eb: ExpressionBuilder<Database, 'automations'>) =>
+        eb.and([eb('last_run_at', 'is not', null), eb('last_run_at', '>', run.started_at)]);
       await this.db
         .updateTable('automations')
-        .set({ last_run_at: run.started_at, last_run_status: change.status })
+        .set((eb) => ({
+          last_run_at: eb.case().when(newer(eb)).then(eb.ref('last_run_at')).else(run.started_at).end(),
+          last_run_status: eb
+            .case()
+            .when(newer(eb))
+            .then(eb.ref('last_run_status'))
+            .else(change.status)
+            .end(),
+        }))
         .where('id', '=', run.automation_id)
-        .where((eb) => eb.or([eb('last_run_at', 'is', null), eb('last_run_at', '<=', run.started_at)]))
         .execute();
+    }
     return {
       ...run,
       status: change.status,
@@ -474,18 +492,14 @@ export class AutomationsRepository {
           .executeTakeFirst();
         if (Number(taken.numDeletedRows) === 0) return { kind: 'elsewhere' };
       }
-      // Locks the automation's row on PostgreSQL until the transaction ends.
-      const bumped = await trx
+      // Locks the automation's row on PostgreSQL until the transaction ends, and reads it.
+      const row = await trx
         .updateTable('automations')
         .set((eb) => ({ run_seq: eb('run_seq', '+', 1) }))
         .where('id', '=', request.automationId)
+        .returningAll()
         .executeTakeFirst();
-      if (Number(bumped.numUpdatedRows) === 0) return { kind: 'gone' };
-      const row = await trx
-        .selectFrom('automations')
-        .selectAll()
-        .where('id', '=', request.automationId)
-        .executeTakeFirstOrThrow();
+      if (!row) return { kind: 'gone' };
       const automation = toAutomation(row);
       if (!automation.enabled && !request.manual) return { kind: 'disabled' };
 
@@ -632,6 +646,15 @@ export class AutomationsRepository {
     instance: string,
     leaseMs: number,
   ): Promise<RunRecord | undefined> {
+    // Mostly there is none: one read instead of a transaction. A start that queued a run behind the
+    // one that just ended has committed by now (the end's update of the automation waited for it).
+    const queued = await this.db
+      .selectFrom('automation_runs')
+      .select('id')
+      .where('automation_id', '=', automationId)
+      .where('status', '=', 'queued')
+      .executeTakeFirst();
+    if (!queued) return undefined;
     return this.db.transaction().execute(async (trx) => {
       await trx
         .updateTable('automations')
@@ -667,8 +690,17 @@ export class AutomationsRepository {
     });
   }
 
-  /** Keeps the newest AUTOMATION_TRACE_RUNS runs of an automation (and any not over yet). */
+  /**
+   * Keeps the newest AUTOMATION_TRACE_RUNS runs of an automation (and any not over yet): at its
+   * first run after the start, then every PRUNE_EVERY runs (the list shows the newest 50 alone).
+   */
   async prune(automationId: string): Promise<void> {
+    const since = this.sincePrune.get(automationId);
+    if (since !== undefined && since + 1 < PRUNE_EVERY) {
+      this.sincePrune.set(automationId, since + 1);
+      return;
+    }
+    this.sincePrune.set(automationId, 0);
     const cutoff = await this.db
       .selectFrom('automation_runs')
       .select('id')

@@ -346,6 +346,46 @@ describe.each(testDatabases())('automations on $name', ({ create }) => {
     await kit.call(kit.admin, 'DELETE', `/api/automations/${made.id}`);
   });
 
+  it('keeps the last 50 runs of an automation: the list shows them, the database holds few more', async () => {
+    const start = Date.parse('2026-06-05T12:00:00Z');
+    kit.clock.set(new Date(start).toISOString());
+    // Run now alone starts it (no schedule of its own to fire meanwhile).
+    const made = await automation({
+      name: 'Often',
+      triggers: [{ type: 'event', device_id: remote(), value: 'never sent' }],
+      actions: [{ ...fanOn, device_id: fan() }],
+    });
+    const ids: string[] = [];
+    for (let i = 0; i < 61; i++) {
+      // 20 runs a minute: under the loop breaker's 30.
+      kit.clock.set(new Date(start + i * 3000).toISOString());
+      const { status, body } = await kit.call(kit.admin, 'POST', `/api/automations/${made.id}/run`);
+      expect(status, JSON.stringify(body)).toBe(202);
+      ids.push(body.run_id);
+      await eventually(
+        () => runs(made.id),
+        (list: { id?: string; status: string }[]) => list[0]?.id === body.run_id && list[0].status === 'done',
+      );
+    }
+    const listed = (await runs(made.id)) as { id?: string }[];
+    expect(listed.map((run) => run.id)).toEqual(ids.slice(-50).reverse());
+    // Old runs are pruned every tenth run: never more than ten beyond the fifty.
+    const storage = database.open();
+    try {
+      const stored = await storage.db
+        .selectFrom('automation_runs')
+        .select('id')
+        .where('automation_id', '=', made.id)
+        .execute();
+      expect(stored.length).toBeGreaterThanOrEqual(50);
+      expect(stored.length).toBeLessThan(60);
+      expect(stored.map((run) => run.id).sort()).toEqual(ids.slice(-stored.length).sort());
+    } finally {
+      await storage.close();
+    }
+    await kit.call(kit.admin, 'DELETE', `/api/automations/${made.id}`);
+  });
+
   it("an automation acts with its owner's reach at each run: a device taken from them fails that step", async () => {
     kit.clock.set('2026-06-05T12:00:00Z');
     const owner = await kit.user('resident');
