@@ -16,6 +16,7 @@ import {
   api,
   cpuMs,
   hubDevices,
+  machineGaps,
   percentile,
   report,
   signIn,
@@ -118,6 +119,13 @@ async function main() {
   }
   const { off = {}, on = {}, storm = {} } = results;
   const rows = [
+    {
+      // docs/devicehub.md#performance: the machine's own stalls, measured 3 s before each mode.
+      metric: 'machine: CPU lost / gaps > 2 ms a second / longest',
+      off: off.machine,
+      on: on.machine,
+      storm: storm.machine,
+    },
     { metric: 'stream p50 ms', off: off.p50, on: on.p50, storm: storm.p50 },
     {
       metric: 'stream p99 ms',
@@ -154,6 +162,8 @@ async function main() {
 }
 
 async function runMode(mode, fleet, texts, push) {
+  // The machine's own stalls just before this mode (its figures carry them).
+  const machine = await machineGaps();
   const mosquitto = await startMosquitto({ settings: ['set_tcp_nodelay true'] });
   const hearth = await startHearth({
     MQTT_URL: `mqtt://127.0.0.1:${mosquitto.port}`,
@@ -206,6 +216,7 @@ async function runMode(mode, fleet, texts, push) {
     const { received, latencies } = await subscribers.collect();
     const sorted = latencies.slice().sort();
     const result = {
+      machine: `${machine.lostPct} % / ${machine.gapsPerS} / ${machine.maxMs} ms`,
       p50: round(percentile(sorted, 50)),
       p99: round(percentile(sorted, 99)),
       max: round(sorted.at(-1) ?? 0),

@@ -32,6 +32,7 @@ import {
   benchPerson,
   cpuMs,
   hubDevices,
+  machineGaps,
   percentile,
   report,
   rssMb,
@@ -175,6 +176,14 @@ async function main() {
       };
     });
     return [
+      {
+        mode,
+        measure: 'the machine before the mode: CPU lost / gaps > 2 ms a second / longest',
+        value: `${r.machine.lostPct} % / ${r.machine.gapsPerS} / ${r.machine.maxMs} ms`,
+        baseline: 'quiet: 0 % / 0',
+        target: '',
+        ok: '',
+      },
       ...latency,
       {
         mode,
@@ -347,6 +356,8 @@ async function runAccessMode(deviceMode) {
 }
 
 async function runMode(mode) {
+  // The machine's own stalls just before this mode (its latencies carry them).
+  const machine = await machineGaps();
   const devices = devicesFor(mode);
   const probeOut = MEMORY ? path.join(os.tmpdir(), `hearth-memory-${process.pid}-${mode}.json`) : undefined;
   const loopOut = LOOP ? path.join(os.tmpdir(), `hearth-loop-${process.pid}-${mode}.json`) : undefined;
@@ -519,6 +530,7 @@ async function runMode(mode) {
     return {
       summary,
       idleRss,
+      machine,
       kinds: devices.kinds,
       at1000,
       extra: {

@@ -137,6 +137,34 @@ export async function sideBySide(modes, runMode, more = () => ({})) {
   return { results, rows, judged };
 }
 
+/**
+ * The machine's own stalls, measured while nothing else of the bench runs: one spinning thread per
+ * CPU for `ms`; answers the share of their time they did not run and how often (per second and
+ * thread) a gap exceeded 2 ms. On a quiet machine both are near 0; a virtual machine whose host is
+ * busy loses CPU time in pieces of several milliseconds, which every latency measured on it carries.
+ */
+export async function machineGaps(ms = 3000) {
+  const threads = os.cpus().length;
+  const answers = await Promise.all(
+    Array.from(
+      { length: threads },
+      () =>
+        new Promise((resolve, reject) => {
+          const worker = new Worker(new URL('./machine-gaps.mjs', import.meta.url), { workerData: { ms } });
+          worker.once('message', resolve);
+          worker.once('error', reject);
+        }),
+    ),
+  );
+  const lost = answers.reduce((sum, each) => sum + each.lost, 0);
+  const gaps = answers.reduce((sum, each) => sum + each.gaps, 0);
+  return {
+    lostPct: Math.round((lost / (ms * threads)) * 1000) / 10,
+    gapsPerS: Math.round((gaps / (ms / 1000) / threads) * 10) / 10,
+    maxMs: Math.round(Math.max(...answers.map((each) => each.max)) * 10) / 10,
+  };
+}
+
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** CPU time (user + system) a process has used, in ms (Linux). */
