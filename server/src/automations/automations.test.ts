@@ -364,7 +364,8 @@ describe.each(testDatabases())('automations on $name', ({ create }) => {
       ids.push(body.run_id);
       await eventually(
         () => runs(made.id),
-        (list: { id?: string; status: string }[]) => list[0]?.id === body.run_id && list[0].status === 'done',
+        (list: { id?: string; status: string }[]) =>
+          list[0]?.id === body.run_id && list[0]?.status === 'done',
       );
     }
     const listed = (await runs(made.id)) as { id?: string }[];
