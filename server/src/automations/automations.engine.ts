@@ -88,6 +88,14 @@ export class AutomationEngine implements DeviceListener {
   private values = new Map<string, Map<string, unknown>>();
   /** `for` deadlines waiting, by `automation:index:device` (read again on every tick). */
   private pendingKeys = new Set<string>();
+  /**
+   * The `for` rows' writes, one after another in the order their crossings were heard: on
+   * PostgreSQL two writes on the pool could otherwise swap, and a value that went above and at once
+   * below would leave its deadline behind. A beat waits for those queued before it.
+   */
+  private pendingWrites: Promise<void> = Promise.resolve();
+  /** Keys whose write is queued or under way, and what it does (a re-read must not undo it). */
+  private readonly pendingIntents = new Map<string, { intent: 'add' | 'drop' }>();
   private readonly executing = new Map<string, Promise<void>>();
   private lane: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
@@ -144,9 +152,25 @@ export class AutomationEngine implements DeviceListener {
 
   private async readPending() {
     const rows = await this.deps.repository.pending();
-    this.pendingKeys = new Set(
-      rows.map((row) => `${row.automation_id}:${row.trigger_index}:${row.device_id}`),
-    );
+    const keys = new Set(rows.map((row) => `${row.automation_id}:${row.trigger_index}:${row.device_id}`));
+    for (const [key, { intent }] of this.pendingIntents) {
+      if (intent === 'add') keys.add(key);
+      else keys.delete(key);
+    }
+    this.pendingKeys = keys;
+  }
+
+  /** Queues a `for` row's write after the ones before it (see pendingWrites). */
+  private writePending(key: string, intent: 'add' | 'drop', write: () => Promise<void>) {
+    const mark = { intent };
+    this.pendingIntents.set(key, mark);
+    const done = () => {
+      if (this.pendingIntents.get(key) === mark) this.pendingIntents.delete(key);
+    };
+    this.pendingWrites = this.pendingWrites
+      .then(write)
+      .catch((error) => this.deps.log.warn({ err: error }, 'an automation task failed'))
+      .finally(done);
   }
 
   // ── the hub's listener: synchronous, on the stream's path ─────────────────────────────────────
@@ -214,7 +238,7 @@ export class AutomationEngine implements DeviceListener {
       this.pendingKeys.add(key);
       const now = this.now();
       const due = now + (trigger.for_seconds ?? 0) * 1000;
-      this.background(async () => {
+      this.writePending(key, 'add', async () => {
         await this.deps.repository.addPending({
           automation_id: watch.automation.id,
           trigger_index: watch.index,
@@ -226,7 +250,9 @@ export class AutomationEngine implements DeviceListener {
         this.wake(due);
       });
     } else if (!holds && this.pendingKeys.delete(key)) {
-      this.background(() => this.deps.repository.dropPending(watch.automation.id, watch.index, device.id));
+      this.writePending(key, 'drop', () =>
+        this.deps.repository.dropPending(watch.automation.id, watch.index, device.id),
+      );
     }
   }
 
@@ -380,6 +406,8 @@ export class AutomationEngine implements DeviceListener {
     const at = nowIso(now);
     const { repository } = this.deps;
     for (const automation of await repository.due(at, BATCH)) await this.fire(automation, now);
+    // The crossings heard before this beat are in the database before it reads the deadlines.
+    await this.pendingWrites;
     await this.readPending();
     for (const row of await repository.duePending(at, BATCH)) {
       const automation =
@@ -495,6 +523,7 @@ export class AutomationEngine implements DeviceListener {
     this.stopListening?.();
     clearTimeout(this.timer);
     await this.lane;
+    await this.pendingWrites;
     await this.settled();
   }
 

@@ -221,6 +221,33 @@ describe.each(testDatabases())('automation guarantees on $name', ({ create }) =>
     await remove(made.id);
   });
 
+  it('a value that goes above and at once below leaves no `for` deadline behind: the fan stays off', async () => {
+    kit.clock.set('2026-04-04T08:00:00Z');
+    await kit.report('Bathroom sensor', { humidity: 50 });
+    const made = await automation({
+      name: 'Humid, briefly',
+      triggers: [{ type: 'state', device_id: sensor(), property: 'humidity', above: 70, for_seconds: 300 }],
+      actions: [{ type: 'device', device_id: fan(), state: { state: 'ON' } }],
+    });
+    const before = kit.sets('Bathroom fan').length;
+    // Ten crossings up and down with no wait between them: each deadline written and dropped again,
+    // whichever of the pool's connections takes which write.
+    const sent: Promise<unknown>[] = [];
+    for (let i = 0; i < 10; i++) {
+      sent.push(kit.z2m.publish('Bathroom sensor', { humidity: 75 + i }));
+      sent.push(kit.z2m.publish('Bathroom sensor', { humidity: 60 }));
+    }
+    await Promise.all(sent);
+    await kit.report('Bathroom sensor', { humidity: 61 });
+    kit.clock.set('2026-04-04T08:06:00Z');
+    await kit.tick();
+    expect(await runs(made.id)).toEqual([]);
+    expect(kit.sets('Bathroom fan').slice(before)).toEqual([]);
+    const left = await database.open().db.selectFrom('automation_pending').selectAll().execute();
+    expect(left).toEqual([]);
+    await remove(made.id);
+  });
+
   it('refuses bad input with 400 naming the field: unknown fields and types, cycles, crons that never fire, unknown devices and properties', async () => {
     const post = (body: unknown) => kit.call(kit.resident, 'POST', '/api/automations', body);
     const base = { name: 'Bad', triggers: [{ type: 'start' }], actions: [notify] };
