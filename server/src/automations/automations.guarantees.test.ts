@@ -178,14 +178,18 @@ describe.each(testDatabases())('automation guarantees on $name', ({ create }) =>
     await remove(made.id);
   });
 
-  it('a `for` survives a restart: humidity above 70 held for 5 minutes turns the fan on once', async () => {
-    kit.clock.set('2026-04-03T08:00:00Z');
-    await kit.report('Bathroom sensor', { humidity: 50 });
-    const made = await automation({
-      name: 'Humid for 5 minutes',
+  /** The fan on once the bathroom's humidity has stayed above 70 for 5 minutes. */
+  const fanWhenHumidFor5Minutes = (name: string) =>
+    automation({
+      name,
       triggers: [{ type: 'state', device_id: sensor(), property: 'humidity', above: 70, for_seconds: 300 }],
       actions: [{ type: 'device', device_id: fan(), state: { state: 'ON' } }],
     });
+
+  it('a `for` survives a restart: humidity above 70 held for 5 minutes turns the fan on once', async () => {
+    kit.clock.set('2026-04-03T08:00:00Z');
+    await kit.report('Bathroom sensor', { humidity: 50 });
+    const made = await fanWhenHumidFor5Minutes('Humid for 5 minutes');
     // Above, then below before 5 minutes: nothing.
     await kit.report('Bathroom sensor', { humidity: 75 });
     kit.clock.set('2026-04-03T08:02:00Z');
@@ -224,11 +228,7 @@ describe.each(testDatabases())('automation guarantees on $name', ({ create }) =>
   it('a value that goes above and at once below leaves no `for` deadline behind: the fan stays off', async () => {
     kit.clock.set('2026-04-04T08:00:00Z');
     await kit.report('Bathroom sensor', { humidity: 50 });
-    const made = await automation({
-      name: 'Humid, briefly',
-      triggers: [{ type: 'state', device_id: sensor(), property: 'humidity', above: 70, for_seconds: 300 }],
-      actions: [{ type: 'device', device_id: fan(), state: { state: 'ON' } }],
-    });
+    const made = await fanWhenHumidFor5Minutes('Humid, briefly');
     const before = kit.sets('Bathroom fan').length;
     // Ten crossings up and down with no wait between them: each deadline written and dropped again,
     // whichever of the pool's connections takes which write.
