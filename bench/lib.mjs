@@ -167,6 +167,25 @@ export async function machineGaps(ms = 3000) {
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Issue 10's baseline in a bench of its own: the stream's latency straight from Mosquitto's own
+ * WebSocket listener (`wsPort`) to `count` subscribers of `filter`, while `publish()` sends the
+ * bench's load (answering how many) and Hearth goes on reading the bus. What the machine allows at
+ * that moment: Hearth's figures of the same run are judged beside it (docs/devicehub.md#performance).
+ */
+export async function mosquittoWebSocketLatency({ wsPort, filter, count, publish }) {
+  const subscribers = await startSubscribers({ url: `ws://127.0.0.1:${wsPort}`, filter, count });
+  const sent = await publish();
+  await sleep(1000);
+  const { received, latencies } = await subscribers.collect();
+  const sorted = latencies.slice().sort();
+  return {
+    p50: Math.round(percentile(sorted, 50) * 10) / 10,
+    p99: Math.round(percentile(sorted, 99) * 10) / 10,
+    delivered: Math.round((received / (sent * count)) * 1000) / 10,
+  };
+}
+
 /** CPU time (user + system) a process has used, in ms (Linux). */
 export function cpuMs(pid, thread) {
   const stat = thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`;

@@ -240,3 +240,28 @@ export async function publishFleet(bus, baseTopic, fleet) {
     bus.publish(`${baseTopic}/${device.friendly_name}/availability`, '{"state":"online"}', { retain: true });
   });
 }
+
+/**
+ * Publishes whole device states round-robin at `rate` per second for `seconds`, each ending with its
+ * send time (`bench_ts`); `texts[seed][i]` is device i's state as JSON without its closing brace.
+ * Answers how many it published.
+ */
+export async function publishStatesAt(bus, { baseTopic, name, texts, rate, seconds }) {
+  const now = () => performance.timeOrigin + performance.now();
+  const devices = texts[0].length;
+  const started = now();
+  let count = 0;
+  let device = 0;
+  for (;;) {
+    const elapsed = now() - started;
+    if (elapsed >= seconds * 1000) break;
+    const due = Math.floor((elapsed * rate) / 1000) - count;
+    for (let i = 0; i < due; i++) {
+      device = (device + 1) % devices;
+      bus.publish(`${baseTopic}/${name(device)}`, `${texts[count % 2][device]},"bench_ts":${now()}}`);
+      count++;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  return count;
+}
