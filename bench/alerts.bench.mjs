@@ -241,6 +241,7 @@ async function runMode(mode, fleet, texts, push) {
       p50: round(percentile(sorted, 50)),
       p99: round(percentile(sorted, 99)),
       mosquitto_ws_p99: mosquittoWs.p99,
+      mosquitto_ws_delivered: mosquittoWs.delivered,
       max: round(sorted.at(-1) ?? 0),
       delivered: round((received / (sent * SUBSCRIBERS)) * 100),
       cpu: round((cpu * 1000) / sent),

@@ -218,6 +218,7 @@ async function runMode(mode, real, texts) {
       p50: round(percentile(sorted, 50)),
       p99: round(percentile(sorted, 99)),
       mosquitto_ws_p99: mosquittoWs.p99,
+      mosquitto_ws_delivered: mosquittoWs.delivered,
       delivered: round((received / (sent * SUBSCRIBERS)) * 100),
       cpu: round((cpu * 1000) / sent),
       trip: { p50: null, p99: null, count: 0, tripped: 0 },

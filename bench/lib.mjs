@@ -180,7 +180,6 @@ export async function mosquittoWebSocketLatency({ wsPort, filter, count, publish
   const { received, latencies } = await subscribers.collect();
   const sorted = latencies.slice().sort();
   return {
-    p50: Math.round(percentile(sorted, 50) * 10) / 10,
     p99: Math.round(percentile(sorted, 99) * 10) / 10,
     delivered: Math.round((received / (sent * count)) * 1000) / 10,
   };
