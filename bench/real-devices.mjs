@@ -5,6 +5,7 @@
 // Definitions are loaded the way server/src/devicehub/adapters/zigbee2mqtt/fixtures/real-definitions.ts does.
 import * as zhc from 'zigbee-herdsman-converters';
 import devicesModule from 'zigbee-herdsman-converters/devices/index';
+import { sleep } from './lib.mjs';
 
 /** What zigbee-herdsman-converters calls an expose function with when it has no device at hand. */
 const DUMMY_DEVICE = { isDummyDevice: true };
@@ -261,7 +262,7 @@ export async function publishStatesAt(bus, { baseTopic, name, texts, rate, secon
       bus.publish(`${baseTopic}/${name(device)}`, `${texts[count % 2][device]},"bench_ts":${now()}}`);
       count++;
     }
-    await new Promise((resolve) => setTimeout(resolve, 2));
+    await sleep(2);
   }
   return count;
 }
